@@ -1,0 +1,422 @@
+r"""The board: squares, jumps, the die and the rules of one turn.
+
+A board has the squares :math:`0, 1, \dots, n` (``n = size``). Square 0 is off the board, where every
+token starts, and square :math:`n` is the final square. ``jumps`` maps a source square :math:`a` to
+a destination :math:`b`: a *ladder* when :math:`b > a`, a *chute* when :math:`b < a`.
+
+The die has faces :math:`r = 1, \dots, m` with probabilities :math:`p_r = w_r / \sum_k w_k`
+(a fair die has :math:`w_r = 1`; a spinner with unequal sectors has other weights).
+
+One **roll** from square :math:`s` with face :math:`r` aims at :math:`s + r`. When :math:`s + r > n`
+the ``overshoot`` rule decides where the token goes:
+
+==============  ===========================  ==========================================
+rule            square reached               source
+==============  ===========================  ==========================================
+``"stay"``      :math:`s` (the move is lost)  seeds 001 and 002 (the 1943 rules)
+``"win"``       :math:`n`                    seed 000's house rule
+``"bounce"``    :math:`n - (s + r - n)`      seed 004 (walk back the excess)
+``"stop_short"`` :math:`n - 1`              seed 003
+==============  ===========================  ==========================================
+
+Then, if the token moved onto the source of a jump, it follows that one jump (jumps never chain:
+a destination is never another jump's source). We write :math:`\ell(s, r)` for the square the roll
+ends on. Square :math:`n` absorbs: :math:`\ell(n, r) = n`.
+
+A **turn** is one roll, except that with ``bonus_roll = f`` rolling the face :math:`f` gives another
+roll in the same turn, unless the token is on the final square (seed 004's "roll a six again").
+
+A token *standing* on a jump source :math:`a` (only possible if you put it there, since play never
+rests on one) rolls from :math:`a` like from any other square: a jump fires only when a move ends on
+its source. This keeps every square a proper state of the Markov chain (the 1943 matrix of seed 001
+is built the same way) and never changes the answers for squares that play can reach.
+
+Every board is checked when it is built. A board that breaks a rule raises ``ValueError`` naming the
+squares or values at fault, so that no later calculation can hang, fail inside linear algebra, or
+return a number for a game that cannot end.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Board", "OVERSHOOT_RULES"]
+
+OVERSHOOT_RULES: tuple[str, ...] = ("stay", "win", "bounce", "stop_short")
+
+
+def _square(value: Any, what: str) -> int:
+    """Return ``value`` as a Python int, or raise ``ValueError`` naming ``what``."""
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{what} must be a whole number, not {value!r}")
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    raise ValueError(f"{what} must be a whole number, not {value!r}")
+
+
+def _exact(weight: Any) -> Fraction:
+    """An exact rational for a die weight: ints and fractions as they are, floats as written."""
+    if isinstance(weight, numbers.Rational):
+        return Fraction(int(weight.numerator), int(weight.denominator))
+    # A float such as 0.1 stands for the decimal the student typed, not its binary neighbour.
+    return Fraction(repr(float(weight)))
+
+
+def _ranges(squares: Iterable[int]) -> str:
+    """Write sorted squares compactly: 3, 5-9, 12."""
+    items = sorted(set(squares))
+    parts: list[str] = []
+    start = prev = None
+    for sq in items + [None]:  # type: ignore[list-item]
+        if start is not None and (sq is None or sq != prev + 1):
+            parts.append(str(start) if start == prev else f"{start}-{prev}")
+            start = None
+        if sq is not None and start is None:
+            start = sq
+        prev = sq
+    return ", ".join(parts)
+
+
+def _parse_die(die: Any) -> tuple[int | tuple[Any, ...], tuple[Fraction, ...]]:
+    """Check the die and return (the die as given, exact face probabilities)."""
+    if isinstance(die, (bool, np.bool_)):
+        raise ValueError(f"die must be a number of faces or a sequence of weights, not {die!r}")
+    if isinstance(die, numbers.Integral):
+        faces = int(die)
+        if faces < 1:
+            raise ValueError(f"die must have at least 1 face, got {faces}")
+        return faces, tuple(Fraction(1, faces) for _ in range(faces))
+    if isinstance(die, (str, bytes)) or not isinstance(die, Iterable):
+        raise ValueError(f"die must be a number of faces or a sequence of weights, not {die!r}")
+    weights = tuple(die.tolist() if isinstance(die, np.ndarray) else die)
+    if len(weights) < 1:
+        raise ValueError("die must have at least 1 face: the weight sequence is empty")
+    bad = []
+    for face, w in enumerate(weights, start=1):
+        if isinstance(w, (bool, np.bool_)) or not isinstance(w, numbers.Real):
+            bad.append(f"face {face}: {w!r} is not a number")
+        elif not math.isfinite(float(w)):
+            bad.append(f"face {face}: {w!r} is not finite")
+        elif w < 0:
+            bad.append(f"face {face}: {w!r} is negative")
+    if bad:
+        raise ValueError("bad die weights (" + "; ".join(bad) + ")")
+    exact = [_exact(w) for w in weights]
+    total = sum(exact, Fraction(0))
+    if total == 0:
+        raise ValueError(f"die weights are all zero: {list(weights)!r}")
+    return weights, tuple(w / total for w in exact)
+
+
+class Board:
+    """An immutable Chutes and Ladders board with its rules.
+
+    Parameters
+    ----------
+    jumps : mapping of int to int, optional
+        ``{source: destination}`` for every ladder (destination above the source) and chute
+        (destination below). Sources lie in ``1..size-1``, destinations in ``0..size``.
+    size : int, default 100
+        The final square :math:`n`; squares are ``0..size`` with 0 off the board.
+    die : int or sequence of float, default 6
+        ``m`` for a fair die with faces ``1..m``, or non-negative weights for faces
+        ``1..len(die)`` (normalised to probabilities).
+    overshoot : {"stay", "win", "bounce", "stop_short"}, default "stay"
+        What a roll past the final square does (see the module docstring).
+    bonus_roll : int, optional
+        A face that gives another roll in the same turn (e.g. 6), unless the token has finished.
+    name : str, optional
+        A label shown in widgets and reprs; it takes no part in equality.
+
+    Raises
+    ------
+    ValueError
+        For any board that breaks a rule, naming the squares or values at fault (see the module
+        docstring), including boards from which the final square cannot be reached.
+
+    Examples
+    --------
+    >>> b = Board({3: 7, 8: 2}, size=10, die=3)
+    >>> b.ladders, b.chutes
+    ({3: 7}, {8: 2})
+    >>> b.with_jump(5, 9).jumps[5]
+    9
+    """
+
+    __slots__ = ("_jumps", "_size", "_die", "_probabilities", "_overshoot", "_bonus_roll",
+                 "_name", "_roll_table", "_cache")
+
+    def __init__(
+        self,
+        jumps: Mapping[int, int] | Iterable[tuple[int, int]] | None = None,
+        size: int = 100,
+        die: int | Iterable[float] = 6,
+        overshoot: str = "stay",
+        bonus_roll: int | None = None,
+        name: str = "",
+    ) -> None:
+        size = _square(size, "size")
+        if size < 2:
+            raise ValueError(f"size must be at least 2 (squares 0..size), got {size}")
+        if overshoot not in OVERSHOOT_RULES:
+            raise ValueError(f"unknown overshoot rule {overshoot!r}; choose one of "
+                             + ", ".join(repr(r) for r in OVERSHOOT_RULES))
+        die_spec, probs = _parse_die(die)
+        clean = self._check_jumps(jumps, size)
+        faces = len(probs)
+        if bonus_roll is not None:
+            bonus_roll = _square(bonus_roll, "bonus_roll")
+            if not 1 <= bonus_roll <= faces or probs[bonus_roll - 1] == 0:
+                raise ValueError(f"bonus_roll={bonus_roll}: the die has no face {bonus_roll} "
+                                 f"(its faces with weight are "
+                                 f"{_ranges(r for r in range(1, faces + 1) if probs[r - 1] > 0)})")
+            if probs[bonus_roll - 1] == 1:
+                raise ValueError(f"bonus_roll={bonus_roll}: every roll shows {bonus_roll}, "
+                                 "so a turn would never end")
+        if overshoot == "bounce":
+            too_big = [r for r in range(size + 1, faces + 1) if probs[r - 1] > 0]
+            if too_big:
+                raise ValueError(f"overshoot='bounce' cannot walk back faces larger than the "
+                                 f"board (size {size}): faces {_ranges(too_big)}")
+        object.__setattr__(self, "_jumps", MappingProxyType(dict(sorted(clean.items()))))
+        object.__setattr__(self, "_size", size)
+        object.__setattr__(self, "_die", die_spec)
+        object.__setattr__(self, "_probabilities", probs)
+        object.__setattr__(self, "_overshoot", overshoot)
+        object.__setattr__(self, "_bonus_roll", bonus_roll)
+        object.__setattr__(self, "_name", str(name))
+        object.__setattr__(self, "_cache", {})
+        object.__setattr__(self, "_roll_table", self._build_roll_table())
+        self._check_finishable()
+
+    # ----------------------------------------------------------------- validation
+    @staticmethod
+    def _check_jumps(jumps: Any, size: int) -> dict[int, int]:
+        if jumps is None:
+            return {}
+        pairs = list(jumps.items()) if isinstance(jumps, Mapping) else list(jumps)
+        clean: dict[int, int] = {}
+        problems: list[str] = []
+        for pair in pairs:
+            try:
+                a, b = pair
+            except (TypeError, ValueError):
+                raise ValueError(f"a jump must be a (source, destination) pair, not {pair!r}") from None
+            a = _square(a, f"jump source {a!r}")
+            b = _square(b, f"jump destination {b!r} (from {a})")
+            if a in clean:
+                problems.append(f"square {a} has two jumps ({a}->{clean[a]} and {a}->{b})")
+            clean[a] = b
+        off = [f"{a}->{b}" for a, b in clean.items() if not (0 <= a <= size and 0 <= b <= size)]
+        if off:
+            problems.append(f"jumps off the board (squares are 0..{size}): {', '.join(off)}")
+        ends = [f"{a}->{b}" for a, b in clean.items() if a in (0, size)]
+        if ends:
+            problems.append(f"jumps cannot start on square 0 or the final square {size}: "
+                            + ", ".join(ends))
+        selfs = [f"{a}->{b}" for a, b in clean.items() if a == b]
+        if selfs:
+            problems.append("jumps onto their own square: " + ", ".join(selfs))
+        chains = [f"{a}->{b} lands on the source of {b}->{clean[b]}"
+                  + (" (a loop)" if clean[b] == a else "")
+                  for a, b in clean.items() if b in clean and a != b]
+        if chains:
+            problems.append("chained jumps: " + "; ".join(chains))
+        if problems:
+            raise ValueError("invalid jumps: " + "; ".join(problems))
+        return clean
+
+    def _build_roll_table(self) -> np.ndarray:
+        """``table[s, r-1]`` = the square one roll of face r ends on from square s."""
+        n, m = self._size, len(self._probabilities)
+        s = np.arange(n + 1)[:, None]
+        target = s + np.arange(1, m + 1)[None, :]
+        over = target > n
+        if self._overshoot == "stay":
+            landed = np.where(over, s, target)  # replaced below, after the jumps
+        elif self._overshoot == "win":
+            landed = np.where(over, n, target)
+        elif self._overshoot == "bounce":
+            landed = np.where(over, 2 * n - target, target)
+        else:  # stop_short
+            landed = np.where(over, n - 1, target)
+        jump = np.arange(n + 1)
+        for a, b in self._jumps.items():
+            jump[a] = b
+        table = jump[landed]
+        if self._overshoot == "stay":
+            table = np.where(over, s, table)  # a lost move lands nowhere, so it fires no jump
+        table[n, :] = n
+        table.setflags(write=False)
+        return table
+
+    def _check_finishable(self) -> None:
+        n = self._size
+        faces = [r for r, p in enumerate(self._probabilities) if p > 0]
+        table = self._roll_table[:, faces]
+        reach = np.zeros(n + 1, dtype=bool)
+        reach[n] = True
+        while True:  # at most n sweeps: each adds a square or stops
+            more = reach | reach[table].any(axis=1)
+            if (more == reach).all():
+                break
+            reach = more
+        stuck = np.flatnonzero(~reach)
+        if stuck.size:
+            raise ValueError(f"unfinishable board: the final square {n} can never be reached from "
+                             f"squares {_ranges(stuck.tolist())}")
+
+    # ----------------------------------------------------------------- properties
+    @property
+    def jumps(self) -> Mapping[int, int]:
+        """Read-only ``{source: destination}`` of every jump, sorted by source."""
+        return self._jumps
+
+    @property
+    def ladders(self) -> dict[int, int]:
+        """The jumps that go up."""
+        return {a: b for a, b in self._jumps.items() if b > a}
+
+    @property
+    def chutes(self) -> dict[int, int]:
+        """The jumps that go down."""
+        return {a: b for a, b in self._jumps.items() if b < a}
+
+    @property
+    def size(self) -> int:
+        """The final square n."""
+        return self._size
+
+    @property
+    def die(self) -> int | tuple[Any, ...]:
+        """The die as given: a number of faces or a tuple of weights."""
+        return self._die
+
+    @property
+    def faces(self) -> int:
+        """The number of faces m (including faces of weight zero)."""
+        return len(self._probabilities)
+
+    @property
+    def probabilities(self) -> tuple[Fraction, ...]:
+        """Exact probabilities of faces 1..m."""
+        return self._probabilities
+
+    @property
+    def overshoot(self) -> str:
+        """The overshoot rule."""
+        return self._overshoot
+
+    @property
+    def bonus_roll(self) -> int | None:
+        """The face that gives another roll in the same turn, or None."""
+        return self._bonus_roll
+
+    @property
+    def name(self) -> str:
+        """A label for displays (not part of equality)."""
+        return self._name
+
+    def landing(self, square: int, face: int) -> int:
+        """The square that one roll of ``face`` from ``square`` ends on, jump included.
+
+        Parameters
+        ----------
+        square : int
+            A square in ``0..size``.
+        face : int
+            A face in ``1..faces``.
+
+        Returns
+        -------
+        int
+            :math:`\\ell(s, r)` of the module docstring (bonus rolls are not applied here).
+        """
+        square = _square(square, "square")
+        face = _square(face, "face")
+        if not 0 <= square <= self._size:
+            raise ValueError(f"square {square} is off the board (0..{self._size})")
+        if not 1 <= face <= self.faces:
+            raise ValueError(f"face {face} is not on the die (1..{self.faces})")
+        return int(self._roll_table[square, face - 1])
+
+    # ----------------------------------------------------------------- new boards
+    def _replace(self, **changes: Any) -> Board:
+        fields = dict(jumps=dict(self._jumps), size=self._size, die=self._die,
+                      overshoot=self._overshoot, bonus_roll=self._bonus_roll, name="")
+        fields.update(changes)
+        return Board(**fields)
+
+    def with_jump(self, source: int, destination: int) -> Board:
+        """A new board with the jump ``source -> destination`` added.
+
+        Raises
+        ------
+        ValueError
+            If ``source`` already has a jump, or the new board breaks a rule.
+        """
+        source = _square(source, "jump source")
+        if source in self._jumps:
+            raise ValueError(f"square {source} already has the jump {source}->{self._jumps[source]}; "
+                             "remove it first with without_jump")
+        return self._replace(jumps={**self._jumps, source: destination})
+
+    def without_jump(self, source: int) -> Board:
+        """A new board without the jump that starts on ``source``.
+
+        Raises
+        ------
+        ValueError
+            If no jump starts on ``source``, or the new board is unfinishable.
+        """
+        source = _square(source, "jump source")
+        if source not in self._jumps:
+            raise ValueError(f"no jump starts on square {source}; the sources are "
+                             f"{_ranges(self._jumps) or 'none'}")
+        return self._replace(jumps={a: b for a, b in self._jumps.items() if a != source})
+
+    def replace(self, **changes: Any) -> Board:
+        """A new board with some of ``size``, ``die``, ``overshoot``, ``bonus_roll``, ``jumps``,
+        ``name`` changed (the others kept)."""
+        unknown = set(changes) - {"jumps", "size", "die", "overshoot", "bonus_roll", "name"}
+        if unknown:
+            raise ValueError(f"Board has no field(s) {sorted(unknown)}")
+        return self._replace(**changes)
+
+    # ----------------------------------------------------------------- value semantics
+    def _key(self) -> tuple[Any, ...]:
+        return (tuple(self._jumps.items()), self._size, self._probabilities, self._overshoot,
+                self._bonus_roll)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Board is immutable: use with_jump, without_jump or replace")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Board is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (dict(self._jumps), self._size, self._die, self._overshoot,
+                           self._bonus_roll, self._name))
+
+    def __repr__(self) -> str:
+        extra = f", name={self._name!r}" if self._name else ""
+        return (f"Board(jumps={dict(self._jumps)!r}, size={self._size}, die={self._die!r}, "
+                f"overshoot={self._overshoot!r}, bonus_roll={self._bonus_roll!r}{extra})")
+
+
+def _rebuild(jumps: dict[int, int], size: int, die: Any, overshoot: str, bonus_roll: int | None,
+             name: str) -> Board:
+    return Board(jumps, size=size, die=die, overshoot=overshoot, bonus_roll=bonus_roll, name=name)

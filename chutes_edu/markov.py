@@ -1,0 +1,520 @@
+r"""Chutes and Ladders as an absorbing Markov chain: exact and fast answers for any board.
+
+States are the squares :math:`0..n`. One **turn** moves the token with the transition matrix
+
+.. math:: P_{st} = \Pr(\text{a turn that starts on } s \text{ ends on } t),
+
+which is row-stochastic; the final square :math:`n` is the only absorbing state. Ordering the squares
+:math:`0..n-1` first,
+
+.. math:: P = \begin{pmatrix} Q & R \\ 0 & 1 \end{pmatrix}, \qquad
+          N = (I - Q)^{-1} = I + Q + Q^2 + \cdots,
+
+where :math:`N_{ij}` is the expected number of turns that a game starting on :math:`i` begins on
+:math:`j` (the *fundamental matrix*; seeds 001 and 002). The expected number of turns to finish is
+
+.. math:: t = N\mathbf 1, \quad\text{i.e. the solution of}\quad (I - Q)\,t = \mathbf 1,
+
+the first-step equations :math:`t_s = 1 + \sum_u P_{su} t_u` of seed 000. The game length :math:`T`
+from a start :math:`s` has :math:`\Pr(T = k) = (Q^{k-1} R)_s` for :math:`k \ge 1`.
+
+**Bonus rolls** (seed 004's "a six rolls again"). With one roll's matrix :math:`B` split by face
+into :math:`B = B_{\text{other}} + B_f`, and :math:`B_f = F_{\text{end}} + F_{\text{on}}` (the rolls of
+:math:`f` that finish, and those that go on), a turn is :math:`P = (I - F_{\text{on}})^{-1}
+(B_{\text{other}} + F_{\text{end}})`: a geometric series over the repeats, exact with no depth cut.
+For expected turns the same game can be counted roll by roll: a roll costs a turn unless it follows
+a bonus face, so :math:`t_s = c_s + \sum_u B_{su} t_u` with
+:math:`c_s = 1 - p_f\,[\ell(s, f) \ne n]` (the expected number of turns *started* on that roll).
+
+**Adding a jump** :math:`a \to b` moves column :math:`a` of the one-roll matrix to column :math:`b`:
+a rank-one change :math:`I - B'_Q = (I - B_Q) + k u^\top` with :math:`k = B_{\cdot a}` and
+:math:`u = e_a - e_b`. Sherman-Morrison gives every such board's answer from one :math:`N`:
+
+.. math:: t'_0 = t_0 - y_0 \frac{t_a - t_b}{1 + y_a - y_b}, \qquad y = N_B k.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import sympy
+from sympy.polys.domains import QQ, ZZ
+from sympy.polys.matrices import DomainMatrix
+
+from .board import Board, _square
+
+__all__ = ["transition_matrix", "fundamental_matrix", "expected_turns", "turn_distribution",
+           "win_probabilities", "jump_effects"]
+
+TAIL = 1e-12
+"""``turn_distribution`` stops once the unfinished probability left is below this."""
+
+MAX_TURNS = 10_000_000
+"""The longest distribution ``turn_distribution`` will build (80 MB of floats)."""
+
+
+# --------------------------------------------------------------------------- one roll, one turn
+def _cached(board: Board, key: str, build: Any) -> Any:
+    cache = board._cache
+    if key not in cache:
+        cache[key] = build()
+    return cache[key]
+
+
+def _roll_matrix(board: Board) -> np.ndarray:
+    """The one-roll matrix B (bonus rolls not applied), float, read-only."""
+    def build() -> np.ndarray:
+        n = board.size
+        probs = np.array([float(p) for p in board.probabilities])
+        B = np.zeros((n + 1, n + 1))
+        rows = np.repeat(np.arange(n + 1), board.faces)
+        np.add.at(B, (rows, board._roll_table.ravel()), np.tile(probs, n + 1))
+        B.setflags(write=False)
+        return B
+    return _cached(board, "roll_matrix", build)
+
+
+def _turn_matrix(board: Board) -> np.ndarray:
+    """The one-turn matrix P, float, read-only (shared; callers must not modify it)."""
+    def build() -> np.ndarray:
+        B = _roll_matrix(board)
+        f = board.bonus_roll
+        if f is None:
+            return B
+        n = board.size
+        pf = float(board.probabilities[f - 1])
+        dest = board._roll_table[:, f - 1]
+        on = np.zeros_like(B)                        # F_on: a bonus face that leaves the token short
+        src = np.flatnonzero(dest[:n] != n)
+        on[src, dest[src]] = pf
+        P = np.linalg.solve(np.eye(n + 1) - on, B - on)   # (I - F_on)^{-1} (B_other + F_end)
+        P[n] = 0.0
+        P[n, n] = 1.0
+        np.clip(P, 0.0, None, out=P)
+        P /= P.sum(axis=1, keepdims=True)
+        P.setflags(write=False)
+        return P
+    return _cached(board, "turn_matrix", build)
+
+
+def _exact_turn_rows(board: Board) -> list[dict[int, Fraction]]:
+    """Exact rows of P as ``{square: probability}``, following each chain of bonus rolls."""
+    def build() -> list[dict[int, Fraction]]:
+        n, probs, table, f = board.size, board.probabilities, board._roll_table, board.bonus_roll
+
+        def one_roll(s: int) -> dict[int, Fraction]:
+            row: dict[int, Fraction] = {}
+            for r, p in enumerate(probs, start=1):
+                t = int(table[s, r - 1])
+                if p and (r != f or t == n):
+                    row[t] = row.get(t, Fraction(0)) + p
+            return row
+
+        rows = []
+        for s in range(n + 1):
+            if s == n or f is None:
+                rows.append({n: Fraction(1)} if s == n else one_roll(s))
+                continue
+            pf = probs[f - 1]
+            chain: list[int] = []                    # s, then where each bonus roll leaves us
+            seen: dict[int, int] = {}
+            u = s
+            while u != n and u not in seen:
+                seen[u] = len(chain)
+                chain.append(u)
+                u = int(table[u, f - 1])
+            loop_from = seen.get(u) if u != n else None
+            row: dict[int, Fraction] = {}
+            for i, sq in enumerate(chain):
+                weight = pf ** i
+                if loop_from is not None and i >= loop_from:
+                    weight /= 1 - pf ** (len(chain) - loop_from)   # the loop repeats forever
+                for t, p in one_roll(sq).items():
+                    row[t] = row.get(t, Fraction(0)) + weight * p
+            rows.append(row)
+        return rows
+    return _cached(board, "exact_turn_rows", build)
+
+
+def _roll_costs(board: Board) -> list[Fraction]:
+    """Exact c_s: the expected number of turns started by the roll made on square s (s < n)."""
+    f, n = board.bonus_roll, board.size
+    if f is None:
+        return [Fraction(1)] * n
+    pf = board.probabilities[f - 1]
+    return [1 - pf if board._roll_table[s, f - 1] != n else Fraction(1) for s in range(n)]
+
+
+def _solve_exact(rows: Sequence[dict[int, Fraction]], rhs: Sequence[Fraction]) -> list[sympy.Rational]:
+    """Solve (I - M) x = rhs exactly, M given by sparse rows (columns >= len(rows) ignored)."""
+    n = len(rows)
+    denominators = [p.denominator for row in rows for p in row.values()]
+    denominators += [c.denominator for c in rhs]
+    scale = math.lcm(*denominators)
+    dense = [[0] * n for _ in range(n)]
+    for i, row in enumerate(rows):
+        dense[i][i] += scale
+        for j, p in row.items():
+            if j < n:
+                dense[i][j] -= int(p * scale)
+    A = DomainMatrix([[ZZ(x) for x in r] for r in dense], (n, n), ZZ)
+    b = DomainMatrix([[ZZ(int(c * scale))] for c in rhs], (n, 1), ZZ)
+    x, den = A.solve_den(b)
+    den = int(den)
+    return [sympy.Rational(int(v), den) for v in x.to_list_flat()]
+
+
+# --------------------------------------------------------------------------- public API
+def transition_matrix(board: Board) -> np.ndarray:
+    r"""The one-turn transition matrix :math:`P` of a board.
+
+    Parameters
+    ----------
+    board : Board
+        The board and its rules.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(size + 1, size + 1)``; row :math:`s` is the distribution of the square a turn that
+        starts on :math:`s` ends on, so every row sums to 1 and ``P[size, size] == 1``. With a bonus
+        face the repeats are summed exactly (see the module docstring).
+
+    Examples
+    --------
+    >>> from chutes_edu import MILTON_BRADLEY_1943, transition_matrix
+    >>> P = transition_matrix(MILTON_BRADLEY_1943)
+    >>> [int(j) for j in P[0].nonzero()[0]]      # square 1 climbs to 38, square 4 to 14
+    [2, 3, 5, 6, 14, 38]
+    """
+    return _turn_matrix(board).copy()
+
+
+def fundamental_matrix(board: Board, exact: bool = False) -> np.ndarray | sympy.Matrix:
+    r"""The fundamental matrix :math:`N = (I - Q)^{-1}` over the squares ``0..size-1``.
+
+    :math:`N_{ij}` is the expected number of turns that a game starting on square :math:`i` begins
+    on square :math:`j` (counting the start itself), and :math:`N = \sum_{k \ge 0} Q^k`. Its row
+    sums are the expected game lengths: ``N.sum(axis=1) == expected_turns(board)[:-1]``.
+
+    Parameters
+    ----------
+    board : Board
+        The board and its rules.
+    exact : bool, default False
+        If True, return a sympy ``Matrix`` of ``Rational`` entries (exact arithmetic).
+
+    Returns
+    -------
+    numpy.ndarray or sympy.Matrix
+        Shape ``(size, size)``.
+    """
+    n = board.size
+    if not exact:
+        return np.linalg.inv(np.eye(n) - _turn_matrix(board)[:n, :n])
+    rows = _exact_turn_rows(board)[:n]
+    scale = math.lcm(*[p.denominator for row in rows for p in row.values()])
+    dense = [[0] * n for _ in range(n)]
+    for i, row in enumerate(rows):
+        dense[i][i] += scale
+        for j, p in row.items():
+            if j < n:
+                dense[i][j] -= int(p * scale)
+    A = DomainMatrix([[QQ(x) for x in r] for r in dense], (n, n), QQ)
+    return (A.inv() * QQ(scale)).to_Matrix()
+
+
+def expected_turns(board: Board, exact: bool = False) -> np.ndarray | sympy.Matrix:
+    r"""Expected number of turns to finish from each square, :math:`t = N\mathbf 1`.
+
+    Solves the first-step equations :math:`t_s = 1 + \sum_u P_{su} t_u`, :math:`t_n = 0`.
+
+    At a jump source the value is for a token *standing* there, which rolls from that square
+    (a jump fires only when a move ends on its source, so play never rests on one). A token that
+    *arrives* on a jump source goes on at once: its expected turns are those of the destination.
+
+    Parameters
+    ----------
+    board : Board
+        The board and its rules.
+    exact : bool, default False
+        If True, solve over the rationals and return a sympy column ``Matrix`` of ``Rational``
+        (on the 1943 board the answer from square 0 is a fraction of 60 and 58 digits).
+
+    Returns
+    -------
+    numpy.ndarray or sympy.Matrix
+        Length ``size + 1``; entry ``size`` is 0.
+
+    Examples
+    --------
+    >>> from chutes_edu import MILTON_BRADLEY_1943, expected_turns
+    >>> round(float(expected_turns(MILTON_BRADLEY_1943)[0]), 7)
+    39.2251223
+    """
+    n = board.size
+    if exact:
+        def build() -> sympy.Matrix:
+            merged = []
+            for s in range(n):   # the same square may be reached by several faces
+                row: dict[int, Fraction] = {}
+                for r, p in enumerate(board.probabilities):
+                    t = int(board._roll_table[s, r])
+                    row[t] = row.get(t, Fraction(0)) + p
+                merged.append(row)
+            values = _solve_exact(merged, _roll_costs(board))
+            return sympy.Matrix(values + [sympy.Integer(0)])
+        return _cached(board, "expected_exact", build).copy()
+    return _expected_float(board).copy()
+
+
+def _expected_float(board: Board) -> np.ndarray:
+    def build() -> np.ndarray:
+        n = board.size
+        t = np.zeros(n + 1)
+        t[:n] = np.linalg.solve(np.eye(n) - _turn_matrix(board)[:n, :n], np.ones(n))
+        t.setflags(write=False)
+        return t
+    return _cached(board, "expected_float", build)
+
+
+def _check_square(board: Board, square: Any, what: str) -> int:
+    square = _square(square, what)
+    if not 0 <= square <= board.size:
+        raise ValueError(f"{what} {square} is off the board (squares 0..{board.size})")
+    return square
+
+
+def turn_distribution(board: Board, start: int = 0, *, tail: float = TAIL,
+                      max_turns: int = MAX_TURNS) -> np.ndarray:
+    r"""The distribution of the game's length: ``pmf[k]`` = P(the game takes exactly k turns).
+
+    :math:`\Pr(T = k) = (Q^{k-1} R)_{\text{start}}`. The array is long enough that the
+    probability of a game longer than ``len(pmf) - 1`` turns is below ``tail``, however slow the
+    board: no fixed cut-off (seed 004 stops at 1000 turns).
+
+    Parameters
+    ----------
+    board : Board
+        The board and its rules.
+    start : int, default 0
+        The square the token starts on (the final square gives ``[1.0]``).
+    tail : float, default 1e-12
+        The unfinished probability that may be left out.
+    max_turns : int, default 10_000_000
+        Refuse (``ValueError``) a board so slow that the array would be longer than this.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``pmf`` with ``pmf[0] == 0`` (unless starting on the final square) and
+        ``1 - pmf.sum() < tail``.
+
+    Examples
+    --------
+    >>> from chutes_edu import MILTON_BRADLEY_1943, turn_distribution
+    >>> pmf = turn_distribution(MILTON_BRADLEY_1943)
+    >>> int(pmf.nonzero()[0][0])     # the shortest game
+    7
+    """
+    n = board.size
+    start = _check_square(board, start, "start")
+    if not 0 < tail < 1:
+        raise ValueError(f"tail must be between 0 and 1, got {tail}")
+    if start == n:
+        return np.array([1.0])
+    P = _turn_matrix(board)
+    Q, absorb = P[:n, :n], P[:n, n]
+    worst = float(_expected_float(board).max())
+    # From any square P(T > 2 t_max) <= 1/2 (Markov), so P(T > 2 t_max j) <= 2^-j.
+    if 2 * worst * math.ceil(math.log2(1 / tail)) > max_turns:
+        radius = float(np.abs(np.linalg.eigvals(Q)).max())
+        needed = math.log(tail) / math.log(radius) if radius < 1 else math.inf
+        if needed > max_turns:
+            raise ValueError(f"this board is too slow for an exact distribution: games take "
+                             f"{worst:.4g} turns on average from the slowest square, so about "
+                             f"{needed:.3g} terms would be needed (max_turns={max_turns}); "
+                             "use simulate() instead")
+    # Rows of `block` are v Q^k for consecutive k; doubling builds the first block, then each
+    # block is the previous one times Q^len(block): one BLAS call per block, not per turn.
+    block = np.zeros((1, n))
+    block[0, start] = 1.0
+    power = Q
+    while block.shape[0] < 256:
+        block = np.vstack([block, block @ power])
+        power = power @ power
+    if block.shape[0] < 4096 and worst > 200:     # slow boards: longer blocks, fewer calls
+        while block.shape[0] < 4096:
+            block = np.vstack([block, block @ power])
+            power = power @ power
+    pieces = [np.zeros(1)]
+    done = 0
+    while True:
+        left = block.sum(axis=1)                      # P(T > k) for the block's k
+        pieces.append(block @ absorb)                 # P(T = k + 1)
+        below = np.flatnonzero(left[1:] < tail) if left.size > 1 else np.array([], dtype=int)
+        if below.size:
+            pieces[-1] = pieces[-1][: below[0] + 1]
+            break
+        done += block.shape[0]
+        if done > max_turns:
+            raise ValueError(f"the distribution needs more than max_turns={max_turns} terms")
+        nxt = block[-1] @ Q
+        if nxt.sum() < tail:
+            break
+        block = block @ power
+    pmf = np.concatenate(pieces)
+    np.clip(pmf, 0.0, None, out=pmf)
+    return pmf
+
+
+def win_probabilities(board: Board, positions: Sequence[int]) -> np.ndarray:
+    r"""The probability that each player finishes first, seat 0 moving first (seed 004).
+
+    With :math:`T_i` the turns player :math:`i` needs from their square, players moving in seat
+    order, player :math:`i` wins if they finish on some turn :math:`k` before every earlier seat
+    has finished (:math:`T_j > k`, :math:`j < i`) and no later seat has finished before
+    (:math:`T_j \ge k`, :math:`j > i`):
+
+    .. math:: \Pr(i \text{ wins}) = \sum_{k \ge 0} \Pr(T_i = k)
+              \prod_{j < i} \Pr(T_j > k) \prod_{j > i} \Pr(T_j \ge k).
+
+    Players move independently (tokens do not interact), so each :math:`T_i` comes from
+    :func:`turn_distribution`.
+
+    Parameters
+    ----------
+    board : Board
+        The board and its rules.
+    positions : sequence of int
+        The square of each player, in seat order (at least one player).
+
+    Returns
+    -------
+    numpy.ndarray
+        One probability per player; they sum to 1 (within 1e-10).
+
+    Examples
+    --------
+    >>> from chutes_edu import MILTON_BRADLEY_1943, win_probabilities
+    >>> p = win_probabilities(MILTON_BRADLEY_1943, [0, 0])
+    >>> bool(p[0] > p[1])        # moving first is an advantage
+    True
+    """
+    squares = [_check_square(board, p, f"position of player {i}") for i, p in enumerate(positions)]
+    if not squares:
+        raise ValueError("win_probabilities needs at least one player")
+    pmfs = {s: turn_distribution(board, s) for s in set(squares)}
+    length = max(len(p) for p in pmfs.values())
+    pmf = np.zeros((len(squares), length))
+    for i, s in enumerate(squares):
+        pmf[i, : len(pmfs[s])] = pmfs[s]
+    later = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1]   # P(T >= k), summed from the tail for accuracy
+    after = later - pmf                                  # P(T > k)
+    wins = np.empty(len(squares))
+    for i in range(len(squares)):
+        factor = pmf[i].copy()
+        for j in range(len(squares)):
+            if j != i:
+                factor *= after[j] if j < i else later[j]
+        wins[i] = factor.sum()
+    return wins
+
+
+def jump_effects(board: Board, min_length: int = 1) -> np.ndarray:
+    r"""Expected turns from square 0 after adding each possible jump ``a -> b``, all at once.
+
+    Seed 002's experiment over every allowed jump: entry ``[a, b]`` is ``expected_turns`` from
+    square 0 of ``board.with_jump(a, b)``. Each added jump is a rank-one change of :math:`I - B_Q`
+    (see the module docstring), so one inverse serves all of them.
+
+    Parameters
+    ----------
+    board : Board
+        The board and its rules.
+    min_length : int, default 1
+        Only jumps with ``abs(a - b) >= min_length``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(size + 1, size + 1)``, NaN where the jump is not allowed: ``a`` is 0, the final
+        square, or an existing jump's source or destination; ``b`` is an existing source; ``a == b``;
+        ``abs(a - b) < min_length``; or the new board could never be finished.
+
+    Examples
+    --------
+    >>> from chutes_edu import MILTON_BRADLEY_1943, jump_effects
+    >>> effects = jump_effects(MILTON_BRADLEY_1943)
+    >>> round(float(effects[27, 29]), 2), round(float(effects[29, 27]), 2)
+    (40.2, 38.05)
+    """
+    min_length = _square(min_length, "min_length")
+    n = board.size
+    B = _roll_matrix(board)
+    BQ = B[:n, :n]
+    costs = np.array([float(c) for c in _roll_costs(board)])
+    Nb = np.linalg.inv(np.eye(n) - BQ)
+    t = Nb @ costs
+    Y = Nb @ BQ                         # column a: y = N k for k = column a of B_Q
+    ya = np.diag(Y)                     # y_a for each a
+    out = np.full((n + 1, n + 1), np.nan)
+    # b < n:  t0' = t0 - y0 (t_a - t_b) / (1 + y_a - y_b)
+    denom = 1.0 + ya[:, None] - Y.T     # [a, b] = 1 + Y[a, a] - Y[b, a]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out[:n, :n] = t[0] - Y[0][:, None] * (t[:, None] - t[None, :]) / denom
+    # b = n: column a leaves the chain; with a bonus face the turns counted on rolls that now
+    # finish change too: c' = c + p_f w_a with w_a = [l(s, f) == a].
+    tn = t.copy()
+    if board.bonus_roll is not None:
+        pf = float(board.probabilities[board.bonus_roll - 1])
+        W = np.zeros((n, n))
+        dest = board._roll_table[:n, board.bonus_roll - 1]
+        inside = dest < n
+        W[np.flatnonzero(inside), dest[inside]] = 1.0   # W[s, a] = [l(s, f) == a]
+        Z = Nb @ W
+        shifted = t[:, None] + pf * Z                   # column a: N c' for jump a -> n
+        out[:n, n] = shifted[0] - Y[0] * np.diag(shifted) / (1.0 + ya)
+    else:
+        out[:n, n] = t[0] - Y[0] * tn / (1.0 + ya)
+
+    a_idx, b_idx = np.indices(out.shape)
+    sources = np.array(list(board.jumps.keys()), dtype=int)
+    dests = np.array(list(board.jumps.values()), dtype=int)
+    banned = (a_idx == 0) | (a_idx == n) | (a_idx == b_idx) | (np.abs(a_idx - b_idx) < min_length)
+    banned |= np.isin(a_idx, sources) | np.isin(a_idx, dests) | np.isin(b_idx, sources)
+    out[banned] = np.nan
+    # A jump a -> b with b < n makes the board unfinishable exactly when every path from b to the
+    # end passes a; then the denominator is 0. Check the near-zero ones by their graph.
+    suspect = np.argwhere((np.abs(denom) < 1e-9 * np.maximum(1.0, ya[:, None] + 1.0))
+                          & ~banned[:n, :n])
+    for a, b in suspect.tolist():
+        if not _finishable_with(board, a, b):
+            out[a, b] = np.nan
+    return out
+
+
+def _finishable_with(board: Board, a: int, b: int) -> bool:
+    """Can square 0 still finish after adding the jump a -> b? (Graph search, no numbers.)"""
+    n = board.size
+    table = board._roll_table
+    faces = [r for r, p in enumerate(board.probabilities) if p > 0]
+    seen = {0}
+    todo = [0]
+    while todo:
+        s = todo.pop()
+        for r in faces:
+            u = int(table[s, r])
+            if u == a and u != s:
+                u = b
+            if u == n:
+                return True
+            if u not in seen:
+                seen.add(u)
+                todo.append(u)
+    return False
+
