@@ -73,6 +73,8 @@ def _roll_matrix(board: Board) -> np.ndarray:
         B = np.zeros((n + 1, n + 1))
         rows = np.repeat(np.arange(n + 1), board.faces)
         np.add.at(B, (rows, board._roll_table.ravel()), np.tile(probs, n + 1))
+        B[n] = 0.0
+        B[n, n] = 1.0                                # exactly, not six sixths
         B.setflags(write=False)
         return B
     return _cached(board, "roll_matrix", build)
@@ -352,20 +354,24 @@ def turn_distribution(board: Board, start: int = 0, *, tail: float = TAIL,
             block = np.vstack([block, block @ power])
             power = power @ power
     pieces = [np.zeros(1)]
+    total = 0.0                                       # probability of the games finished so far
     done = 0
     while True:
         left = block.sum(axis=1)                      # P(T > k) for the block's k
-        pieces.append(block @ absorb)                 # P(T = k + 1)
-        below = np.flatnonzero(left[1:] < tail) if left.size > 1 else np.array([], dtype=int)
-        if below.size:
-            pieces[-1] = pieces[-1][: below[0] + 1]
+        finish = block @ absorb                       # P(T = k + 1)
+        cumulative = total + np.cumsum(finish)
+        after = np.append(left[1:], (block[-1] @ Q).sum())   # P(T > k + 1)
+        # Stop when both ways of counting what is left agree it is below `tail` (they differ by
+        # rounding); the second test alone ends it if rounding keeps 1 - sum above `tail`.
+        good = ((after < tail) & (1.0 - cumulative < tail)) | (after < tail * 1e-3)
+        if good.any():
+            pieces.append(finish[: int(np.argmax(good)) + 1])
             break
+        pieces.append(finish)
+        total = float(cumulative[-1])
         done += block.shape[0]
         if done > max_turns:
             raise ValueError(f"the distribution needs more than max_turns={max_turns} terms")
-        nxt = block[-1] @ Q
-        if nxt.sum() < tail:
-            break
         block = block @ power
     pmf = np.concatenate(pieces)
     np.clip(pmf, 0.0, None, out=pmf)
@@ -489,32 +495,13 @@ def jump_effects(board: Board, min_length: int = 1) -> np.ndarray:
     banned |= np.isin(a_idx, sources) | np.isin(a_idx, dests) | np.isin(b_idx, sources)
     out[banned] = np.nan
     # A jump a -> b with b < n makes the board unfinishable exactly when every path from b to the
-    # end passes a; then the denominator is 0. Check the near-zero ones by their graph.
+    # end passes a; then the denominator is 0. Rounding blurs 0, so the near-zero ones are settled
+    # by the board's own check.
     suspect = np.argwhere((np.abs(denom) < 1e-9 * np.maximum(1.0, ya[:, None] + 1.0))
                           & ~banned[:n, :n])
     for a, b in suspect.tolist():
-        if not _finishable_with(board, a, b):
+        try:
+            board.with_jump(a, b)
+        except ValueError:
             out[a, b] = np.nan
     return out
-
-
-def _finishable_with(board: Board, a: int, b: int) -> bool:
-    """Can square 0 still finish after adding the jump a -> b? (Graph search, no numbers.)"""
-    n = board.size
-    table = board._roll_table
-    faces = [r for r, p in enumerate(board.probabilities) if p > 0]
-    seen = {0}
-    todo = [0]
-    while todo:
-        s = todo.pop()
-        for r in faces:
-            u = int(table[s, r])
-            if u == a and u != s:
-                u = b
-            if u == n:
-                return True
-            if u not in seen:
-                seen.add(u)
-                todo.append(u)
-    return False
-
