@@ -151,23 +151,36 @@ def _roll_costs(board: Board) -> list[Fraction]:
     return [1 - pf if board._roll_table[s, f - 1] != n else Fraction(1) for s in range(n)]
 
 
-def _solve_exact(rows: Sequence[dict[int, Fraction]], rhs: Sequence[Fraction]) -> list[sympy.Rational]:
-    """Solve (I - M) x = rhs exactly, M given by sparse rows (columns >= len(rows) ignored)."""
-    n = len(rows)
-    denominators = [p.denominator for row in rows for p in row.values()]
-    denominators += [c.denominator for c in rhs]
-    scale = math.lcm(*denominators)
-    dense = [[0] * n for _ in range(n)]
-    for i, row in enumerate(rows):
-        dense[i][i] += scale
-        for j, p in row.items():
-            if j < n:
-                dense[i][j] -= int(p * scale)
-    A = DomainMatrix([[ZZ(x) for x in r] for r in dense], (n, n), ZZ)
-    b = DomainMatrix([[ZZ(int(c * scale))] for c in rhs], (n, 1), ZZ)
-    x, den = A.solve_den(b)
-    den = int(den)
-    return [sympy.Rational(int(v), den) for v in x.to_list_flat()]
+def _integer_system(board: Board) -> tuple[list[list[int]], list[int]]:
+    """The roll-by-roll system (I - B_Q) t = c scaled to integers: D (I - B_Q) and D c."""
+    n, probs, f = board.size, board.probabilities, board.bonus_roll
+    scale = math.lcm(*[p.denominator for p in probs])
+    weights = [int(p * scale) for p in probs]
+    table = board._roll_table.tolist()
+    A = [[0] * n for _ in range(n)]
+    rhs = [scale] * n
+    for s in range(n):
+        row = A[s]
+        row[s] += scale
+        for t, w in zip(table[s], weights):
+            if t < n and w:
+                row[t] -= w
+        if f is not None and table[s][f - 1] != n:
+            rhs[s] -= weights[f - 1]           # D c_s = D (1 - p_f)
+    return A, rhs
+
+
+def _solve_integer(A: list[list[int]], rhs: list[int]) -> list[sympy.Rational]:
+    """Solve A x = rhs exactly for an invertible integer matrix A."""
+    n = len(A)
+    try:
+        import flint
+    except ImportError:      # pragma: no cover - python-flint is a dependency; sympy alone also works
+        x, den = DomainMatrix([[ZZ(v) for v in row] for row in A], (n, n), ZZ).solve_den(
+            DomainMatrix([[ZZ(v)] for v in rhs], (n, 1), ZZ))
+        return [sympy.Rational(int(v), int(den)) for v in x.to_list_flat()]
+    x = flint.fmpz_mat(A).solve(flint.fmpz_mat([[v] for v in rhs]))
+    return [sympy.Rational(int(x[i, 0].p), int(x[i, 0].q)) for i in range(n)]
 
 
 # --------------------------------------------------------------------------- public API
@@ -261,15 +274,7 @@ def expected_turns(board: Board, exact: bool = False) -> np.ndarray | sympy.Matr
     n = board.size
     if exact:
         def build() -> sympy.Matrix:
-            merged = []
-            for s in range(n):   # the same square may be reached by several faces
-                row: dict[int, Fraction] = {}
-                for r, p in enumerate(board.probabilities):
-                    t = int(board._roll_table[s, r])
-                    row[t] = row.get(t, Fraction(0)) + p
-                merged.append(row)
-            values = _solve_exact(merged, _roll_costs(board))
-            return sympy.Matrix(values + [sympy.Integer(0)])
+            return sympy.Matrix(_solve_integer(*_integer_system(board)) + [sympy.Integer(0)])
         return _cached(board, "expected_exact", build).copy()
     return _expected_float(board).copy()
 

@@ -1,0 +1,203 @@
+"""Speed ratios, measured side by side in one run (`make bench`).
+
+These machines are noisy, so we never assert wall-clock times in tests. Instead each library call is
+timed against a plain baseline in the same process, alternating runs and keeping the median, and
+the *ratio* is compared with the goal from the core issue:
+
+- simulate: >= 30x faster per game than a plain Python loop playing one game at a time;
+- expected_turns(exact=True): >= 100x faster than sympy ``Matrix.LUsolve`` on the same system;
+- jump_effects: >= 100x faster than re-solving every changed board;
+- expected_turns and turn_distribution: no slower (ratio >= 1) than a straightforward numpy version;
+- widgets (if present): one control change re-computes and re-draws in < 100 ms.
+
+Exit status 0 whatever the numbers (a benchmark reports; the tests decide correctness).
+"""
+
+from __future__ import annotations
+
+import os
+
+# 100x100 matrices are faster on one BLAS thread, and a second thread only adds noise when the
+# two cores are busy; library and baselines share the setting.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import sympy
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from chutes_edu import (MILTON_BRADLEY_1943, Board, expected_turns, jump_effects,  # noqa: E402
+                        simulate, turn_distribution)
+
+BOARD = MILTON_BRADLEY_1943
+JUMPS = dict(BOARD.jumps)
+N = BOARD.size
+
+
+def _median_time(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _side_by_side(ours: Callable[[], object], base: Callable[[], object],
+                  repeat: int) -> tuple[float, float]:
+    """Alternate the two so that both see the same machine load; medians of each."""
+    a, b = [], []
+    for _ in range(repeat):
+        a.append(_median_time(ours, 1))
+        b.append(_median_time(base, 1))
+    return statistics.median(a), statistics.median(b)
+
+
+# --------------------------------------------------------------------------- baselines
+def python_loop_games(n_games: int, seed: int = 0) -> list[int]:
+    """The plain way: one game at a time, one roll at a time, rules written out."""
+    rng = random.Random(seed)
+    lengths = []
+    for _ in range(n_games):
+        square, turns = 0, 0
+        while square != N:
+            turns += 1
+            target = square + rng.randint(1, 6)
+            if target <= N:
+                square = JUMPS.get(target, target)
+        lengths.append(turns)
+    return lengths
+
+
+def plain_q() -> np.ndarray:
+    """Q built with loops from the jump dictionary (seed 000 style)."""
+    Q = np.zeros((N, N))
+    for i in range(N):
+        for r in range(1, 7):
+            target = i if i + r > N else JUMPS.get(i + r, i + r)
+            if target < N:
+                Q[i, target] += 1 / 6
+    return Q
+
+
+def plain_expected() -> np.ndarray:
+    return np.linalg.solve(np.eye(N) - plain_q(), np.ones(N))
+
+
+def plain_distribution() -> np.ndarray:
+    Q = plain_q()
+    finish = 1 - Q.sum(axis=1)
+    v = np.zeros(N)
+    v[0] = 1.0
+    pmf = [0.0]
+    while v.sum() >= 1e-12:
+        pmf.append(v @ finish)
+        v = v @ Q
+    return np.array(pmf)
+
+
+def fresh_board() -> Board:
+    """A new Board each time, so no cached matrices help the library."""
+    return Board(JUMPS, size=N, die=6)
+
+
+def _cold(fn: Callable[[Board], object]) -> Callable[[], object]:
+    """Call ``fn`` on a board built outside the timing whose caches are empty."""
+    def call() -> object:
+        return fn(boards.pop())
+    boards = [fresh_board() for _ in range(200)]
+    return call
+
+
+def sympy_lusolve() -> sympy.Matrix:
+    Q = plain_q()
+    A = sympy.Matrix(N, N, lambda i, j: (1 if i == j else 0)
+                     - sympy.Rational(round(Q[i, j] * 6), 6))
+    return A.LUsolve(sympy.Matrix([1] * N))
+
+
+def resolve_every_jump(with_library: bool) -> int:
+    """Re-solve each board with one more jump a -> b (the brute-force sweep)."""
+    count = 0
+    Q0 = plain_q()
+    dests = set(JUMPS.values())
+    for a in range(1, N):
+        if a in JUMPS or a in dests:
+            continue
+        for b in range(N + 1):
+            if b == a or b in JUMPS:
+                continue
+            if with_library:
+                expected_turns(BOARD.with_jump(a, b))
+            else:
+                Q = Q0.copy()
+                if b < N:
+                    Q[:, b] += Q[:, a]
+                Q[:, a] = 0.0
+                np.linalg.solve(np.eye(N) - Q, np.ones(N))
+            count += 1
+    return count
+
+
+# --------------------------------------------------------------------------- report
+def main() -> int:
+    rows: list[tuple[str, float, float, str, bool]] = []
+
+    def add(name: str, ours: float, base: float, goal: float) -> None:
+        ratio = base / ours
+        rows.append((name, ours, base, f">= {goal:g}x", ratio >= goal))
+        print(f"{name:<46} ours {ours * 1e3:10.3f} ms   baseline {base * 1e3:10.3f} ms   "
+              f"ratio {ratio:8.1f}x   goal >= {goal:g}x   {'ok' if ratio >= goal else 'BELOW GOAL'}",
+              flush=True)
+
+    print("chutes_edu benchmark: medians, library vs baseline in the same run\n")
+    simulate(BOARD, 1000, seed=0)                 # warm-up (imports, caches of numpy)
+    games_fast, games_slow = 400_000, 10_000
+    ours, base = _side_by_side(lambda: simulate(BOARD, games_fast, seed=1),
+                               lambda: python_loop_games(games_slow, seed=1), repeat=3)
+    add(f"simulate, per game ({games_fast} vs {games_slow} games)", ours / games_fast,
+        base / games_slow, 30)
+
+    ours = _median_time(_cold(lambda b: expected_turns(b, exact=True)), 5)
+    base = _median_time(sympy_lusolve, 1)
+    add("expected_turns(exact=True) vs sympy LUsolve", ours, base, 100)
+
+    ours = _median_time(lambda: jump_effects(fresh_board()), 5)
+    count = resolve_every_jump(with_library=False)
+    bare = _median_time(lambda: resolve_every_jump(with_library=False), 1)
+    lib = _median_time(lambda: resolve_every_jump(with_library=True), 1)
+    add(f"jump_effects vs {count} library re-solves", ours, lib, 100)
+    add(f"jump_effects vs {count} bare numpy re-solves", ours, bare, 100)
+
+    # The baseline builds its matrix from the jump list and solves; so does the library, from a
+    # Board built beforehand (caches empty). Board validation is reported on its own line.
+    ours, base = _side_by_side(_cold(expected_turns), plain_expected, repeat=50)
+    add("expected_turns vs loops + np.linalg.solve", ours, base, 1)
+    ours, base = _side_by_side(_cold(turn_distribution), plain_distribution, repeat=30)
+    add("turn_distribution vs v @ Q loop", ours, base, 1)
+    print(f"{'(Board construction and validation)':<46} {_median_time(fresh_board, 50) * 1e3:10.3f} ms")
+
+    try:
+        from bench_widgets import widget_timings  # type: ignore[import-not-found]
+    except ImportError:
+        widget_timings = None
+    if widget_timings is not None:
+        print("\nwidgets: one control change, re-compute and re-draw (goal < 100 ms)")
+        for name, seconds in widget_timings():
+            print(f"{name:<46} {seconds * 1e3:10.1f} ms   {'ok' if seconds < 0.1 else 'OVER 100 ms'}")
+
+    below = [r[0] for r in rows if not r[4]]
+    print("\nall ratios at or above their goals" if not below else f"\nbelow goal: {below}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
