@@ -17,6 +17,7 @@ from .boards import (AIMING_GAME_2021, MILTON_BRADLEY_1943, MILTON_BRADLEY_1943_
 from .markov import (expected_turns, fundamental_matrix, jump_effects, transition_matrix,
                      turn_distribution, win_probabilities)
 from .simulation import capped_mean, running_mean, simulate
+from .checks import check
 
 __version__ = "0.1.0"
 
@@ -27,4 +28,24 @@ __all__ = [
     "transition_matrix", "fundamental_matrix", "expected_turns", "turn_distribution",
     "win_probabilities", "jump_effects",
     "simulate", "running_mean", "capped_mean",
+    "check",
 ]
+
+# optimal control
+from . import control  # noqa: E402
+from .control_widgets import PolicyExplorer, draw_policy, plot_policy_profile  # noqa: E402
+
+__all__ += ["control", "PolicyExplorer", "draw_policy", "plot_policy_profile"]
+
+# pictures and widgets
+from .coin import expected_flips, flips_until_heads  # noqa: E402
+from .plots import (draw_board, plot_convergence, plot_distribution,  # noqa: E402
+                    plot_jump_effects, plot_win_probabilities)
+from .widgets import (BoardExplorer, CoinFlipExplorer, JumpExplorer,  # noqa: E402
+                      RaceExplorer, SimulationExplorer)
+
+__all__ += ["flips_until_heads", "expected_flips",
+            "draw_board", "plot_distribution", "plot_convergence", "plot_jump_effects",
+            "plot_win_probabilities",
+            "BoardExplorer", "CoinFlipExplorer", "SimulationExplorer", "JumpExplorer",
+            "RaceExplorer"]

@@ -1,0 +1,230 @@
+"""Pictures and a widget for the aimed game of :mod:`chutes_edu.control` (lesson 10).
+
+- :func:`draw_policy`: a board with a value map as a heat map and each square's target written on
+  it (built on :func:`chutes_edu.plots.draw_board`).
+- :func:`plot_policy_profile`: seed 003's two plots, value and target along the squares, with the
+  fewest-turns targets for comparison.
+- :class:`PolicyExplorer`: sliders for the aim's accuracy and the discount factor that redraw the
+  value map and the policy. It only wires controls to :mod:`chutes_edu.control`; it computes
+  nothing itself.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as widgets
+import numpy as np
+import matplotlib.patheffects as patheffects
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from . import control
+from .board import Board
+from .boards import AIMING_GAME_2021
+from .plots import draw_board, square_center
+
+__all__ = ["draw_policy", "plot_policy_profile", "PolicyExplorer"]
+
+_POLICY_GID = "policy targets"
+
+
+def _targets(board: Board, policy: Any) -> np.ndarray:
+    targets = np.asarray(policy).ravel()
+    if targets.size != board.size:
+        raise ValueError(f"a policy needs one target for each square 0..{board.size - 1}, "
+                         f"got {targets.size}")
+    return targets
+
+
+def draw_policy(board: Board, policy: Sequence[int] | np.ndarray, values: Any = None, *,
+                ax: Axes | None = None, label: str = "value", title: str | None = None,
+                cmap: str = "viridis") -> Axes:
+    """Draw a board with a value map and, on each square, the target a policy aims at.
+
+    Parameters
+    ----------
+    board : Board
+        The board.
+    policy : sequence of int
+        One target per square ``0..size-1`` (e.g. ``value_iteration(...).policy``). Squares at
+        the foot of a jump get no number: play never rests there.
+    values : array_like, optional
+        A value per square for the heat map (length ``size + 1`` or ``size``); none if omitted.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure if None.
+    label : str, default "value"
+        The colour bar label.
+    title : str, optional
+        Defaults to the board's name.
+    cmap : str, default "viridis"
+        The colour map of the values.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The board of :func:`~chutes_edu.plots.draw_board`, plus one text per target
+        (gid ``"policy targets"``).
+    """
+    targets = _targets(board, policy)
+    ax = draw_board(board, values, ax=ax, label=label, title=title, cmap=cmap)
+    stroke = [patheffects.withStroke(linewidth=2.2, foreground="white")]
+    feet = set(board.jumps)
+    fontsize = max(5.0, min(10.0, 90.0 / max(1.0, np.sqrt(board.size))))
+    for s, t in enumerate(targets):
+        if s in feet:
+            continue
+        x, y = square_center(s, board.size)
+        ax.text(x + 0.1, y - 0.12, str(int(t)), ha="center", va="center", fontsize=fontsize,
+                fontweight="bold", color="black", path_effects=stroke, zorder=5, gid=_POLICY_GID)
+    return ax
+
+
+def plot_policy_profile(values: Any, policy: Sequence[int] | np.ndarray,
+                        compare: Sequence[int] | np.ndarray | None = None, *,
+                        axes: Sequence[Axes] | None = None,
+                        compare_label: str = "fewest turns") -> Sequence[Axes]:
+    """Seed 003's view: the value of each square (top) and the target chosen there (bottom).
+
+    Parameters
+    ----------
+    values : array_like
+        Values of squares ``0..size``.
+    policy : sequence of int
+        Targets on squares ``0..size-1``.
+    compare : sequence of int, optional
+        Another policy drawn as open markers, e.g. ``optimal_policy(...).policy``.
+    axes : pair of matplotlib.axes.Axes, optional
+        Where to draw; a new figure with two panels if None.
+    compare_label : str, default "fewest turns"
+        The legend label of ``compare``.
+
+    Returns
+    -------
+    (value_axes, target_axes)
+    """
+    if axes is None:
+        import matplotlib.pyplot as plt
+        _, axes = plt.subplots(2, 1, figsize=(8, 5), sharex=True, layout="constrained")
+    top, bottom = axes
+    v = np.asarray(values, dtype=float)
+    top.plot(np.arange(v.size), v, color="#0072B2", lw=1.5)
+    top.set_ylabel("value")
+    squares = np.arange(len(policy))
+    bottom.step(squares, policy, where="mid", color="#D55E00", lw=1.3, label="this policy")
+    if compare is not None:
+        bottom.plot(squares, compare, ls="none", marker="o", ms=3.5, mfc="none", mec="0.2",
+                    label=compare_label)
+        bottom.legend(loc="lower left", fontsize=8, ncol=2)
+    bottom.set_ylabel("target")
+    bottom.set_xlabel("square")
+    bottom.set_yticks(range(1, int(np.max(policy)) + 1))
+    return top, bottom
+
+
+def _png(fig: Figure) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=72)
+    return buffer.getvalue()
+
+
+class PolicyExplorer(widgets.VBox):
+    """Sliders for the aim and the discount factor; the value map and policy redraw.
+
+    The aim: ``exact`` is the chance of moving exactly the target; the rest is split between one
+    short and one too far, ``lean`` of it going too far (0.5: evenly, as in seed 003).
+
+    Parameters
+    ----------
+    board : Board, default AIMING_GAME_2021
+        The board (seed 003's by default).
+
+    Attributes
+    ----------
+    exact, lean, discount : ipywidgets.FloatSlider
+        The controls; set ``.value`` to change them from code.
+    readout : ipywidgets.HTML
+        Sweeps, the value of square 0, and the expected turns of the resulting policy next to the
+        fewest possible.
+    message : ipywidgets.HTML
+        Empty, or why the current settings cannot be solved.
+    image : ipywidgets.Image
+        The board with values and targets, and the value/target profile (PNG).
+    result : chutes_edu.control.ValueIterationResult or None
+        The last solution.
+    """
+
+    def __init__(self, board: Board = AIMING_GAME_2021) -> None:
+        if not isinstance(board, Board):
+            raise ValueError(f"PolicyExplorer needs a Board, not {type(board).__name__}")
+        self.board = board
+        style = {"description_width": "130px"}
+        layout = widgets.Layout(width="420px")
+        self.exact = widgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05,
+                                         description="P(exact move)", readout_format=".2f",
+                                         continuous_update=False, style=style, layout=layout)
+        self.lean = widgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05,
+                                        description="misses too far", readout_format=".2f",
+                                        continuous_update=False, style=style, layout=layout)
+        self.discount = widgets.FloatSlider(value=0.9, min=0.1, max=0.99, step=0.01,
+                                            description="discount γ", readout_format=".2f",
+                                            continuous_update=False, style=style, layout=layout)
+        self.readout = widgets.HTML()
+        self.message = widgets.HTML()
+        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+        self.result: control.ValueIterationResult | None = None
+        for slider in (self.exact, self.lean, self.discount):
+            slider.observe(self._redraw, names="value")
+        super().__init__([widgets.HBox([self.exact, self.lean]), self.discount, self.readout,
+                          self.message, self.image])
+        self._redraw()
+
+    @property
+    def accuracy(self) -> tuple[float, float, float]:
+        """(under, exact, over) from the sliders."""
+        miss = 1.0 - self.exact.value
+        return (miss * (1.0 - self.lean.value), self.exact.value, miss * self.lean.value)
+
+    def _redraw(self, change: Any = None) -> None:
+        accuracy = self.accuracy
+        gamma = self.discount.value
+        try:
+            result = control.value_iteration(self.board, accuracy, discount=gamma)
+            turns = control.policy_expected_turns(self.board, result.policy, accuracy)
+            best = control.optimal_policy(self.board, accuracy)
+        except (ValueError, RuntimeError) as err:
+            self.message.value = f"<span style='color:#D55E00'>⚠ {_escape(str(err))}</span>"
+            self.readout.value = ""
+            return
+        self.message.value = ""
+        self.result = result
+        under, exact, over = accuracy
+        differ = int(np.sum(result.policy != best.policy))
+        self.readout.value = (
+            f"aim: one short {under:.3f}, exact {exact:.3f}, one too far {over:.3f}<br>"
+            f"value iteration: <b>{result.iterations}</b> sweeps; value of square 0: "
+            f"<b>{result.values[0]:.4g}</b> "
+            f"(≈ {result.reward:g} × E[γ<sup>T</sup>], T = turns to finish)<br>"
+            f"this policy takes <b>{_turns(turns[0])}</b> turns on average from square 0; "
+            f"the fewest possible is <b>{_turns(best.expected_turns[0])}</b> "
+            f"(targets differ on {differ} squares)")
+        fig = Figure(figsize=(12.5, 5.6), layout="constrained")
+        grid = fig.add_gridspec(2, 2, width_ratios=[1.15, 1])
+        draw_policy(self.board, result.policy, result.values, ax=fig.add_subplot(grid[:, 0]),
+                    label=f"value (discount {gamma:.2f})",
+                    title="value map and targets (number = target)")
+        top = fig.add_subplot(grid[0, 1])
+        bottom = fig.add_subplot(grid[1, 1], sharex=top)
+        plot_policy_profile(result.values, result.policy, best.policy, axes=(top, bottom))
+        top.set_title("along the board")
+        self.image.value = _png(fig)
+
+
+def _turns(x: float) -> str:
+    return "never finishes" if not np.isfinite(x) else f"{x:.3f}"
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,309 @@
+"""The widgets, headless: set ``.value`` on controls, check readouts, messages and pictures."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import ipywidgets as widgets  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import chutes_edu.widgets as W  # noqa: E402
+from chutes_edu import (MILTON_BRADLEY_1943, MILTON_BRADLEY_1943_CHUTE_48,  # noqa: E402
+                        NOORDENBOS_2023, OVERSHOOT_RULES, PRESETS, Board, BoardExplorer,
+                        CoinFlipExplorer, JumpExplorer, RaceExplorer, SimulationExplorer,
+                        capped_mean, expected_turns, jump_effects, simulate, win_probabilities)
+
+PNG = b"\x89PNG"
+
+
+def _turns(board: Board) -> str:
+    return f"{float(expected_turns(board)[0]):.4f}"
+
+
+@pytest.fixture(scope="module")
+def explorer():
+    return BoardExplorer()
+
+
+@pytest.fixture
+def fresh():
+    return BoardExplorer()
+
+
+# --------------------------------------------------------------------------- board explorer
+def test_board_explorer_defaults(explorer):
+    ex = explorer
+    assert isinstance(ex, widgets.VBox)
+    assert ex.board == MILTON_BRADLEY_1943
+    assert "39.2251" in ex.readout.value
+    assert ex.message.value == ""
+    assert list(ex.preset.options) == list(PRESETS)
+    assert (ex.die.min, ex.die.max, ex.die.value) == (2, 20, 6)
+    assert tuple(ex.overshoot.options) == OVERSHOOT_RULES
+    assert ex.bonus.value is None and None in [v for _, v in ex.bonus.options]
+    assert isinstance(ex.jump_from, widgets.BoundedIntText)
+    assert isinstance(ex.jump_to, widgets.BoundedIntText)
+    assert isinstance(ex.add_jump, widgets.Button) and isinstance(ex.remove_jump, widgets.Button)
+    assert len(ex.jump_list.options) == 19
+    assert bytes(ex.board_image.value).startswith(PNG)
+    assert bytes(ex.distribution_image.value).startswith(PNG)
+
+
+def test_die_size_changes_the_readout(fresh):
+    ex = fresh
+    before = bytes(ex.board_image.value), bytes(ex.distribution_image.value)
+    ex.die.value = 2
+    assert "60.7626" in ex.readout.value
+    assert ex.board.faces == 2 and ex.message.value == ""
+    assert bytes(ex.board_image.value) != before[0]
+    assert bytes(ex.distribution_image.value) != before[1]
+    ex.die.value = 7
+    assert "34.6966" in ex.readout.value
+    ex.die.value = 3
+    assert "65.9008" in ex.readout.value           # seed 002: a 3-sided die is slower than 2
+    ex.die.value = 6
+    assert "39.2251" in ex.readout.value
+    assert ex.board == MILTON_BRADLEY_1943
+
+
+def test_invalid_jump_shows_the_message_and_keeps_the_board(fresh):
+    ex = fresh
+    ex.die.value = 5
+    readout, board = ex.readout.value, ex.board
+    ex.jump_from.value, ex.jump_to.value = 30, 1       # 1 is the source of the ladder 1->38
+    ex.add_jump.click()
+    assert "chained jumps" in ex.message.value and "30->1" in ex.message.value
+    assert "chained jumps" in ex.last_error
+    assert ex.board == board and ex.readout.value == readout
+    assert "Traceback" not in ex.message.value
+    ex.jump_from.value, ex.jump_to.value = 47, 10      # 47 already has a chute
+    ex.add_jump.click()
+    assert "already has the jump 47->26" in ex.message.value
+    assert ex.board == board
+
+
+def test_a_valid_edit_clears_the_message(fresh):
+    ex = fresh
+    ex.jump_from.value, ex.jump_to.value = 30, 1
+    ex.add_jump.click()
+    assert ex.message.value
+    ex.jump_from.value, ex.jump_to.value = 30, 35
+    ex.add_jump.click()
+    assert ex.message.value == ""
+    assert ex.board == MILTON_BRADLEY_1943.with_jump(30, 35)
+    assert _turns(ex.board) in ex.readout.value
+    assert any(value == 30 for _, value in ex.jump_list.options)
+
+
+def test_remove_a_jump(fresh):
+    ex = fresh
+    ex.jump_from.value = 47
+    ex.remove_jump.click()
+    assert ex.board == MILTON_BRADLEY_1943.without_jump(47)
+    assert _turns(MILTON_BRADLEY_1943.without_jump(47)) in ex.readout.value
+    assert len(ex.jump_list.options) == 18
+    ex.jump_from.value = 47
+    ex.remove_jump.click()                             # nothing left to remove
+    assert "no jump starts on square 47" in ex.message.value
+
+
+def test_unfinishable_board_is_refused():
+    ex = BoardExplorer(Board({}, size=10, die=2, name="tiny"))
+    assert list(ex.preset.options)[0] == "tiny"
+    ex.jump_from.value, ex.jump_to.value = 9, 1
+    ex.add_jump.click()
+    assert ex.message.value == ""
+    board = ex.board
+    ex.jump_from.value, ex.jump_to.value = 8, 1        # 10 is now out of reach
+    ex.add_jump.click()
+    assert "unfinishable board" in ex.message.value
+    assert ex.board == board and _turns(board) in ex.readout.value
+
+
+def test_invalid_rule_change_puts_the_control_back(fresh):
+    ex = fresh
+    ex.preset.value = NOORDENBOS_2023.name
+    assert ex.board == NOORDENBOS_2023
+    assert (ex.overshoot.value, ex.bonus.value, ex.die.value) == ("bounce", 6, 6)
+    ex.die.value = 5                                   # no face 6 for the bonus roll
+    assert "bonus_roll=6" in ex.message.value
+    assert ex.die.value == 6 and ex.board == NOORDENBOS_2023
+    ex.bonus.value = None
+    assert ex.message.value == "" and ex.board.bonus_roll is None
+    ex.die.value = 5
+    assert ex.board.faces == 5 and _turns(ex.board) in ex.readout.value
+    assert [v for _, v in ex.bonus.options] == [None, 1, 2, 3, 4, 5]
+
+
+def test_overshoot_rule_and_presets(fresh):
+    ex = fresh
+    ex.preset.value = MILTON_BRADLEY_1943_CHUTE_48.name
+    assert "39.5984" in ex.readout.value               # seed 000
+    ex.overshoot.value = "win"
+    assert "36.1931" in ex.readout.value               # seed 000's house rule
+    assert ex.board.overshoot == "win"
+    ex.preset.value = MILTON_BRADLEY_1943.name
+    assert ex.overshoot.value == "stay" and "39.2251" in ex.readout.value
+
+
+def test_exact_fraction_on_request(fresh):
+    ex = fresh
+    assert "exactly" not in ex.readout.value
+    ex.show_exact.value = True
+    exact = expected_turns(MILTON_BRADLEY_1943, exact=True)[0]
+    assert f"{exact.p}/{exact.q}" in ex.readout.value
+    assert "39.2251" in ex.readout.value
+    ex.die.value = 2
+    exact2 = expected_turns(MILTON_BRADLEY_1943.replace(die=2), exact=True)[0]
+    assert f"{exact2.p}/{exact2.q}" in ex.readout.value
+    ex.show_exact.value = False
+    assert "exactly" not in ex.readout.value
+
+
+def test_pick_a_jump_from_the_list(fresh):
+    ex = fresh
+    ex.jump_list.value = 87
+    assert (ex.jump_from.value, ex.jump_to.value) == (87, 24)
+
+
+def test_heat_map_choice(fresh):
+    ex = fresh
+    before = bytes(ex.board_image.value)
+    ex.heat.value = "visits"
+    assert "visits" in ex._board_painter.colorbar.ax.get_ylabel()
+    assert bytes(ex.board_image.value) != before
+    assert "39.2251" in ex.readout.value
+
+
+def test_going_back_to_a_board_reuses_the_cached_results(fresh):
+    ex = fresh
+    ex.die.value = 4
+    first = ex.board
+    ex.die.value = 6
+    ex.die.value = 4
+    assert ex.board is first                           # the same instance: its caches reused
+
+
+def test_unexpected_errors_never_escape(fresh, monkeypatch):
+    ex = fresh
+
+    def broken(board):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(W, "turn_distribution", broken)
+    ex.die.value = 9                                    # must not raise
+    assert "unexpected error" in ex.message.value and "boom" in ex.message.value
+
+
+# --------------------------------------------------------------------------- coin flips
+def test_coin_flip_explorer():
+    ex = CoinFlipExplorer()
+    assert isinstance(ex, widgets.VBox)
+    assert "2.0000" in ex.readout.value                # 1/p for p = 0.5
+    before = bytes(ex.image.value)
+    ex.p.value = 0.2
+    assert "5.0000" in ex.readout.value
+    assert bytes(ex.image.value) != before and bytes(ex.image.value).startswith(PNG)
+    ex.n.value = 5000
+    assert ex.flips.size == 5000 and "5,000 trials" in ex.readout.value
+    mean = f"{ex.flips.mean():.3f}"
+    assert mean in ex.readout.value
+    ex.seed.value = 1
+    assert f"{ex.flips.mean():.3f}" in ex.readout.value
+
+
+# --------------------------------------------------------------------------- simulation
+def test_simulation_explorer_runs_headless():
+    ex = SimulationExplorer(n_games=2000)
+    assert ex.turns.size == 2000 and ex.progress.value == 100
+    assert "39.2251" in ex.readout.value
+    assert isinstance(ex.progress, (widgets.IntProgress, widgets.FloatProgress))
+    ex.n_games.value = 5000
+    ex.seed.value = 3
+    turns = ex.run_simulation()
+    assert turns.size == 5000 and ex.progress.value == 100
+    assert f"{turns.mean():.4f}" in ex.readout.value
+    # the same seed plays the same games
+    assert np.array_equal(turns, ex.run_simulation())
+
+
+def test_simulation_button_and_cap():
+    ex = SimulationExplorer(n_games=3000)
+    ex.n_games.value = 4000
+    ex.run.click()
+    assert ex.turns.size == 4000
+    assert "capped" not in ex.readout.value
+    ex.cap.value = 60
+    assert f"{capped_mean(ex.turns, 60):.4f}" in ex.readout.value
+    assert ex.turns.size == 4000                       # the cap does not re-simulate
+    ex.cap.value = 0
+    assert "capped" not in ex.readout.value
+
+
+def test_simulation_on_another_board():
+    ex = SimulationExplorer(NOORDENBOS_2023, n_games=1000)
+    assert _turns(NOORDENBOS_2023) in ex.readout.value
+    assert ex.turns.min() >= 1
+    assert simulate(NOORDENBOS_2023, 10, seed=0).dtype == ex.turns.dtype
+
+
+# --------------------------------------------------------------------------- add a jump
+def test_jump_explorer_reads_jump_effects():
+    ex = JumpExplorer()
+    effects = jump_effects(MILTON_BRADLEY_1943)
+    ex.jump_from.value, ex.jump_to.value = 30, 35
+    assert f"{effects[30, 35]:.4f}" in ex.readout.value
+    assert "surprise" not in ex.readout.value.lower()
+    assert ex.message.value == ""
+    assert isinstance(ex.jump_from, widgets.IntSlider) and isinstance(ex.jump_to, widgets.IntSlider)
+
+
+def test_jump_explorer_flags_surprises():
+    ex = JumpExplorer()
+    ex.jump_from.value, ex.jump_to.value = 27, 29      # seed 002: this ladder lengthens the game
+    assert "40.20" in ex.readout.value
+    assert "surprise" in ex.readout.value.lower() and "longer" in ex.readout.value
+    effects, base = ex.effects, ex.baseline
+    a, b = next((a, b) for a, b in np.argwhere(effects < base - 1e-9) if b < a)
+    ex.jump_from.value, ex.jump_to.value = int(a), int(b)   # a chute that shortens it
+    assert "surprise" in ex.readout.value.lower() and "shorter" in ex.readout.value
+
+
+def test_jump_explorer_explains_forbidden_jumps():
+    ex = JumpExplorer()
+    image = bytes(ex.image.value)
+    ex.jump_from.value, ex.jump_to.value = 47, 30
+    assert "already has the jump 47->26" in ex.message.value
+    assert "not allowed" in ex.readout.value
+    assert bytes(ex.image.value) != image                     # the marker moved
+    ex.jump_from.value = 33
+    assert ex.message.value == "" and "33 \u2192 30" in ex.readout.value
+    short = JumpExplorer(min_length=5)
+    short.jump_from.value, short.jump_to.value = 30, 32
+    assert "shorter than 5" in short.message.value
+
+
+# --------------------------------------------------------------------------- race
+def test_race_explorer():
+    ex = RaceExplorer()
+    assert ex.players.min == 2 and ex.players.max == 6
+    assert len(ex.squares) == 2
+    assert np.allclose(ex.probabilities, win_probabilities(MILTON_BRADLEY_1943, [0, 0]))
+    ex.players.value = 4
+    assert len(ex.squares) == 4
+    ex.squares[2].value = 30
+    ex.squares[3].value = 50
+    expected = win_probabilities(MILTON_BRADLEY_1943, [0, 0, 30, 50])
+    assert np.allclose(ex.probabilities, expected)
+    assert f"{expected[3]:.4f}" in ex.readout.value
+    assert bytes(ex.image.value).startswith(PNG) and bytes(ex.board_image.value).startswith(PNG)
+    ex.players.value = 2
+    assert len(ex.squares) == 2 and ex.probabilities.size == 2
+
+
+def test_race_reproduces_seed_004():
+    ex = RaceExplorer(NOORDENBOS_2023, players=6)
+    for slider, square in zip(ex.squares, (14, 60, 31, 26, 48, 48)):
+        slider.value = square
+    assert "0.1328" in ex.readout.value and "0.2318" in ex.readout.value
