@@ -84,6 +84,19 @@ def _ranges(squares: Iterable[int]) -> str:
     return ", ".join(parts)
 
 
+def _weight_problems(labelled: Iterable[tuple[str, Any]]) -> list[str]:
+    """What is wrong with each ``(label, weight)`` that is not a finite, non-negative real."""
+    bad = []
+    for label, w in labelled:
+        if isinstance(w, (bool, np.bool_)) or not isinstance(w, numbers.Real):
+            bad.append(f"{label}{w!r} is not a number")
+        elif not math.isfinite(float(w)):
+            bad.append(f"{label}{w!r} is not finite")
+        elif w < 0:
+            bad.append(f"{label}{w!r} is negative")
+    return bad
+
+
 def _parse_die(die: Any) -> tuple[int | tuple[Any, ...], tuple[Fraction, ...]]:
     """Check the die and return (the die as given, exact face probabilities)."""
     if isinstance(die, (bool, np.bool_)):
@@ -98,14 +111,7 @@ def _parse_die(die: Any) -> tuple[int | tuple[Any, ...], tuple[Fraction, ...]]:
     weights = tuple(die.tolist() if isinstance(die, np.ndarray) else die)
     if len(weights) < 1:
         raise ValueError("die must have at least 1 face: the weight sequence is empty")
-    bad = []
-    for face, w in enumerate(weights, start=1):
-        if isinstance(w, (bool, np.bool_)) or not isinstance(w, numbers.Real):
-            bad.append(f"face {face}: {w!r} is not a number")
-        elif not math.isfinite(float(w)):
-            bad.append(f"face {face}: {w!r} is not finite")
-        elif w < 0:
-            bad.append(f"face {face}: {w!r} is negative")
+    bad = _weight_problems((f"face {face}: ", w) for face, w in enumerate(weights, start=1))
     if bad:
         raise ValueError("bad die weights (" + "; ".join(bad) + ")")
     exact = [_exact(w) for w in weights]

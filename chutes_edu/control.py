@@ -63,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from .board import Board, _ranges, _square
+from .board import Board, _ranges, _square, _weight_problems
 
 __all__ = ["ValueIterationResult", "OptimalPolicyResult", "RaceResult", "aim_landings",
            "value_iteration", "optimal_policy", "policy_expected_turns", "policy_turn_distribution",
@@ -87,14 +87,7 @@ def _accuracy(accuracy: Any) -> np.ndarray:
     if len(values) != 3:
         raise ValueError(f"accuracy must be three probabilities (under, exact, over), got "
                          f"{len(values)} values: {values!r}")
-    bad = []
-    for name, v in zip(("under", "exact", "over"), values):
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
-            bad.append(f"{name}={v!r} is not a number")
-        elif not math.isfinite(float(v)):
-            bad.append(f"{name}={v!r} is not finite")
-        elif v < 0:
-            bad.append(f"{name}={v!r} is negative")
+    bad = _weight_problems((f"{name}=", v) for name, v in zip(("under", "exact", "over"), values))
     if bad:
         raise ValueError("bad accuracy (" + "; ".join(bad) + ")")
     acc = np.array([float(v) for v in values])

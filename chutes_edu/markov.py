@@ -58,7 +58,7 @@ MAX_TURNS = 10_000_000
 
 
 # --------------------------------------------------------------------------- one roll, one turn
-def _cached(board: Board, key: str, build: Any) -> Any:
+def _cached(board: Board, key: Any, build: Any) -> Any:
     cache = board._cache
     if key not in cache:
         cache[key] = build()
@@ -184,17 +184,19 @@ def _solve_integer(A: list[list[int]], rhs: list[int]) -> list[sympy.Rational]:
 
 
 # --------------------------------------------------------------------------- public API
-def transition_matrix(board: Board) -> np.ndarray:
+def transition_matrix(board: Board, exact: bool = False) -> np.ndarray | sympy.Matrix:
     r"""The one-turn transition matrix :math:`P` of a board.
 
     Parameters
     ----------
     board : Board
         The board and its rules.
+    exact : bool, default False
+        If True, return a sympy ``Matrix`` of ``Rational`` probabilities.
 
     Returns
     -------
-    numpy.ndarray
+    numpy.ndarray or sympy.Matrix
         Shape ``(size + 1, size + 1)``; row :math:`s` is the distribution of the square a turn that
         starts on :math:`s` ends on, so every row sums to 1 and ``P[size, size] == 1``. With a bonus
         face the repeats are summed exactly (see the module docstring).
@@ -206,6 +208,14 @@ def transition_matrix(board: Board) -> np.ndarray:
     >>> [int(j) for j in P[0].nonzero()[0]]      # square 1 climbs to 38, square 4 to 14
     [2, 3, 5, 6, 14, 38]
     """
+    if exact:
+        rows = _exact_turn_rows(board)
+        size = board.size + 1
+        P = sympy.zeros(size, size)
+        for i, row in enumerate(rows):
+            for j, p in row.items():
+                P[i, j] = sympy.Rational(p.numerator, p.denominator)
+        return P
     return _turn_matrix(board).copy()
 
 
@@ -271,7 +281,6 @@ def expected_turns(board: Board, exact: bool = False) -> np.ndarray | sympy.Matr
     >>> round(float(expected_turns(MILTON_BRADLEY_1943)[0]), 7)
     39.2251223
     """
-    n = board.size
     if exact:
         def build() -> sympy.Matrix:
             return sympy.Matrix(_solve_integer(*_integer_system(board)) + [sympy.Integer(0)])
@@ -328,10 +337,17 @@ def turn_distribution(board: Board, start: int = 0, *, tail: float = TAIL,
     >>> int(pmf.nonzero()[0][0])     # the shortest game
     7
     """
-    n = board.size
     start = _check_square(board, start, "start")
     if not 0 < tail < 1:
         raise ValueError(f"tail must be between 0 and 1, got {tail}")
+    max_turns = _square(max_turns, "max_turns")
+    pmf = _cached(board, ("turn_distribution", start, float(tail), max_turns),
+                  lambda: _distribution(board, start, tail, max_turns))
+    return pmf.copy()
+
+
+def _distribution(board: Board, start: int, tail: float, max_turns: int) -> np.ndarray:
+    n = board.size
     if start == n:
         return np.array([1.0])
     P = _turn_matrix(board)

@@ -190,3 +190,25 @@ def test_million_games_agree_with_the_exact_mean() -> None:
     se = turns.std(ddof=1) / np.sqrt(turns.size)
     assert abs(turns.mean() - expected_turns(T)[0]) < 4 * se
     assert turns.min() >= 7
+
+
+def test_exact_transition_matrix() -> None:
+    P = transition_matrix(NOORDENBOS_2023, exact=True)
+    assert isinstance(P, sympy.Matrix) and P.shape == (101, 101)
+    assert all(sum(P.row(i)) == 1 for i in range(101))
+    assert np.allclose(np.array(P, dtype=float), transition_matrix(NOORDENBOS_2023), atol=1e-15)
+    # from 97 a six bounces back to 97 and rolls again: 1/6 (a 3) summed over the repeats
+    assert P[97, 100] == sympy.Rational(1, 5)
+
+
+def test_cached_results_are_returned_as_copies() -> None:
+    board = Board({5: 2}, size=12, die=3)
+    pmf = turn_distribution(board)
+    pmf[:] = 0.0
+    assert turn_distribution(board).sum() == pytest.approx(1.0)
+    t = expected_turns(board)
+    t[0] = -1.0
+    assert expected_turns(board)[0] > 0
+    P = transition_matrix(board)
+    P[0, 0] = 5.0
+    assert transition_matrix(board)[0, 0] == 0.0

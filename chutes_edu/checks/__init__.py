@@ -10,8 +10,8 @@ The message never contains the expected value. Lesson modules ``chutes_edu/check
 register their exercises with :func:`register`; :func:`check` loads them all on first use.
 
 Verifier helpers turn common kinds of answer into a yes/no: :func:`close` (a number within a relative
-tolerance), :func:`exactly` (an exact rational), :func:`same_array` (an array of numbers) and
-:func:`one_of` (a multiple-choice string).
+tolerance), :func:`exactly` (an exact rational), :func:`same_array` (an array of numbers),
+:func:`same_expression` (a formula in one symbol) and :func:`one_of` (a multiple-choice string).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["check", "register", "CheckResult", "close", "exactly", "same_array", "one_of",
-           "exercise_ids"]
+           "same_expression", "exercise_ids"]
 
 Verifier = Callable[[Any], bool]
 
@@ -163,4 +163,28 @@ def one_of(expected: str) -> Verifier:
     """A verifier: a multiple-choice answer, compared without case or surrounding spaces."""
     def verify(answer: Any) -> bool:
         return str(answer).strip().lower() == expected.strip().lower()
+    return verify
+
+
+def same_expression(expected: Callable[[Any], Any], values: Sequence[Any],
+                    rel: float | None = None) -> Verifier:
+    """A verifier: the answer is a sympy expression in one symbol (whatever its name) that equals
+    ``expected(v)`` at every ``v`` in ``values``: exactly, or within ``rel`` if it is given."""
+    def verify(answer: Any) -> bool:
+        import sympy
+
+        expr = sympy.sympify(answer)
+        symbols = sorted(expr.free_symbols, key=str)
+        if len(symbols) != 1:
+            return False
+        x = symbols[0]
+        for v in values:
+            at = expr.subs(x, sympy.Rational(v.numerator, v.denominator)
+                           if isinstance(v, Fraction) else v)
+            if rel is None:
+                if sympy.simplify(at - expected(v)) != 0:
+                    return False
+            elif not math.isclose(float(at), float(expected(v)), rel_tol=rel):
+                return False
+        return True
     return verify

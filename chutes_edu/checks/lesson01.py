@@ -1,0 +1,127 @@
+"""Self-checks for exercise set 1 (lessons/01_waiting_for_heads.ipynb)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+import numpy as np
+import sympy
+
+from chutes_edu import MILTON_BRADLEY_1943, expected_flips, expected_turns, turn_distribution
+from chutes_edu.checks import close, exactly, one_of, register, same_expression
+
+
+# --------------------------------------------------------------------------- 1.1
+def _two_dice_wait() -> Fraction:
+    hits = sum(1 for a, b in product(range(1, 7), repeat=2) if a + b >= 9)
+    return 1 / Fraction(hits, 36)
+
+
+@register("1.1", hint="Count how many of the 36 equally likely outcomes of two dice succeed; that "
+                      "gives p, and the first-step equation gives the expected wait from p. "
+                      "Keep it exact: Fraction or sympy.Rational, not a float.")
+def _ex_1_1(answer: Any) -> bool:
+    return exactly(_two_dice_wait())(answer)
+
+
+# --------------------------------------------------------------------------- 1.2
+def _hh_wait(p: Any) -> Any:
+    """Solve the two first-step equations for 'two heads in a row' at a given p."""
+    e0, e1 = sympy.symbols("e0 e1")
+    sol = sympy.solve([sympy.Eq(e0, 1 + p * e1 + (1 - p) * e0),
+                       sympy.Eq(e1, 1 + p * 0 + (1 - p) * e0)], [e0, e1], dict=True)[0]
+    return sol[e0]
+
+
+@register("1.2", hint="Use two unknowns: the expected flips from scratch, and from 'just flipped one "
+                      "heads'. Write one first-step equation for each (what can the next flip "
+                      "do?), solve both with sympy.solve, and give the answer as an expression "
+                      "in the symbol p.")
+def _ex_1_2(answer: Any) -> bool:
+    values = (sympy.Rational(1, 2), sympy.Rational(1, 3), sympy.Rational(3, 4), sympy.Rational(1, 10))
+    return same_expression(_hh_wait, values)(answer)
+
+
+# --------------------------------------------------------------------------- 1.3
+@register("1.3", hint="Use rng = np.random.default_rng(seed) once, then for each trial flip "
+                      "(rng.random() < p) until heads, counting the flips; return an int array "
+                      "of length n_trials. Do not stop a trial early.")
+def _ex_1_3(answer: Any) -> bool:
+    sample = np.asarray(answer(0.5, 10, 3))
+    if sample.shape != (10,) or not np.issubdtype(sample.dtype, np.integer) or sample.min() < 1:
+        return False
+    if not np.array_equal(sample, np.asarray(answer(0.5, 10, 3))):
+        return False                                   # the same seed must give the same trials
+    if not np.all(np.asarray(answer(1.0, 50, 0)) == 1):
+        return False                                   # a coin that always lands heads
+    for p, seed in ((0.5, 11), (0.2, 12)):
+        n = 20_000
+        waits = np.asarray(answer(p, n, seed), dtype=float)
+        if waits.shape != (n,):
+            return False
+        exact = expected_flips(p)
+        spread = np.sqrt(1 - p) / p                    # standard deviation of the wait
+        if abs(waits.mean() - exact) > 5 * spread / np.sqrt(n):
+            return False
+        if abs((waits == 1).mean() - p) > 5 * np.sqrt(p * (1 - p) / n):
+            return False                               # heads on the first flip: probability p
+    return True
+
+
+# --------------------------------------------------------------------------- 1.4
+def _coin_capped_mean(p: Fraction, cap: int) -> Fraction:
+    """E[min(N, cap)] as the sum of P(N > j) = (1 - p)^j for j < cap."""
+    return sum(((1 - p) ** j for j in range(cap)), Fraction(0))
+
+
+@register("1.4", hint="A capped trial records min(N, cap). Its mean is a sum of tail "
+                      "probabilities P(N > j); for a coin each of them is a power of (1 - p). "
+                      "Keep the answer exact (Fraction or sympy).")
+def _ex_1_4(answer: Any) -> bool:
+    return exactly(_coin_capped_mean(Fraction(1, 6), 10))(answer)
+
+
+# --------------------------------------------------------------------------- 1.5
+def _smallest_cap(board: Any, tolerance: float) -> int:
+    pmf = turn_distribution(board)
+    tail = 1.0 - np.cumsum(pmf)                 # tail[k] = P(T > k)
+    exact = float(expected_turns(board)[0])
+    capped = np.cumsum(np.concatenate([[0.0], tail]))   # capped[c] = E[min(T, c)]
+    bias = exact - capped
+    return int(np.flatnonzero(bias[1:] < tolerance)[0]) + 1
+
+
+@register("1.5", hint="The bias of a cap c is E[T] - E[min(T, c)], and E[min(T, c)] is the sum of "
+                      "P(T > k) for k = 0, ..., c-1. Get P(T > k) exactly from turn_distribution "
+                      "(1 minus a cumulative sum), then find the first cap that works.")
+def _ex_1_5(answer: Any) -> bool:
+    if isinstance(answer, float) and not answer.is_integer():
+        return False
+    return int(answer) == _smallest_cap(MILTON_BRADLEY_1943, 0.01)
+
+
+# --------------------------------------------------------------------------- 1.6
+@register("1.6", hint="Ask two separate questions: is there a longest possible game? And what is "
+                      "the probability that a game never reaches square 100?")
+def _ex_1_6(answer: Any) -> bool:
+    return one_of("b")(answer)
+
+
+
+# --------------------------------------------------------------------------- 1.7
+def _geometric_sd(p: Any) -> float:
+    """The standard deviation of the wait for heads, from sums over the geometric distribution."""
+    k = sympy.symbols("k", integer=True, positive=True)
+    pmf = (1 - p) ** (k - 1) * p
+    mean = sympy.summation(k * pmf, (k, 1, sympy.oo))
+    second = sympy.summation(k ** 2 * pmf, (k, 1, sympy.oo))
+    return float(sympy.sqrt(second - mean ** 2))
+
+
+@register("1.7", hint="E[N^2] is the sum of k^2 P(N = k) over k = 1, 2, ...; sympy.summation does "
+                      "it with p = sympy.Rational(1, 20). The variance is E[N^2] - E[N]^2, and "
+                      "the answer is its square root (a number, not a formula).")
+def _ex_1_7(answer: Any) -> bool:
+    return close(_geometric_sd(sympy.Rational(1, 20)), rel=1e-6)(answer)

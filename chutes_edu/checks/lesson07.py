@@ -1,0 +1,116 @@
+"""Self-checks for exercise set 7 (lessons/07_simulation.ipynb)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from chutes_edu import (MILTON_BRADLEY_1943, Board, expected_turns, running_mean, simulate,
+                        turn_distribution)
+from chutes_edu.checks import close, one_of, register
+
+# Seed 002, section 5: the fourth of its five reported runs of 1,000,000 games (cited data).
+_SEED_002_FOURTH_RUN = 39.295085
+
+
+def _moments(board: Board) -> tuple[float, float]:
+    """Exact mean and standard deviation of the game length from square 0."""
+    pmf = turn_distribution(board)
+    k = np.arange(pmf.size)
+    mu = float((k * pmf).sum())
+    return mu, math.sqrt(float((k**2 * pmf).sum()) - mu**2)
+
+
+# --------------------------------------------------------------------------- 7.1
+@register("7.1", hint="Take pmf = turn_distribution(board); the variance is the mean of k**2 "
+                      "minus the square of the mean of k, both weighted by pmf[k].")
+def _ex_7_1(answer: Any) -> bool:
+    return close(_moments(MILTON_BRADLEY_1943)[1], rel=1e-6)(answer)
+
+
+# --------------------------------------------------------------------------- 7.2
+@register("7.2", hint="Solve 1.96 * sigma / sqrt(n) <= 0.01 for n with the exact sigma of 7.1, "
+                      "then round up to a whole number of games (math.ceil).")
+def _ex_7_2(answer: Any) -> bool:
+    sigma = _moments(MILTON_BRADLEY_1943)[1]
+    needed = math.ceil((1.96 * sigma / 0.01) ** 2)
+    return float(answer) == int(answer) and close(needed, rel=1e-6)(answer)
+
+
+# --------------------------------------------------------------------------- 7.3
+@register("7.3", hint="A capped game counts min(k, 100) turns when it really takes k. Weight "
+                      "min(k, 100) by pmf[k] = P(T = k) from turn_distribution and add up.")
+def _ex_7_3(answer: Any) -> bool:
+    pmf = turn_distribution(MILTON_BRADLEY_1943)
+    k = np.arange(pmf.size)
+    return close(float((np.minimum(k, 100) * pmf).sum()), rel=1e-7)(answer)
+
+
+# --------------------------------------------------------------------------- 7.4
+_SMALL_BOARDS = (
+    (Board({2: 6, 7: 3}, size=10, die=4), 11),
+    (Board({2: 6, 7: 3}, size=10, die=4, overshoot="bounce", bonus_roll=4), 12),
+)
+
+
+def _looks_like_the_game(lengths: np.ndarray, board: Board, n: int) -> bool:
+    """The simulated lengths agree with the exact distribution within 4.5 standard errors."""
+    pmf = turn_distribution(board)
+    mu, sigma = _moments(board)
+    if abs(lengths.mean() - mu) > 4.5 * sigma / math.sqrt(n):
+        return False
+    shortest = int(np.flatnonzero(pmf)[0])
+    if lengths.min() < shortest:
+        return False
+    p = float(pmf[shortest])
+    return abs(np.mean(lengths == shortest) - p) <= 4.5 * math.sqrt(p * (1 - p) / n)
+
+
+@register("7.4", hint="Use one rng = random.Random(seed) for all games. In each turn roll "
+                      "rng.randint(1, board.faces) and move with board.landing(square, face); "
+                      "if the face is board.bonus_roll and the game is not over, roll again in the "
+                      "same turn. Return an integer numpy array of n_games lengths.")
+def _ex_7_4(slow_simulate: Any) -> bool:
+    n = 4000
+    for board, seed in _SMALL_BOARDS:
+        lengths = np.asarray(slow_simulate(board, n, seed))
+        if lengths.shape != (n,) or not np.issubdtype(lengths.dtype, np.integer):
+            return False
+        if not np.array_equal(lengths, np.asarray(slow_simulate(board, n, seed))):
+            return False            # the same seed must give the same games
+        if not _looks_like_the_game(lengths, board, n):
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------- 7.5
+@register("7.5", hint="Subtract the exact expected length from the reported mean and divide by "
+                      "the standard error of a 1,000,000-game mean, sigma / sqrt(1_000_000), with "
+                      "the exact sigma of 7.1. Keep the sign.")
+def _ex_7_5(answer: Any) -> bool:
+    exact = float(expected_turns(MILTON_BRADLEY_1943)[0])
+    sigma = _moments(MILTON_BRADLEY_1943)[1]
+    return close((_SEED_002_FOURTH_RUN - exact) / (sigma / 1000), rel=1e-4)(answer)
+
+
+# --------------------------------------------------------------------------- 7.6
+@register("7.6", hint="Think of many people each running five honest simulations. How often "
+                      "would one of their five runs be that far out? And what do all five runs "
+                      "say together?")
+def _ex_7_6(answer: Any) -> bool:
+    return one_of("c")(answer)
+
+
+# --------------------------------------------------------------------------- 7.7
+@register("7.7", hint="For each seed 0..199 simulate 100 games with that seed; the run's 95% "
+                      "interval is its mean ± its last running_mean half-width. Count the runs "
+                      "whose interval contains expected_turns(board)[0] and divide by 200.")
+def _ex_7_7(answer: Any) -> bool:
+    exact = float(expected_turns(MILTON_BRADLEY_1943)[0])
+    hits = 0
+    for seed in range(200):
+        mean, half = running_mean(simulate(MILTON_BRADLEY_1943, 100, seed=seed))
+        hits += abs(mean[-1] - exact) <= half[-1]
+    return close(hits / 200, rel=0.0, abs_tol=0.016)(answer)

@@ -1,0 +1,100 @@
+"""Self-checks for exercise set 8 (lessons/08_races.ipynb)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from chutes_edu import (MILTON_BRADLEY_1943, NOORDENBOS_2023, Board, transition_matrix,
+                        turn_distribution, win_probabilities)
+from chutes_edu.checks import close, exactly, one_of, register, same_expression
+
+
+# --------------------------------------------------------------------------- 8.1
+@register("8.1", hint="Both players start on square 0 of the 1943 board; win_probabilities gives "
+                      "one probability per seat, in seat order (index 0 is seat 1).")
+def _ex_8_1(answer: Any) -> bool:
+    return close(win_probabilities(MILTON_BRADLEY_1943, [0, 0])[1], rel=1e-7)(answer)
+
+
+# --------------------------------------------------------------------------- 8.2
+def _coin_race(p: Fraction) -> float:
+    """Seat 1's chance when each turn finishes with probability p: a board that does exactly that."""
+    board = Board(size=2, die=[p, 1 - p])     # from square 1: face 1 finishes, face 2 is lost
+    return float(win_probabilities(board, [1, 1])[0])
+
+
+@register("8.2", hint="Let w be seat 1's chance. Seat 1 wins at once with probability p; if seat 1 "
+                      "misses and seat 2 misses too, the race starts over. Write one equation for "
+                      "w, solve it with sympy.solve and give w as an expression in the symbol p.")
+def _ex_8_2(answer: Any) -> bool:
+    values = (Fraction(1, 2), Fraction(1, 3), Fraction(1, 6), Fraction(9, 10))
+    return same_expression(_coin_race, values, rel=1e-9)(answer)
+
+
+# --------------------------------------------------------------------------- 8.3
+@register("8.3", hint="List where each face takes a token from 97 (bounce back, then any snake). "
+                      "One face brings it back to 97 with another roll to come, so the unknown "
+                      "probability appears on both sides of its equation. Keep it exact "
+                      "(sympy.Rational or Fraction).")
+def _ex_8_3(answer: Any) -> bool:
+    P = transition_matrix(NOORDENBOS_2023, exact=True)
+    return exactly(P[97, NOORDENBOS_2023.size])(answer)
+
+
+# --------------------------------------------------------------------------- 8.4
+_RACE_BOARD = Board({2: 5, 4: 1}, size=6, die=3)
+_RACES = (([0, 0, 3], 21), ([2, 0], 22))
+
+
+@register("8.4", hint="Simulate each seat separately, each with its own seed (e.g. derived from "
+                      "seed and the seat number), with start=square. Stack the lengths one row per "
+                      "seat; the winner of each race is the first row holding the column's minimum "
+                      "(np.argmin). Return the share of races each seat wins.")
+def _ex_8_4(race_frequencies: Any) -> bool:
+    n = 20_000
+    for positions, seed in _RACES:
+        shares = np.asarray(race_frequencies(_RACE_BOARD, positions, n, seed), dtype=float)
+        exact = win_probabilities(_RACE_BOARD, positions)
+        if shares.shape != exact.shape or not math.isclose(shares.sum(), 1.0, abs_tol=1e-9):
+            return False
+        se = np.sqrt(exact * (1 - exact) / n)
+        if np.any(np.abs(shares - exact) > 4.5 * se):
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------- 8.5
+@register("8.5", hint="Take pmf = turn_distribution(NOORDENBOS_2023, start=1); the chance of a tie "
+                      "is the sum of pmf**2, and the edge is half of it.")
+def _ex_8_5(answer: Any) -> bool:
+    pmf = turn_distribution(NOORDENBOS_2023, start=1)
+    return close(float((pmf**2).sum()) / 2, rel=1e-7)(answer)
+
+
+# --------------------------------------------------------------------------- 8.6
+@register("8.6", hint="Compare expected_turns(NOORDENBOS_2023) on the two squares, and look at the "
+                      "board just above square 26.")
+def _ex_8_6(answer: Any) -> bool:
+    return one_of("b")(answer)
+
+
+# --------------------------------------------------------------------------- 8.7
+def _smallest_head_start() -> int:
+    board = MILTON_BRADLEY_1943
+    for square in range(1, board.size):
+        if square in board.jumps:
+            continue
+        if win_probabilities(board, [0, square])[1] > 0.5:
+            return square
+    raise RuntimeError("no head start makes seat 2 the favourite")
+
+
+@register("8.7", hint="Try the squares 1, 2, 3, ... for player 2 in turn (skip the foot of a ladder "
+                      "or the top of a chute) and stop at the first one where seat 2's chance is "
+                      "above one half.")
+def _ex_8_7(answer: Any) -> bool:
+    return float(answer) == _smallest_head_start()
