@@ -97,6 +97,32 @@ def _weight_problems(labelled: Iterable[tuple[str, Any]]) -> list[str]:
     return bad
 
 
+def _landings(square: np.ndarray, target: np.ndarray, size: int, overshoot: str,
+              jumps: Mapping[int, int]) -> np.ndarray:
+    """Where moves from ``square`` aimed at ``target`` end (arrays that broadcast together).
+
+    The overshoot rule for targets past ``size``, then one jump from the square reached. A move
+    lost under "stay" lands nowhere, so it fires no jump. Callers make sure that "bounce" never
+    walks back past square 0.
+    """
+    over = target > size
+    if overshoot == "stay":
+        landed = np.where(over, square, target)
+    elif overshoot == "win":
+        landed = np.where(over, size, target)
+    elif overshoot == "bounce":
+        landed = np.where(over, 2 * size - target, target)
+    else:  # stop_short
+        landed = np.where(over, size - 1, target)
+    jump = np.arange(size + 1)
+    for a, b in jumps.items():
+        jump[a] = b
+    table = jump[landed]
+    if overshoot == "stay":
+        table = np.where(over, square, table)
+    return table
+
+
 def _parse_die(die: Any) -> tuple[int | tuple[Any, ...], tuple[Fraction, ...]]:
     """Check the die and return (the die as given, exact face probabilities)."""
     if isinstance(die, (bool, np.bool_)):
@@ -243,22 +269,7 @@ class Board:
         """``table[s, r-1]`` = the square one roll of face r ends on from square s."""
         n, m = self._size, len(self._probabilities)
         s = np.arange(n + 1)[:, None]
-        target = s + np.arange(1, m + 1)[None, :]
-        over = target > n
-        if self._overshoot == "stay":
-            landed = np.where(over, s, target)  # replaced below, after the jumps
-        elif self._overshoot == "win":
-            landed = np.where(over, n, target)
-        elif self._overshoot == "bounce":
-            landed = np.where(over, 2 * n - target, target)
-        else:  # stop_short
-            landed = np.where(over, n - 1, target)
-        jump = np.arange(n + 1)
-        for a, b in self._jumps.items():
-            jump[a] = b
-        table = jump[landed]
-        if self._overshoot == "stay":
-            table = np.where(over, s, table)  # a lost move lands nowhere, so it fires no jump
+        table = _landings(s, s + np.arange(1, m + 1)[None, :], n, self._overshoot, self._jumps)
         table[n, :] = n
         table.setflags(write=False)
         return table

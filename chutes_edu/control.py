@@ -63,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from .board import Board, _ranges, _square, _weight_problems
+from .board import Board, _landings, _ranges, _square, _weight_problems
 
 __all__ = ["ValueIterationResult", "OptimalPolicyResult", "RaceResult", "aim_landings",
            "value_iteration", "optimal_policy", "policy_expected_turns", "policy_turn_distribution",
@@ -112,30 +112,12 @@ def _aim_table(board: Board) -> np.ndarray:
     s = np.arange(n + 1)[:, None, None]
     d = np.arange(1, m + 1)[None, :, None] + np.arange(-1, 2)[None, None, :]   # the move t+k-1
     target = np.broadcast_to(s + d, (n + 1, m, 3))
-    over = target > n
-    rule = board.overshoot
-    if rule == "stay":
-        landed = np.where(over, s, target)       # replaced below: a lost move fires no jump
-    elif rule == "win":
-        landed = np.where(over, n, target)
-    elif rule == "bounce":
-        landed = np.where(over, 2 * n - target, target)
-        if (landed < 0).any():
-            raise ValueError(f"overshoot='bounce' cannot walk back an aimed move of up to "
-                             f"{m + 1} squares on a board of size {n}")
-    else:  # stop_short
-        landed = np.where(over, n - 1, target)
-    jump = np.arange(n + 1)
-    for a, b in board.jumps.items():
-        jump[a] = b
-    table = jump[landed]
-    stays = np.broadcast_to(d == 0, table.shape)
-    if rule == "stay":
-        stays = stays | over
-    # A lost move ("stay") fires no jump, as in the core. A move of 0 looks its square up in the
-    # jumps like seed 003's table does; that only matters on a jump's foot, where play never rests.
-    still = np.broadcast_to(np.where(d == 0, jump[s], s), table.shape)
-    table = np.where(stays, still, table)
+    if board.overshoot == "bounce" and (2 * n - target < 0).any():
+        raise ValueError(f"overshoot='bounce' cannot walk back an aimed move of up to "
+                         f"{m + 1} squares on a board of size {n}")
+    # A move of 0 (target == s) counts as landing on s, so on a jump's foot it takes the jump, as
+    # in seed 003's table; play never rests there, so no other square's value depends on it.
+    table = _landings(s, target, n, board.overshoot, board.jumps)
     table[n] = n
     table.setflags(write=False)
     cache["aim_table"] = table
