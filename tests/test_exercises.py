@@ -57,6 +57,7 @@ def test_exercise_runs_and_fails_only_at_stubs(solution: Path) -> None:
 def test_exercise_shows_no_answers(solution: Path) -> None:
     """Generated exercises carry no outputs and no solution code."""
     nb = nbformat.read(ROOT / "exercises" / solution.name, as_version=4)
+    assert "widgets" not in nb.metadata, "saved widget state (outputs) in an exercise"
     for cell in nb.cells:
         assert make_exercises.BEGIN not in cell.source
         if cell.cell_type == "code":

@@ -6,7 +6,7 @@ In every solution notebook:
   ``raise NotImplementedError()`` (indented like the marker);
 - in markdown cells the same markers enclose a written answer, which becomes ``YOUR ANSWER HERE``;
 - cells tagged ``solution-only`` are left out; ``# NBVAL_...`` marker lines are dropped;
-- outputs and execution counts are cleared.
+- outputs, execution counts and saved widget state are cleared.
 
 Solution cells get nbgrader metadata (``solution: true`` and a ``grade_id``) in solutions/, so a
 teacher can also run nbgrader's ``generate_assignment`` on them.
@@ -125,6 +125,7 @@ def build_exercise(solution: Any, stem: str) -> Any:
         cell.metadata.pop("execution", None)
         cells.append(cell)
     nb.cells = cells
+    nb.metadata.pop("widgets", None)          # saved widget state is output too
     nb.metadata["chutes_edu"] = {"generated_from": f"solutions/{stem}.ipynb",
                                  "do_not_edit": "run `make exercises` to regenerate"}
     nb.metadata["chutes_edu"]["content_hash"] = _content_hash(nb)
