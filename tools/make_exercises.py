@@ -8,8 +8,9 @@ In every solution notebook:
 - cells tagged ``solution-only`` are left out; ``# NBVAL_...`` marker lines are dropped;
 - outputs, execution counts and saved widget state are cleared.
 
-Solution cells get nbgrader metadata (``solution: true`` and a ``grade_id``) in solutions/, so a
-teacher can also run nbgrader's ``generate_assignment`` on them.
+Solution cells get nbgrader metadata in solutions/ (``solution: true``, a ``grade_id``, and for a
+written answer ``grade: true`` with one point, graded by hand), so a teacher can also run nbgrader's
+``generate_assignment`` on them.
 
 Each generated notebook records a hash of its own content. A student's edits change that content,
 so the generator leaves an edited exercise alone (and says so) unless ``--force`` is given.
@@ -106,6 +107,8 @@ def _mark_solution_cells(nb: Any, stem: str) -> None:
             meta = cell.metadata.setdefault("nbgrader", {})
             wanted = {"solution": True, "grade": False, "locked": False, "task": False,
                       "schema_version": 3, "grade_id": f"{stem}-{count}"}
+            if cell.cell_type == "markdown":     # nbgrader: a written answer is graded by hand
+                wanted.update(grade=True, points=1)
             for key, value in wanted.items():
                 if meta.get(key) != value:
                     meta[key] = value
