@@ -5,7 +5,8 @@ The maths lives here; lessons and widgets only call it.
 - :class:`Board` — an immutable, validated board and its rules (:mod:`chutes_edu.board`).
 - Named boards from the sources: :data:`MILTON_BRADLEY_1943` and friends (:mod:`chutes_edu.boards`).
 - The Markov chain: :func:`transition_matrix`, :func:`fundamental_matrix`, :func:`expected_turns`,
-  :func:`turn_distribution`, :func:`win_probabilities`, :func:`jump_effects`
+  :func:`turn_distribution`, :func:`square_distribution`, :func:`win_probabilities`,
+  :func:`jump_effects`
   (:mod:`chutes_edu.markov`).
 - Monte Carlo: :func:`simulate`, :func:`running_mean`, :func:`capped_mean`
   (:mod:`chutes_edu.simulation`).
@@ -14,8 +15,8 @@ The maths lives here; lessons and widgets only call it.
 from .board import OVERSHOOT_RULES, Board
 from .boards import (AIMING_GAME_2021, MILTON_BRADLEY_1943, MILTON_BRADLEY_1943_CHUTE_48,
                      NOORDENBOS_2023, PRESETS)
-from .markov import (expected_turns, fundamental_matrix, jump_effects, transition_matrix,
-                     turn_distribution, win_probabilities)
+from .markov import (expected_turns, fundamental_matrix, jump_effects, square_distribution,
+                     transition_matrix, turn_distribution, win_probabilities)
 from .simulation import capped_mean, running_mean, simulate
 from .checks import check
 
@@ -26,7 +27,7 @@ __all__ = [
     "MILTON_BRADLEY_1943", "MILTON_BRADLEY_1943_CHUTE_48", "NOORDENBOS_2023", "AIMING_GAME_2021",
     "PRESETS",
     "transition_matrix", "fundamental_matrix", "expected_turns", "turn_distribution",
-    "win_probabilities", "jump_effects",
+    "square_distribution", "win_probabilities", "jump_effects",
     "simulate", "running_mean", "capped_mean",
     "check",
 ]

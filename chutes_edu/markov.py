@@ -48,7 +48,7 @@ from sympy.polys.matrices import DomainMatrix
 from .board import Board, _square
 
 __all__ = ["transition_matrix", "fundamental_matrix", "expected_turns", "turn_distribution",
-           "win_probabilities", "jump_effects"]
+           "square_distribution", "win_probabilities", "jump_effects"]
 
 TAIL = 1e-12
 """``turn_distribution`` stops once the unfinished probability left is below this."""
@@ -397,6 +397,42 @@ def _distribution(board: Board, start: int, tail: float, max_turns: int) -> np.n
     pmf = np.concatenate(pieces)
     np.clip(pmf, 0.0, None, out=pmf)
     return pmf
+
+
+def square_distribution(board: Board, turns: int, start: int = 0) -> np.ndarray:
+    r"""Where the token is after a number of turns: row ``start`` of :math:`P^k`.
+
+    Entry ``j`` is the probability that after ``turns`` turns the token is on square ``j``; the last
+    entry is the probability that the game is over by then, :math:`\Pr(T \le k)`.
+
+    Parameters
+    ----------
+    board : Board
+        The board and its rules.
+    turns : int
+        The number of turns :math:`k \ge 0`.
+    start : int, default 0
+        The square the token starts on.
+
+    Returns
+    -------
+    numpy.ndarray
+        Length ``size + 1``, summing to 1.
+
+    Examples
+    --------
+    >>> from chutes_edu import MILTON_BRADLEY_1943, square_distribution
+    >>> after_one = square_distribution(MILTON_BRADLEY_1943, 1)
+    >>> [int(j) for j in after_one.nonzero()[0]]
+    [2, 3, 5, 6, 14, 38]
+    """
+    start = _check_square(board, start, "start")
+    turns = _square(turns, "turns")
+    if turns < 0:
+        raise ValueError(f"turns must be 0 or more, got {turns}")
+    row = np.zeros(board.size + 1)
+    row[start] = 1.0
+    return row @ np.linalg.matrix_power(_turn_matrix(board), turns)
 
 
 def win_probabilities(board: Board, positions: Sequence[int]) -> np.ndarray:

@@ -41,8 +41,8 @@ from matplotlib.figure import Figure
 from .board import OVERSHOOT_RULES, Board
 from .boards import MILTON_BRADLEY_1943, PRESETS
 from .coin import expected_flips, flips_until_heads
-from .markov import (expected_turns, fundamental_matrix, jump_effects, turn_distribution,
-                     win_probabilities)
+from .markov import (expected_turns, fundamental_matrix, jump_effects, square_distribution,
+                     turn_distribution, win_probabilities)
 from .plots import (_PAINTER, draw_board, plot_convergence, plot_distribution,
                     plot_jump_effects, plot_win_probabilities, surprising_jumps)
 from .simulation import capped_mean, running_mean, simulate
@@ -225,9 +225,10 @@ class BoardExplorer(_Explorer):
 
     Attributes
     ----------
-    preset, die, overshoot, bonus, heat : ipywidgets controls
+    preset, die, overshoot, bonus, heat, after_turns : ipywidgets controls
         The preset board (``PRESETS`` names), the number of faces (2..20), the overshoot rule,
-        the face that rolls again (None for no bonus roll) and what the heat map shows.
+        the face that rolls again (None for no bonus roll), what the heat map shows (expected
+        turns, expected visits, or where the token is after ``after_turns`` turns).
     jump_from, jump_to, add_jump, remove_jump, jump_list : ipywidgets controls
         Edit the jumps: ``add_jump`` adds ``jump_from -> jump_to``, ``remove_jump`` removes the jump
         that starts on ``jump_from``; picking a jump in ``jump_list`` fills both fields.
@@ -267,9 +268,14 @@ class BoardExplorer(_Explorer):
                                       style={"description_width": "initial"},
                                       layout=widgets.Layout(width="170px"))
         self.heat = widgets.Dropdown(options=[("expected turns to finish", "turns"),
-                                              ("expected visits from the start", "visits")],
+                                              ("expected visits from the start", "visits"),
+                                              ("where the token is after k turns", "after")],
                                      value="turns", description="heat map",
                                      layout=widgets.Layout(width="340px"))
+        self.after_turns = widgets.IntSlider(value=10, min=0, max=100, description="k turns",
+                                             continuous_update=False,
+                                             layout=widgets.Layout(width="340px",
+                                                                   display="none"))
         self.jump_from = widgets.BoundedIntText(value=2, min=1, max=board.size - 1,
                                                 description="from",
                                                 layout=widgets.Layout(width="150px"))
@@ -303,7 +309,8 @@ class BoardExplorer(_Explorer):
                       lambda: self._edit(lambda b: b.replace(overshoot=self.overshoot.value)))
         self._observe(self.bonus,
                       lambda: self._edit(lambda b: b.replace(bonus_roll=self.bonus.value)))
-        self._observe(self.heat, lambda: self._refresh(readout=False, distribution=False))
+        self._observe(self.heat, self._on_heat)
+        self._observe(self.after_turns, lambda: self._refresh(readout=False, distribution=False))
         self._observe(self.show_exact, lambda: self._refresh(pictures=False))
         self._observe(self.jump_list, self._on_pick)
         self.add_jump.on_click(self._handler(lambda _: self._edit(
@@ -324,7 +331,8 @@ class BoardExplorer(_Explorer):
             widgets.HBox([self.readout, self.show_exact],
                          layout=widgets.Layout(justify_content="space-between")),
             self.message,
-            widgets.HBox([self.board_image, widgets.VBox([self.distribution_image, self.heat])],
+            widgets.HBox([self.board_image, widgets.VBox([self.distribution_image, self.heat,
+                                                          self.after_turns])],
                          layout=widgets.Layout(flex_flow="row wrap")),
         ]
 
@@ -389,6 +397,10 @@ class BoardExplorer(_Explorer):
                 self.jump_from.value = source
                 self.jump_to.value = self.board.jumps[source]
 
+    def _on_heat(self) -> None:
+        self.after_turns.layout.display = "" if self.heat.value == "after" else "none"
+        self._refresh(readout=False, distribution=False)
+
     # -- outputs
     def _refresh(self, *, full: bool = False, readout: bool = True, pictures: bool = True,
                  distribution: bool = True) -> None:
@@ -417,6 +429,9 @@ class BoardExplorer(_Explorer):
         if self.heat.value == "visits":
             values = self._results.get(board, "visits", lambda b: fundamental_matrix(b)[0])
             label = "expected visits from the start (turns begun there)"
+        elif self.heat.value == "after":
+            values = square_distribution(board, self.after_turns.value)
+            label = "probability of being on the square after k turns"
         else:
             values, label = turns, "expected turns to finish (turns)"
         title = board.name or f"{self.preset.value} (edited)"

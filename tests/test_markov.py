@@ -10,7 +10,7 @@ import sympy
 
 from chutes_edu import (MILTON_BRADLEY_1943, MILTON_BRADLEY_1943_CHUTE_48, NOORDENBOS_2023, Board,
                         expected_turns, fundamental_matrix, jump_effects, simulate,
-                        transition_matrix, turn_distribution, win_probabilities)
+                        square_distribution, transition_matrix, turn_distribution, win_probabilities)
 
 T = MILTON_BRADLEY_1943
 
@@ -212,3 +212,16 @@ def test_cached_results_are_returned_as_copies() -> None:
     P = transition_matrix(board)
     P[0, 0] = 5.0
     assert transition_matrix(board)[0, 0] == 0.0
+
+
+def test_square_distribution_after_k_turns() -> None:
+    assert square_distribution(T, 0).tolist() == [1.0] + [0.0] * 100
+    after_one = square_distribution(T, 1)
+    assert np.flatnonzero(after_one).tolist() == [2, 3, 5, 6, 14, 38]
+    cdf = np.cumsum(turn_distribution(T))
+    for k in (7, 20, 60):
+        v = square_distribution(T, k)
+        assert v.sum() == pytest.approx(1.0) and v[100] == pytest.approx(cdf[k], abs=1e-12)
+    assert square_distribution(T, 3, start=99)[100] == pytest.approx(1 - (5 / 6) ** 3)
+    with pytest.raises(ValueError, match="turns must be 0 or more"):
+        square_distribution(T, -1)

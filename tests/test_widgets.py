@@ -176,6 +176,18 @@ def test_heat_map_choice(fresh):
     assert "39.2251" in ex.readout.value
 
 
+def test_heat_map_after_k_turns(fresh):
+    ex = fresh
+    assert ex.after_turns.layout.display == "none"          # only shown for this heat map
+    ex.heat.value = "after"
+    assert ex.after_turns.layout.display != "none"
+    assert "after k turns" in ex._board_painter.colorbar.ax.get_ylabel()
+    before = bytes(ex.board_image.value)
+    ex.after_turns.value = 3
+    assert bytes(ex.board_image.value) != before
+    assert "39.2251" in ex.readout.value
+
+
 def test_going_back_to_a_board_reuses_the_cached_results(fresh):
     ex = fresh
     ex.die.value = 4
