@@ -61,6 +61,14 @@ def _square(value: Any, what: str) -> int:
     raise ValueError(f"{what} must be a whole number, not {value!r}")
 
 
+def _on_board(board: Board, square: Any, what: str) -> int:
+    """Return ``square`` as an int on ``board`` (0..size), or raise ``ValueError`` naming ``what``."""
+    square = _square(square, what)
+    if not 0 <= square <= board.size:
+        raise ValueError(f"{what} {square} is off the board (squares 0..{board.size})")
+    return square
+
+
 def _exact(weight: Any) -> Fraction:
     """An exact rational for a die weight: ints and fractions as they are, floats as written."""
     if isinstance(weight, numbers.Rational):
@@ -356,10 +364,8 @@ class Board:
         int
             :math:`\\ell(s, r)` of the module docstring (bonus rolls are not applied here).
         """
-        square = _square(square, "square")
+        square = _on_board(self, square, "square")
         face = _square(face, "face")
-        if not 0 <= square <= self._size:
-            raise ValueError(f"square {square} is off the board (0..{self._size})")
         if not 1 <= face <= self.faces:
             raise ValueError(f"face {face} is not on the die (1..{self.faces})")
         return int(self._roll_table[square, face - 1])

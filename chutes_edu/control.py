@@ -63,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from .board import Board, _landings, _ranges, _square, _weight_problems
+from .board import Board, _landings, _on_board, _ranges, _square, _weight_problems
 
 __all__ = ["ValueIterationResult", "OptimalPolicyResult", "RaceResult", "aim_landings",
            "value_iteration", "optimal_policy", "policy_expected_turns", "policy_turn_distribution",
@@ -273,10 +273,8 @@ def aim_landings(board: Board, square: int, target: int) -> tuple[int, int, int]
     >>> aim_landings(AIMING_GAME_2021, 0, 1)      # stay, climb 1->38, or land on 2
     (0, 38, 2)
     """
-    square = _square(square, "square")
+    square = _on_board(board, square, "square")
     target = _square(target, "target")
-    if not 0 <= square <= board.size:
-        raise ValueError(f"square {square} is off the board (0..{board.size})")
     if not 1 <= target <= board.faces:
         raise ValueError(f"target {target} is not one of 1..{board.faces}")
     row = _aim_table(board)[square, target - 1]
@@ -567,9 +565,7 @@ def policy_turn_distribution(board: Board, policy: Any,
     acc = _accuracy(accuracy)
     mix = _policy_matrix(board, policy)
     n = board.size
-    start = _square(start, "start")
-    if not 0 <= start <= n:
-        raise ValueError(f"start {start} is off the board (squares 0..{n})")
+    start = _on_board(board, start, "start")
     if not 0 < tail < 1:
         raise ValueError(f"tail must be between 0 and 1, got {tail}")
     P = _transition(_aim_table(board), acc, mix)
@@ -694,9 +690,7 @@ def simulate_policy(board: Board, policy: Any, n_games: int,
     n_games = _square(n_games, "n_games")
     if n_games < 0:
         raise ValueError(f"n_games must be 0 or more, got {n_games}")
-    start = _square(start, "start")
-    if not 0 <= start <= n:
-        raise ValueError(f"start {start} is off the board (squares 0..{n})")
+    start = _on_board(board, start, "start")
     rng = np.random.default_rng(seed)
     cum_mix = np.cumsum(mix, axis=1)
     cum_mix[:, -1] = 1.0

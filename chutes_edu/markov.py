@@ -45,7 +45,7 @@ import sympy
 from sympy.polys.domains import QQ, ZZ
 from sympy.polys.matrices import DomainMatrix
 
-from .board import Board, _square
+from .board import Board, _on_board, _square
 
 __all__ = ["transition_matrix", "fundamental_matrix", "expected_turns", "turn_distribution",
            "square_distribution", "win_probabilities", "jump_effects"]
@@ -298,13 +298,6 @@ def _expected_float(board: Board) -> np.ndarray:
     return _cached(board, "expected_float", build)
 
 
-def _check_square(board: Board, square: Any, what: str) -> int:
-    square = _square(square, what)
-    if not 0 <= square <= board.size:
-        raise ValueError(f"{what} {square} is off the board (squares 0..{board.size})")
-    return square
-
-
 def turn_distribution(board: Board, start: int = 0, *, tail: float = TAIL,
                       max_turns: int = MAX_TURNS) -> np.ndarray:
     r"""The distribution of the game's length: ``pmf[k]`` = P(the game takes exactly k turns).
@@ -337,7 +330,7 @@ def turn_distribution(board: Board, start: int = 0, *, tail: float = TAIL,
     >>> int(pmf.nonzero()[0][0])     # the shortest game
     7
     """
-    start = _check_square(board, start, "start")
+    start = _on_board(board, start, "start")
     if not 0 < tail < 1:
         raise ValueError(f"tail must be between 0 and 1, got {tail}")
     max_turns = _square(max_turns, "max_turns")
@@ -426,7 +419,7 @@ def square_distribution(board: Board, turns: int, start: int = 0) -> np.ndarray:
     >>> [int(j) for j in after_one.nonzero()[0]]
     [2, 3, 5, 6, 14, 38]
     """
-    start = _check_square(board, start, "start")
+    start = _on_board(board, start, "start")
     turns = _square(turns, "turns")
     if turns < 0:
         raise ValueError(f"turns must be 0 or more, got {turns}")
@@ -468,7 +461,7 @@ def win_probabilities(board: Board, positions: Sequence[int]) -> np.ndarray:
     >>> bool(p[0] > p[1])        # moving first is an advantage
     True
     """
-    squares = [_check_square(board, p, f"position of player {i}") for i, p in enumerate(positions)]
+    squares = [_on_board(board, p, f"position of player {i}") for i, p in enumerate(positions)]
     if not squares:
         raise ValueError("win_probabilities needs at least one player")
     pmfs = {s: turn_distribution(board, s) for s in set(squares)}

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .board import Board, _square
+from .board import Board, _on_board, _square
 
 __all__ = ["simulate", "running_mean", "capped_mean"]
 
@@ -70,10 +70,8 @@ def simulate(board: Board, n_games: int, start: int = 0, seed: Seed = None) -> n
     n_games = _square(n_games, "n_games")
     if n_games < 0:
         raise ValueError(f"n_games must be 0 or more, got {n_games}")
-    start = _square(start, "start")
+    start = _on_board(board, start, "start")
     n = board.size
-    if not 0 <= start <= n:
-        raise ValueError(f"start {start} is off the board (squares 0..{n})")
     rng = np.random.default_rng(seed)
     result = np.zeros(n_games, dtype=np.int64)
     if start == n or n_games == 0:
