@@ -20,7 +20,8 @@ def _solution() -> nbformat.NotebookNode:
                          "### BEGIN SOLUTION\nanswer = f(21)\n### END SOLUTION")
     code.outputs = [new_output("stream", name="stdout", text="42\n")]
     code.execution_count = 3
-    checker = new_code_cell('# NBVAL_CHECK_OUTPUT\ncheck("1.1", answer)')
+    checker = new_code_cell('check("1.1", answer)')
+    checker.metadata["tags"] = ["nbval-check-output"]
     prose = new_markdown_cell("Why?\n\n### BEGIN SOLUTION\nBecause the ladder.\n### END SOLUTION")
     secret = new_code_cell("print(answer)")
     secret.metadata["tags"] = ["solution-only"]
@@ -43,6 +44,7 @@ def test_solution_blocks_become_stubs() -> None:
     assert "return 2 * x" not in code and "answer = f(21)" not in code
     assert ex.cells[0].outputs == [] and ex.cells[0].execution_count is None
     assert ex.cells[1].source == 'check("1.1", answer)'
+    assert "tags" not in ex.cells[1].metadata       # nbval's tags are test plumbing
     assert "YOUR ANSWER HERE" in ex.cells[2].source and "ladder" not in ex.cells[2].source
     assert len(ex.cells) == 3                      # the solution-only cell is gone
 

@@ -5,7 +5,7 @@ In every solution notebook:
 - code between ``### BEGIN SOLUTION`` and ``### END SOLUTION`` becomes ``# YOUR CODE HERE`` and
   ``raise NotImplementedError()`` (indented like the marker);
 - in markdown cells the same markers enclose a written answer, which becomes ``YOUR ANSWER HERE``;
-- cells tagged ``solution-only`` are left out; ``# NBVAL_...`` marker lines are dropped;
+- cells tagged ``solution-only`` are left out; nbval's cell tags (``nbval-...``) are dropped;
 - outputs, execution counts and saved widget state are cleared.
 
 Solution cells get nbgrader metadata in solutions/ (``solution: true``, a ``grade_id``, and for a
@@ -39,6 +39,8 @@ EXERCISES = ROOT / "exercises"
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 STUB = ("# YOUR CODE HERE", "raise NotImplementedError()")
 ANSWER_STUB = "YOUR ANSWER HERE"
+# nbval's cell tags: test plumbing for the solutions, meaningless in a student's notebook
+_TEST_TAGS = {"nbval-check-output", "nbval-ignore-output", "nbval-skip", "raises-exception"}
 
 
 def _strip_solutions(source: str, markdown: bool) -> str:
@@ -56,7 +58,7 @@ def _strip_solutions(source: str, markdown: bool) -> str:
             if not inside:
                 raise ValueError(f"{END!r} without {BEGIN!r}")
             inside = False
-        elif not inside and not (not markdown and stripped.startswith("# NBVAL_")):
+        elif not inside:
             out.append(line)
     if inside:
         raise ValueError(f"{BEGIN!r} without {END!r}")
@@ -126,6 +128,11 @@ def build_exercise(solution: Any, stem: str) -> Any:
             cell.outputs = []
             cell.execution_count = None
         cell.metadata.pop("execution", None)
+        tags = [t for t in cell.metadata.get("tags", []) if t not in _TEST_TAGS]
+        if tags:
+            cell.metadata["tags"] = tags
+        else:
+            cell.metadata.pop("tags", None)
         cells.append(cell)
     nb.cells = cells
     nb.metadata.pop("widgets", None)          # saved widget state is output too
