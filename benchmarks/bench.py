@@ -16,12 +16,6 @@ Exit status 0 whatever the numbers (a benchmark reports; the tests decide correc
 from __future__ import annotations
 
 import os
-
-# 100x100 matrices are faster on one BLAS thread, and a second thread only adds noise when the
-# two cores are busy; library and baselines share the setting.
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
-
 import random
 import statistics
 import sys
@@ -29,13 +23,25 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
-import sympy
+# 100x100 matrices are faster on one BLAS thread, and a second thread only adds noise when the
+# two cores are busy; library and baselines share the setting. OpenBLAS reads it once, when numpy
+# is imported, so the imports of numpy (and of what imports numpy) must come after it.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import numpy as np  # noqa: E402 - after the BLAS thread setting above
+import sympy  # noqa: E402 - imports numpy
 
-from chutes_edu import (MILTON_BRADLEY_1943, Board, expected_turns, jump_effects,  # noqa: E402
-                        simulate, turn_distribution)
+from chutes_edu import (  # noqa: E402 - imports numpy
+    MILTON_BRADLEY_1943,
+    Board,
+    expected_turns,
+    jump_effects,
+    simulate,
+    turn_distribution,
+)
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))      # bench_widgets, run from anywhere
 
 BOARD = MILTON_BRADLEY_1943
 JUMPS = dict(BOARD.jumps)
@@ -120,7 +126,7 @@ def _cold(fn: Callable[[Board], object]) -> Callable[[], object]:
 def sympy_lusolve() -> sympy.Matrix:
     Q = plain_q()
     A = sympy.Matrix(N, N, lambda i, j: (1 if i == j else 0)
-                     - sympy.Rational(round(Q[i, j] * 6), 6))
+                     - sympy.Rational(round(float(Q[i, j]) * 6), 6))
     return A.LUsolve(sympy.Matrix([1] * N))
 
 
@@ -154,9 +160,9 @@ def main() -> int:
     def add(name: str, ours: float, base: float, goal: float) -> None:
         ratio = base / ours
         rows.append((name, ours, base, f">= {goal:g}x", ratio >= goal))
+        verdict = "ok" if ratio >= goal else "BELOW GOAL"
         print(f"{name:<46} ours {ours * 1e3:10.3f} ms   baseline {base * 1e3:10.3f} ms   "
-              f"ratio {ratio:8.1f}x   goal >= {goal:g}x   {'ok' if ratio >= goal else 'BELOW GOAL'}",
-              flush=True)
+              f"ratio {ratio:8.1f}x   goal >= {goal:g}x   {verdict}", flush=True)
 
     print("chutes_edu benchmark: medians, library vs baseline in the same run\n")
     simulate(BOARD, 1000, seed=0)                 # warm-up (imports, caches of numpy)
@@ -183,16 +189,21 @@ def main() -> int:
     add("expected_turns vs loops + np.linalg.solve", ours, base, 1)
     ours, base = _side_by_side(_cold(turn_distribution), plain_distribution, repeat=30)
     add("turn_distribution vs v @ Q loop", ours, base, 1)
-    print(f"{'(Board construction and validation)':<46} {_median_time(fresh_board, 50) * 1e3:10.3f} ms")
+    build = _median_time(fresh_board, 50)
+    print(f"{'(Board construction and validation)':<46} {build * 1e3:10.3f} ms")
 
+    timings: Callable[[], list[tuple[str, float]]] | None
     try:
-        from bench_widgets import widget_timings  # type: ignore[import-not-found]
+        from bench_widgets import widget_timings
     except ImportError:
-        widget_timings = None
-    if widget_timings is not None:
+        timings = None
+    else:
+        timings = widget_timings
+    if timings is not None:
         print("\nwidgets: one control change, re-compute and re-draw (goal < 100 ms)")
-        for name, seconds in widget_timings():
-            print(f"{name:<46} {seconds * 1e3:10.1f} ms   {'ok' if seconds < 0.1 else 'OVER 100 ms'}")
+        for name, seconds in timings():
+            verdict = "ok" if seconds < 0.1 else "OVER 100 ms"
+            print(f"{name:<46} {seconds * 1e3:10.1f} ms   {verdict}")
 
     below = [r[0] for r in rows if not r[4]]
     print("\nall ratios at or above their goals" if not below else f"\nbelow goal: {below}")

@@ -6,47 +6,73 @@ The maths lives here; lessons and widgets only call it.
 - Named boards from the sources: :data:`MILTON_BRADLEY_1943` and friends (:mod:`chutes_edu.boards`).
 - The Markov chain: :func:`transition_matrix`, :func:`fundamental_matrix`, :func:`expected_turns`,
   :func:`turn_distribution`, :func:`square_distribution`, :func:`win_probabilities`,
-  :func:`jump_effects`
-  (:mod:`chutes_edu.markov`).
+  :func:`jump_effects` (:mod:`chutes_edu.markov`).
 - Monte Carlo: :func:`simulate`, :func:`running_mean`, :func:`capped_mean`
   (:mod:`chutes_edu.simulation`).
+- The coin-flip warm-up: :func:`flips_until_heads`, :func:`expected_flips` (:mod:`chutes_edu.coin`).
+- Optimal control: :mod:`chutes_edu.control`, with :class:`PolicyExplorer`, :func:`draw_policy` and
+  :func:`plot_policy_profile`.
+- Pictures and widgets: :func:`draw_board`, :func:`plot_distribution`, ... and the explorers.
+- Exercise self-checks: :func:`check`.
 """
 
+from . import control
 from .board import OVERSHOOT_RULES, Board
-from .boards import (AIMING_GAME_2021, MILTON_BRADLEY_1943, MILTON_BRADLEY_1943_CHUTE_48,
-                     NOORDENBOS_2023, PRESETS)
-from .markov import (expected_turns, fundamental_matrix, jump_effects, square_distribution,
-                     transition_matrix, turn_distribution, win_probabilities)
-from .simulation import capped_mean, running_mean, simulate
+from .boards import (
+    AIMING_GAME_2021,
+    MILTON_BRADLEY_1943,
+    MILTON_BRADLEY_1943_CHUTE_48,
+    NOORDENBOS_2023,
+    PRESETS,
+)
 from .checks import check
+from .coin import expected_flips, flips_until_heads
+from .control_widgets import PolicyExplorer, draw_policy, plot_policy_profile
+from .markov import (
+    expected_turns,
+    fundamental_matrix,
+    jump_effects,
+    square_distribution,
+    transition_matrix,
+    turn_distribution,
+    win_probabilities,
+)
+from .plots import (
+    draw_board,
+    plot_convergence,
+    plot_distribution,
+    plot_jump_effects,
+    plot_win_probabilities,
+)
+from .simulation import capped_mean, running_mean, simulate
+from .widgets import (
+    BoardExplorer,
+    CoinFlipExplorer,
+    JumpExplorer,
+    RaceExplorer,
+    SimulationExplorer,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    # the board
     "Board", "OVERSHOOT_RULES",
     "MILTON_BRADLEY_1943", "MILTON_BRADLEY_1943_CHUTE_48", "NOORDENBOS_2023", "AIMING_GAME_2021",
     "PRESETS",
+    # the Markov chain
     "transition_matrix", "fundamental_matrix", "expected_turns", "turn_distribution",
     "square_distribution", "win_probabilities", "jump_effects",
+    # Monte Carlo
     "simulate", "running_mean", "capped_mean",
+    # exercise self-checks
     "check",
+    # optimal control
+    "control", "PolicyExplorer", "draw_policy", "plot_policy_profile",
+    # the coin-flip warm-up
+    "flips_until_heads", "expected_flips",
+    # pictures and widgets
+    "draw_board", "plot_distribution", "plot_convergence", "plot_jump_effects",
+    "plot_win_probabilities",
+    "BoardExplorer", "CoinFlipExplorer", "SimulationExplorer", "JumpExplorer", "RaceExplorer",
 ]
-
-# optimal control
-from . import control  # noqa: E402
-from .control_widgets import PolicyExplorer, draw_policy, plot_policy_profile  # noqa: E402
-
-__all__ += ["control", "PolicyExplorer", "draw_policy", "plot_policy_profile"]
-
-# pictures and widgets
-from .coin import expected_flips, flips_until_heads  # noqa: E402
-from .plots import (draw_board, plot_convergence, plot_distribution,  # noqa: E402
-                    plot_jump_effects, plot_win_probabilities)
-from .widgets import (BoardExplorer, CoinFlipExplorer, JumpExplorer,  # noqa: E402
-                      RaceExplorer, SimulationExplorer)
-
-__all__ += ["flips_until_heads", "expected_flips",
-            "draw_board", "plot_distribution", "plot_convergence", "plot_jump_effects",
-            "plot_win_probabilities",
-            "BoardExplorer", "CoinFlipExplorer", "SimulationExplorer", "JumpExplorer",
-            "RaceExplorer"]

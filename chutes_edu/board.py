@@ -1,8 +1,8 @@
 r"""The board: squares, jumps, the die and the rules of one turn.
 
-A board has the squares :math:`0, 1, \dots, n` (``n = size``). Square 0 is off the board, where every
-token starts, and square :math:`n` is the final square. ``jumps`` maps a source square :math:`a` to
-a destination :math:`b`: a *ladder* when :math:`b > a`, a *chute* when :math:`b < a`.
+A board has the squares :math:`0, 1, \dots, n` (``n = size``). Square 0 is off the board, where
+every token starts, and square :math:`n` is the final square. ``jumps`` maps a source square
+:math:`a` to a destination :math:`b`: a *ladder* when :math:`b > a`, a *chute* when :math:`b < a`.
 
 The die has faces :math:`r = 1, \dots, m` with probabilities :math:`p_r = w_r / \sum_k w_k`
 (a fair die has :math:`w_r = 1`; a spinner with unequal sectors has other weights).
@@ -62,7 +62,7 @@ def _square(value: Any, what: str) -> int:
 
 
 def _on_board(board: Board, square: Any, what: str) -> int:
-    """Return ``square`` as an int on ``board`` (0..size), or raise ``ValueError`` naming ``what``."""
+    """Return ``square`` as an int on ``board`` (0..size); else ``ValueError`` naming ``what``."""
     square = _square(square, what)
     if not 0 <= square <= board.size:
         raise ValueError(f"{what} {square} is off the board (squares 0..{board.size})")
@@ -79,16 +79,15 @@ def _exact(weight: Any) -> Fraction:
 
 def _ranges(squares: Iterable[int]) -> str:
     """Write sorted squares compactly: 3, 5-9, 12."""
-    items = sorted(set(squares))
     parts: list[str] = []
-    start = prev = None
-    for sq in items + [None]:  # type: ignore[list-item]
-        if start is not None and (sq is None or sq != prev + 1):
-            parts.append(str(start) if start == prev else f"{start}-{prev}")
-            start = None
-        if sq is not None and start is None:
-            start = sq
-        prev = sq
+    items = sorted({int(sq) for sq in squares})
+    i = 0
+    while i < len(items):                # a run items[i..j] of consecutive squares
+        j = i
+        while j + 1 < len(items) and items[j + 1] == items[j] + 1:
+            j += 1
+        parts.append(str(items[i]) if i == j else f"{items[i]}-{items[j]}")
+        i = j + 1
     return ", ".join(parts)
 
 
@@ -190,14 +189,26 @@ class Board:
     9
     """
 
-    __slots__ = ("_jumps", "_size", "_die", "_probabilities", "_overshoot", "_bonus_roll",
-                 "_name", "_roll_table", "_cache")
+    __slots__ = ("_bonus_roll", "_cache", "_die", "_jumps", "_name", "_overshoot",
+                 "_probabilities", "_roll_table", "_size")
+
+    # The slots, declared for type checkers; each is set once in __init__ (with
+    # object.__setattr__, since __setattr__ refuses) and never changed.
+    _jumps: Mapping[int, int]
+    _size: int
+    _die: int | tuple[Any, ...]
+    _probabilities: tuple[Fraction, ...]
+    _overshoot: str
+    _bonus_roll: int | None
+    _name: str
+    _roll_table: np.ndarray
+    _cache: dict[Any, Any]      # results computed from this board (markov, control), by key
 
     def __init__(
         self,
         jumps: Mapping[int, int] | Iterable[tuple[int, int]] | None = None,
         size: int = 100,
-        die: int | Iterable[float] = 6,
+        die: int | Iterable[float | Fraction] = 6,
         overshoot: str = "stay",
         bonus_roll: int | None = None,
         name: str = "",
@@ -248,7 +259,8 @@ class Board:
             try:
                 a, b = pair
             except (TypeError, ValueError):
-                raise ValueError(f"a jump must be a (source, destination) pair, not {pair!r}") from None
+                raise ValueError(f"a jump must be a (source, destination) pair, "
+                                 f"not {pair!r}") from None
             a = _square(a, f"jump source {a!r}")
             b = _square(b, f"jump destination {b!r} (from {a})")
             if a in clean:
@@ -372,8 +384,9 @@ class Board:
 
     # ----------------------------------------------------------------- new boards
     def _replace(self, **changes: Any) -> Board:
-        fields = dict(jumps=dict(self._jumps), size=self._size, die=self._die,
-                      overshoot=self._overshoot, bonus_roll=self._bonus_roll, name="")
+        fields: dict[str, Any] = {"jumps": dict(self._jumps), "size": self._size, "die": self._die,
+                                  "overshoot": self._overshoot, "bonus_roll": self._bonus_roll,
+                                  "name": ""}
         fields.update(changes)
         return Board(**fields)
 
@@ -387,8 +400,8 @@ class Board:
         """
         source = _square(source, "jump source")
         if source in self._jumps:
-            raise ValueError(f"square {source} already has the jump {source}->{self._jumps[source]}; "
-                             "remove it first with without_jump")
+            raise ValueError(f"square {source} already has the jump "
+                             f"{source}->{self._jumps[source]}; remove it first with without_jump")
         return self._replace(jumps={**self._jumps, source: destination})
 
     def without_jump(self, source: int) -> Board:

@@ -7,9 +7,9 @@ r"""Optimal control: Chutes and Ladders as a decision problem (seed 003).
 from square :math:`s` follows the board's rules: its overshoot rule when :math:`s + d > n`, then
 one jump. A move of 0 (aiming at 1 and falling short) leaves the token where it is; as in seed
 003's table, a token that stays on the foot of a jump (only possible if it was put there: play
-never rests on one) then takes the jump. We write :math:`\ell(s, t, k)` for the square reached with outcome
-:math:`k \in \{-, 0, +\}`. Only the *number* of faces matters: the die's weights and any bonus
-roll take no part in the aimed game.
+never rests on one) then takes the jump. We write :math:`\ell(s, t, k)` for the square reached with
+outcome :math:`k \in \{-, 0, +\}`. Only the *number* of faces matters: the die's weights and any
+bonus roll take no part in the aimed game.
 
 A *policy* :math:`\pi` maps each square :math:`0..n-1` to a target. Under a fixed policy the game
 is again an absorbing Markov chain, with :math:`P^\pi_{su} = \sum_k a_k [\ell(s, \pi(s), k) = u]`.
@@ -87,7 +87,8 @@ def _accuracy(accuracy: Any) -> np.ndarray:
     if len(values) != 3:
         raise ValueError(f"accuracy must be three probabilities (under, exact, over), got "
                          f"{len(values)} values: {values!r}")
-    bad = _weight_problems((f"{name}=", v) for name, v in zip(("under", "exact", "over"), values))
+    named = zip(("under", "exact", "over"), values, strict=True)      # three values, checked above
+    bad = _weight_problems((f"{name}=", v) for name, v in named)
     if bad:
         raise ValueError("bad accuracy (" + "; ".join(bad) + ")")
     acc = np.array([float(v) for v in values])
@@ -377,7 +378,7 @@ class RaceResult:
         """
         me, opp = np.nonzero(self._gain > min_gain)
         return [(int(x), int(y), int(self.policy[x, y]), int(self.fewest_turns_policy[x]),
-                 float(self._gain[x, y])) for x, y in zip(me, opp)]
+                 float(self._gain[x, y])) for x, y in zip(me, opp, strict=True)]
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -405,8 +406,8 @@ def value_iteration(board: Board, accuracy: Sequence[float] = DEFAULT_ACCURACY,
     One detail differs from seed 003's code without changing its answer: its array also
     holds ``m`` slots past the final square, copies of square ``n-1``, whose change it adds to the
     total; their change dies out within a few sweeps and we count squares ``0..n`` only (the
-    number of sweeps agrees on its board for every discount and accuracy we tried). And as in its code,
-    a move of 0 from the foot of a jump takes the jump (see the module docstring), so the
+    number of sweeps agrees on its board for every discount and accuracy we tried). And as in its
+    code, a move of 0 from the foot of a jump takes the jump (see the module docstring), so the
     policy agrees with seed 003's on every square.
 
     Parameters
@@ -459,7 +460,7 @@ def value_iteration(board: Board, accuracy: Sequence[float] = DEFAULT_ACCURACY,
     n = board.size
     goal = [n] + [a for a, b in board.jumps.items() if b == n]
     values = np.zeros(n + 1)
-    for sweep in range(1, max_iter + 1):
+    for sweep in range(1, max_iter + 1):  # noqa: B007 - the count is reported after the loop
         q = _action_values(table, acc, values)
         new = np.empty(n + 1)
         new[:n] = discount * q.max(axis=1)
@@ -633,7 +634,7 @@ def optimal_policy(board: Board, accuracy: Sequence[float] = DEFAULT_ACCURACY,
         mix[rows, targets] = 1.0
         return _expected(_transition(table, acc, mix))
 
-    for rounds in range(1, max_rounds + 1):
+    for rounds in range(1, max_rounds + 1):  # noqa: B007 - the count is reported after the loop
         turns = evaluate(policy)
         if not np.isfinite(turns).all():           # cannot happen: improvement keeps it sure
             raise RuntimeError("policy iteration reached a policy that may never finish")
@@ -774,7 +775,7 @@ def race(board: Board, accuracy: Sequence[float] = DEFAULT_ACCURACY, tol: float 
         return (acc[0] * lose[:, moves[..., 0]] + acc[1] * lose[:, moves[..., 1]]
                 + acc[2] * lose[:, moves[..., 2]])
 
-    for sweep in range(1, max_sweeps + 1):
+    for sweep in range(1, max_sweeps + 1):  # noqa: B007 - the count is reported after the loop
         new = q_values(win).max(axis=2).T
         change = float(np.abs(new - win).max())
         win = new
@@ -785,7 +786,7 @@ def race(board: Board, accuracy: Sequence[float] = DEFAULT_ACCURACY, tol: float 
                            f"(last change {change:.3g} > tol={tol})")
     q = q_values(win).transpose(1, 0, 2)              # (x, y, t)
     policy = _first_best(q, largest=True)
-    solo = optimal_policy(board, acc).policy
+    solo = optimal_policy(board, tuple(acc.tolist())).policy
     gain = q.max(axis=2) - np.take_along_axis(q, np.broadcast_to((solo - 1)[:, None, None],
                                                                  (n, n, 1)), axis=2)[..., 0]
     return RaceResult(_frozen(win), _frozen(policy + 1), float(win[0, 0]), solo, sweep,

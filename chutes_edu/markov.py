@@ -4,8 +4,8 @@ States are the squares :math:`0..n`. One **turn** moves the token with the trans
 
 .. math:: P_{st} = \Pr(\text{a turn that starts on } s \text{ ends on } t),
 
-which is row-stochastic; the final square :math:`n` is the only absorbing state. Ordering the squares
-:math:`0..n-1` first,
+which is row-stochastic; the final square :math:`n` is the only absorbing state. Ordering the
+squares :math:`0..n-1` first,
 
 .. math:: P = \begin{pmatrix} Q & R \\ 0 & 1 \end{pmatrix}, \qquad
           N = (I - Q)^{-1} = I + Q + Q^2 + \cdots,
@@ -19,8 +19,8 @@ the first-step equations :math:`t_s = 1 + \sum_u P_{su} t_u` of seed 000. The ga
 from a start :math:`s` has :math:`\Pr(T = k) = (Q^{k-1} R)_s` for :math:`k \ge 1`.
 
 **Bonus rolls** (seed 004's "a six rolls again"). With one roll's matrix :math:`B` split by face
-into :math:`B = B_{\text{other}} + B_f`, and :math:`B_f = F_{\text{end}} + F_{\text{on}}` (the rolls of
-:math:`f` that finish, and those that go on), a turn is :math:`P = (I - F_{\text{on}})^{-1}
+into :math:`B = B_{\text{other}} + B_f`, and :math:`B_f = F_{\text{end}} + F_{\text{on}}` (the rolls
+of :math:`f` that finish, and those that go on), a turn is :math:`P = (I - F_{\text{on}})^{-1}
 (B_{\text{other}} + F_{\text{end}})`: a geometric series over the repeats, exact with no depth cut.
 For expected turns the same game can be counted roll by roll: a roll costs a turn unless it follows
 a bonus face, so :math:`t_s = c_s + \sum_u B_{su} t_u` with
@@ -90,7 +90,7 @@ def _turn_matrix(board: Board) -> np.ndarray:
         n = board.size
         pf = float(board.probabilities[f - 1])
         dest = board._roll_table[:, f - 1]
-        on = np.zeros_like(B)                        # F_on: a bonus face that leaves the token short
+        on = np.zeros_like(B)                  # F_on: a bonus face that leaves the token short
         src = np.flatnonzero(dest[:n] != n)
         on[src, dest[src]] = pf
         P = np.linalg.solve(np.eye(n + 1) - on, B - on)   # (I - F_on)^{-1} (B_other + F_end)
@@ -162,7 +162,7 @@ def _integer_system(board: Board) -> tuple[list[list[int]], list[int]]:
     for s in range(n):
         row = A[s]
         row[s] += scale
-        for t, w in zip(table[s], weights):
+        for t, w in zip(table[s], weights, strict=True):    # one weight per face
             if t < n and w:
                 row[t] -= w
         if f is not None and table[s][f - 1] != n:
@@ -175,7 +175,7 @@ def _solve_integer(A: list[list[int]], rhs: list[int]) -> list[sympy.Rational]:
     n = len(A)
     try:
         import flint
-    except ImportError:      # pragma: no cover - python-flint is a dependency; sympy alone also works
+    except ImportError:  # pragma: no cover - python-flint is a dependency; sympy alone also works
         x, den = DomainMatrix([[ZZ(v) for v in row] for row in A], (n, n), ZZ).solve_den(
             DomainMatrix([[ZZ(v)] for v in rhs], (n, 1), ZZ))
         return [sympy.Rational(int(v), int(den)) for v in x.to_list_flat()]
@@ -283,7 +283,7 @@ def expected_turns(board: Board, exact: bool = False) -> np.ndarray | sympy.Matr
     """
     if exact:
         def build() -> sympy.Matrix:
-            return sympy.Matrix(_solve_integer(*_integer_system(board)) + [sympy.Integer(0)])
+            return sympy.Matrix([*_solve_integer(*_integer_system(board)), sympy.Integer(0)])
         return _cached(board, "expected_exact", build).copy()
     return _expected_float(board).copy()
 
@@ -469,7 +469,7 @@ def win_probabilities(board: Board, positions: Sequence[int]) -> np.ndarray:
     pmf = np.zeros((len(squares), length))
     for i, s in enumerate(squares):
         pmf[i, : len(pmfs[s])] = pmfs[s]
-    later = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1]   # P(T >= k), summed from the tail for accuracy
+    later = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1]   # P(T >= k), summed from the tail (accuracy)
     after = later - pmf                                  # P(T > k)
     wins = np.empty(len(squares))
     for i in range(len(squares)):
@@ -499,8 +499,8 @@ def jump_effects(board: Board, min_length: int = 1) -> np.ndarray:
     -------
     numpy.ndarray
         Shape ``(size + 1, size + 1)``, NaN where the jump is not allowed: ``a`` is 0, the final
-        square, or an existing jump's source or destination; ``b`` is an existing source; ``a == b``;
-        ``abs(a - b) < min_length``; or the new board could never be finished.
+        square, or an existing jump's source or destination; ``b`` is an existing source;
+        ``a == b``; ``abs(a - b) < min_length``; or the new board could never be finished.
 
     Examples
     --------

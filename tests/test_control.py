@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
@@ -10,10 +11,15 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from chutes_edu import AIMING_GAME_2021, MILTON_BRADLEY_1943, Board, expected_turns
-from chutes_edu import control
-from chutes_edu.control import (_aim_table, optimal_policy, policy_expected_turns, race,
-                                simulate_policy, value_iteration)
+from chutes_edu import AIMING_GAME_2021, MILTON_BRADLEY_1943, Board, control, expected_turns
+from chutes_edu.control import (
+    _aim_table,
+    optimal_policy,
+    policy_expected_turns,
+    race,
+    simulate_policy,
+    value_iteration,
+)
 
 # Seed 003's own code (run outside the repo), discount 0.9, accuracy (1/4, 1/2, 1/4), reward 100:
 # the target printed for each square 0..99 after its 35 sweeps.
@@ -117,8 +123,8 @@ def test_a_smaller_discount_lowers_every_value():
 
 def test_results_are_frozen():
     result = value_iteration(AIMING_GAME_2021)
-    with pytest.raises(Exception):
-        result.iterations = 3
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.iterations = 3  # type: ignore[misc]
     with pytest.raises(ValueError):
         result.values[0] = 1.0
 

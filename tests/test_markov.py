@@ -8,9 +8,20 @@ import numpy as np
 import pytest
 import sympy
 
-from chutes_edu import (MILTON_BRADLEY_1943, MILTON_BRADLEY_1943_CHUTE_48, NOORDENBOS_2023, Board,
-                        expected_turns, fundamental_matrix, jump_effects, simulate,
-                        square_distribution, transition_matrix, turn_distribution, win_probabilities)
+from chutes_edu import (
+    MILTON_BRADLEY_1943,
+    MILTON_BRADLEY_1943_CHUTE_48,
+    NOORDENBOS_2023,
+    Board,
+    expected_turns,
+    fundamental_matrix,
+    jump_effects,
+    simulate,
+    square_distribution,
+    transition_matrix,
+    turn_distribution,
+    win_probabilities,
+)
 
 T = MILTON_BRADLEY_1943
 

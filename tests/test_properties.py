@@ -10,8 +10,17 @@ import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from chutes_edu import (OVERSHOOT_RULES, Board, expected_turns, fundamental_matrix, jump_effects,
-                        simulate, transition_matrix, turn_distribution, win_probabilities)
+from chutes_edu import (
+    OVERSHOOT_RULES,
+    Board,
+    expected_turns,
+    fundamental_matrix,
+    jump_effects,
+    simulate,
+    transition_matrix,
+    turn_distribution,
+    win_probabilities,
+)
 
 SETTINGS = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])

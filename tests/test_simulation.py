@@ -5,8 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from chutes_edu import (MILTON_BRADLEY_1943, NOORDENBOS_2023, Board, capped_mean, expected_turns,
-                        running_mean, simulate, turn_distribution)
+from chutes_edu import (
+    MILTON_BRADLEY_1943,
+    NOORDENBOS_2023,
+    Board,
+    capped_mean,
+    expected_turns,
+    running_mean,
+    simulate,
+    turn_distribution,
+)
 
 
 def test_same_seed_same_games_and_generators_accepted() -> None:
