@@ -1,35 +1,79 @@
-# Two commands for a fresh machine: `make lab` and `make test` (see README.md).
+# Two commands for a fresh machine: `make lab` and `make test` (see README.md), in either order.
+#
+# Two environments, so that a student's Lab holds the course and nothing else:
+#   .venv-lab  the student's: exactly the pinned environment of binder/ (the same one a hub image uses)
+#   .venv      the developers': the course plus tests, linters and the teacher's grading tools
 PYTHON ?= python3
 # Small matrices run faster on one BLAS thread, and a second one only adds noise on 2 busy cores.
 export OPENBLAS_NUM_THREADS ?= 1
 export OMP_NUM_THREADS ?= 1
-VENV   := .venv
-PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+VENV      := .venv
+PY        := $(VENV)/bin/python
+STAMP     := $(VENV)/.installed
+LAB_VENV  ?= .venv-lab
+LAB_STAMP := $(LAB_VENV)/.installed
+PORT      ?= 8888
+# OpenBLAS kernels besides the machine's own under which the checked notebooks must print the same:
+# both exist on every x86-64 CPU, and their rounding differs from AVX2/AVX-512 kernels in the last bits.
+KERNELS   ?= Haswell Prescott
+NOTEBOOKS := lessons solutions tests/notebooks
 
-.PHONY: lab test bench exercises check-exercises clean help
+.PHONY: help lab lab-env test lint fmt notebooks-kernels bench exercises clean
 
 help:
-	@echo "make lab        - create .venv, install the course, start JupyterLab on lessons/"
-	@echo "make test       - create/update .venv and run the whole test suite"
+	@echo "make lab        - create .venv-lab (the pinned course environment) and start JupyterLab"
+	@echo "make test       - create/update .venv, lint, type-check and run the whole test suite"
+	@echo "make lint       - ruff and mypy only;  make fmt - apply ruff's automatic fixes"
 	@echo "make bench      - print the speed ratios (benchmarks/bench.py)"
 	@echo "make exercises  - regenerate exercises/ from solutions/"
 
-$(PY):
+define check_python
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "chutes_edu needs Python 3.11 or newer")'
+endef
+
+# ---------------------------------------------------------------- the student's environment
+$(LAB_STAMP): binder/requirements.txt binder/postBuild pyproject.toml
+	$(check_python)
+	$(PYTHON) -m venv $(LAB_VENV)
+	$(LAB_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(LAB_VENV)/bin/python -m pip install --quiet -r binder/requirements.txt
+	PATH="$(abspath $(LAB_VENV))/bin:$$PATH" bash binder/postBuild
+	@touch $@
+
+lab-env: $(LAB_STAMP)
+
+lab: $(LAB_STAMP)
+	@echo "Starting JupyterLab on the course: open the http://127.0.0.1 URL printed below."
+	$(LAB_VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) --allow-root \
+		--ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/start_here.ipynb
+
+# ---------------------------------------------------------------- the developers' environment
+$(PY):
+	$(check_python)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
 # Re-install whenever the package metadata changes.
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e ".[lab,test]"
+	$(PY) -m pip install --quiet -e ".[test]"
 	@touch $(STAMP)
 
-lab: $(STAMP)
-	@echo "Starting JupyterLab on lessons/ - open the http://127.0.0.1 URL printed below."
-	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --allow-root --ServerApp.root_dir=lessons
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
-test: $(STAMP)
+fmt: $(STAMP)
+	$(VENV)/bin/ruff check --fix .
+
+# The checked notebooks once more under each of $(KERNELS): a printed float-rounding accident
+# fails here, not on a student's laptop.
+notebooks-kernels: $(STAMP)
+	@for k in $(KERNELS); do \
+		echo "== checked notebooks under OPENBLAS_CORETYPE=$$k"; \
+		OPENBLAS_CORETYPE=$$k $(PY) -m pytest -q -p no:cacheprovider $(NOTEBOOKS) || exit 1; \
+	done
+
+test: lint notebooks-kernels
 	$(PY) -m pytest
 
 bench: $(STAMP)
@@ -39,4 +83,4 @@ exercises: $(STAMP)
 	$(PY) tools/make_exercises.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis tests/artifacts
+	rm -rf $(VENV) $(LAB_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache tests/artifacts

@@ -1,54 +1,141 @@
-"""Replay binder/'s set-up in a fresh virtual environment and run lesson 1 there.
+"""The student's environment, built as a student builds it: `make lab` in a fresh virtual environment.
 
-This is what mybinder.org does with the repository: install binder/requirements.txt, run
-binder/postBuild, start a kernel. It needs PyPI (or pip's cache) and takes a minute or two.
+`make lab` installs binder/requirements.txt and runs binder/postBuild, exactly what mybinder.org (and
+repo2docker, for a hub image) does with the repository, so one test covers all three. It checks that
+the environment holds what a student needs and no test or grading tools, that pip prints no warning
+caused by our metadata, that lesson 1 runs on its kernel, and that JupyterLab, started by `make lab`,
+serves the whole course and lands on the start page. It needs PyPI (or pip's cache): a minute or two.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import signal
+import socket
 import subprocess
 import sys
-import venv
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# Test runners, linters and the teacher's grading tools stay out of a student's Lab.
+NOT_FOR_STUDENTS = {"nbgrader", "pytest", "nbval", "hypothesis", "playwright", "voila", "ruff", "mypy"}
 
 
-def _run(cmd: list[str], env: dict[str, str], timeout: int) -> None:
-    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
-    assert done.returncode == 0, f"{' '.join(cmd)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-
-
-def test_binder_environment_runs_lesson_one(tmp_path: Path) -> None:
-    lesson = sorted((ROOT / "lessons").glob("01_*.ipynb"))
-    if not lesson:
-        pytest.skip("lesson 1 is not written yet")
-    env_dir = tmp_path / "binder-env"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
-    python = str(env_dir / "bin" / "python")
+@pytest.fixture(scope="module")
+def lab_env(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    env_dir = tmp_path_factory.mktemp("student") / "venv"
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
-    env["PATH"] = f"{env_dir / 'bin'}{os.pathsep}{env['PATH']}"
-    _run([python, "-m", "pip", "install", "--quiet", "setuptools", "wheel"], env, 600)
-    _run([python, "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"], env, 1200)
-    _run(["bash", "binder/postBuild"], env, 600)
-    # the fresh environment has no nbclient: use ours, with the fresh env's kernel
-    _run([python, "-m", "ipykernel", "install", "--prefix", str(env_dir), "--name", "binder-env"],
-         env, 120)
+    done = subprocess.run(["make", "--no-print-directory", "lab-env", f"LAB_VENV={env_dir}",
+                           f"PYTHON={sys.executable}"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=1800)
+    assert done.returncode == 0, f"make lab-env failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return env_dir, done.stdout + done.stderr
+
+
+def _ours(line: str) -> bool:
+    """A pip/setuptools warning about this project (not about the machine's own pip configuration)."""
+    return bool(re.search(r"warning|deprecat", line, re.I)) and "is ignored: it is neither" not in line
+
+
+def test_pip_prints_no_warning_about_our_metadata(lab_env: tuple[Path, str]) -> None:
+    _, log = lab_env
+    assert not [line for line in log.splitlines() if _ours(line)], log[-3000:]
+
+
+def test_student_environment_has_no_test_or_grading_tools(lab_env: tuple[Path, str]) -> None:
+    env_dir, _ = lab_env
+    listed = subprocess.run([str(env_dir / "bin" / "python"), "-m", "pip", "list", "--format=json"],
+                            capture_output=True, text=True, check=True).stdout
+    names = {p["name"].lower().replace("_", "-") for p in json.loads(listed)}
+    assert not names & NOT_FOR_STUDENTS, sorted(names & NOT_FOR_STUDENTS)
+    assert {"jupyterlab", "ipywidgets", "nbgitpuller", "chutes-edu"} <= names
+    extensions = subprocess.run([str(env_dir / "bin" / "jupyter"), "labextension", "list"],
+                                capture_output=True, text=True).stdout
+    assert "nbgrader" not in extensions
+
+
+def test_library_comes_from_the_checkout_and_imports_anywhere(lab_env: tuple[Path, str],
+                                                              tmp_path: Path) -> None:
+    """Even in a home folder holding a course folder named `chutes_edu` (nbgitpuller's target)."""
+    env_dir, _ = lab_env
+    (tmp_path / "chutes_edu" / "lessons").mkdir(parents=True)
+    where = subprocess.run([str(env_dir / "bin" / "python"), "-c",
+                            "from chutes_edu import MILTON_BRADLEY_1943, check\n"
+                            "import chutes_edu; print(chutes_edu.__file__)"],
+                           cwd=tmp_path, capture_output=True, text=True)
+    assert where.returncode == 0, where.stderr[-2000:]
+    assert where.stdout.strip() == str(ROOT / "chutes_edu" / "__init__.py")
+
+
+def test_lesson_one_runs_on_the_student_kernel(lab_env: tuple[Path, str]) -> None:
+    env_dir, _ = lab_env
+    lesson = sorted((ROOT / "lessons").glob("01_*.ipynb"))[0]
+    subprocess.run([str(env_dir / "bin" / "python"), "-m", "ipykernel", "install", "--prefix",
+                    str(env_dir), "--name", "student-env"], capture_output=True, check=True)
+    # the student's environment has no nbclient: drive its kernel from ours
     code = ("import nbformat\n"
             "from nbclient import NotebookClient\n"
-            f"nb = nbformat.read({str(lesson[0])!r}, as_version=4)\n"
-            "NotebookClient(nb, timeout=120, kernel_name='binder-env', resources="
-            f"{{'metadata': {{'path': {str(lesson[0].parent)!r}}}}}).execute()\n"
+            f"nb = nbformat.read({str(lesson)!r}, as_version=4)\n"
+            "NotebookClient(nb, timeout=120, kernel_name='student-env', resources="
+            f"{{'metadata': {{'path': {str(lesson.parent)!r}}}}}).execute()\n"
             "print('ran', len(nb.cells), 'cells')\n")
     found = {**os.environ, "JUPYTER_PATH": str(env_dir / "share" / "jupyter")}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
                           env=found)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "ran" in done.stdout
-    # and the package really came from the repository, via postBuild
-    where = subprocess.run([python, "-c", "import chutes_edu; print(chutes_edu.__file__)"],
-                           capture_output=True, text=True, env=env)
-    assert str(ROOT / "chutes_edu") in where.stdout
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_make_lab_serves_the_whole_course_from_the_start_page(lab_env: tuple[Path, str],
+                                                              tmp_path: Path) -> None:
+    env_dir, _ = lab_env
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env["JUPYTER_RUNTIME_DIR"] = str(tmp_path / "runtime")
+    env["JUPYTER_CONFIG_DIR"] = str(tmp_path / "config")
+    log = tmp_path / "lab.log"
+    with log.open("w") as out:
+        lab = subprocess.Popen(["make", "--no-print-directory", "lab", f"LAB_VENV={env_dir}",
+                                f"PORT={port}"], cwd=ROOT, env=env, stdout=out,
+                               stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        url = None
+        deadline = time.monotonic() + 120
+        while url is None and time.monotonic() < deadline and lab.poll() is None:
+            time.sleep(0.5)
+            found = re.search(rf"http://127\.0\.0\.1:{port}/\S*token=(\w+)", log.read_text())
+            url = found.group(0) if found else None
+        assert url, f"make lab printed no URL:\n{log.read_text()[-3000:]}"
+        token = re.search(r"token=(\w+)", url).group(1)  # type: ignore[union-attr]
+        assert "/lab/tree/start_here.ipynb" in url       # the printed URL opens the start page
+
+        def get(path: str) -> dict:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}{path}",
+                                             headers={"Authorization": f"token {token}"})
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return json.loads(answer.read())
+
+        for folder in ("lessons", "exercises", "solutions"):
+            listed = {item["name"] for item in get(f"/api/contents/{folder}")["content"]}
+            expected = {p.name for p in (ROOT / folder).glob("*.ipynb")}
+            assert expected <= listed, (folder, sorted(expected - listed))
+        assert get("/api/contents/start_here.ipynb")["type"] == "notebook"
+    finally:
+        os.killpg(lab.pid, signal.SIGTERM)
+        try:
+            lab.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(lab.pid, signal.SIGKILL)
+            lab.wait()

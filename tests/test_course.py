@@ -1,20 +1,78 @@
-"""The course as a student meets it: notebooks carry no test plumbing in the code they read."""
+"""The course as a student meets it: a start page, links that work in the repository layout (JupyterLab,
+Binder, a hub via nbgitpuller), and no test plumbing in the code students read."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+START = ROOT / "start_here.ipynb"
+LESSONS = sorted((ROOT / "lessons").glob("*.ipynb"))
 NOTEBOOKS = sorted(p for folder in ("lessons", "solutions", "exercises")
                    for p in (ROOT / folder).glob("*.ipynb"))
+# a markdown link or image: [text](target) or ![alt](target), with an optional "title"
+LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[f"{p.parent.name}/{p.stem}" for p in NOTEBOOKS])
+def _ids(paths: list[Path]) -> list[str]:
+    return [f"{p.parent.name}/{p.stem}" for p in paths]
+
+
+def _links(path: Path) -> list[str]:
+    nb = nbformat.read(path, as_version=4)
+    return [m.group(1) for cell in nb.cells if cell.cell_type == "markdown"
+            for m in LINK.finditer(cell.source)]
+
+
+def _local(target: str) -> str | None:
+    """The file part of a link into the repository, or None for a web link or an anchor."""
+    if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I) or target.startswith("#"):
+        return None
+    return target.split("#")[0].split("?")[0]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
 def test_no_nbval_markers_in_code(path: Path) -> None:
     """nbval's markers live in cell tags, not in comments that students read."""
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
         assert "NBVAL_" not in cell.source, f"{path.name}: {cell.source[:200]}"
+
+
+@pytest.mark.parametrize("path", [START, *NOTEBOOKS], ids=["start_here", *_ids(NOTEBOOKS)])
+def test_links_resolve_in_the_repository_layout(path: Path) -> None:
+    for target in _links(path):
+        local = _local(target)
+        if local:
+            assert (path.parent / local).resolve().exists(), f"{path.name}: broken link {target}"
+
+
+def test_start_page_maps_every_lesson_to_its_exercises() -> None:
+    targets = {_local(t) for t in _links(START)}
+    for lesson in LESSONS:
+        assert f"lessons/{lesson.name}" in targets, f"start page does not link {lesson.name}"
+        assert f"exercises/{lesson.name}" in targets, f"start page does not link exercises/{lesson.name}"
+    text = "\n".join(c.source for c in nbformat.read(START, as_version=4).cells)
+    for lesson in LESSONS:        # each row names the lesson by its own title
+        title = nbformat.read(lesson, as_version=4).cells[0].source.split("\n")[0]
+        assert title.split(" — ", 1)[1] in text, f"start page lacks the title of {lesson.name}"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=_ids(LESSONS))
+def test_lesson_and_exercise_set_link_to_each_other(lesson: Path) -> None:
+    assert f"../exercises/{lesson.name}" in map(_local, _links(lesson)), \
+        f"{lesson.name} does not link to its exercise set"
+    exercise = ROOT / "exercises" / lesson.name
+    assert f"../lessons/{lesson.name}" in map(_local, _links(exercise)), \
+        f"exercises/{lesson.name} does not link back to its lesson"
+
+
+def test_the_lab_opens_on_the_start_page() -> None:
+    """`make lab` serves the whole repository (lessons and exercises) and lands on the start page."""
+    makefile = (ROOT / "Makefile").read_text()
+    assert '--ServerApp.root_dir="$(CURDIR)"' in makefile
+    assert f"--LabApp.default_url=/lab/tree/{START.name}" in makefile
