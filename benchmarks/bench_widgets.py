@@ -20,8 +20,13 @@ import time  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 from typing import Any  # noqa: E402
 
-from chutes_edu import (BoardExplorer, CoinFlipExplorer, JumpExplorer,  # noqa: E402
-                        RaceExplorer, SimulationExplorer)
+from chutes_edu import (  # noqa: E402
+    BoardExplorer,
+    CoinFlipExplorer,
+    JumpExplorer,
+    RaceExplorer,
+    SimulationExplorer,
+)
 
 
 def _median_change(control: Any, values: Sequence[Any], repeat: int,

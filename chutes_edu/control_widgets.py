@@ -11,20 +11,26 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as widgets
-import numpy as np
 import matplotlib.patheffects as patheffects
+import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
+from matplotlib.collections import PathCollection
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.path import Path
+from matplotlib.textpath import TextPath
+from matplotlib.transforms import Affine2D
 
 from . import control
 from .board import Board
 from .boards import AIMING_GAME_2021
-from .plots import draw_board, square_center
+from .plots import _PAINTER, SMALL_TEXT, _legend_below, _sticky, draw_board, square_center
+from .widgets import _FigureView
 
 __all__ = ["draw_policy", "plot_policy_profile", "PolicyExplorer"]
 
@@ -72,12 +78,12 @@ def draw_policy(board: Board, policy: Sequence[int] | np.ndarray, values: Any = 
     ax = draw_board(board, values, ax=ax, label=label, title=title, cmap=cmap)
     stroke = [patheffects.withStroke(linewidth=2.2, foreground="white")]
     feet = set(board.jumps)
-    fontsize = max(5.0, min(10.0, 90.0 / max(1.0, np.sqrt(board.size))))
+    fontsize = SMALL_TEXT
     for s, t in enumerate(targets):
         if s in feet:
             continue
         x, y = square_center(s, board.size)
-        ax.text(x + 0.1, y - 0.12, str(int(t)), ha="center", va="center", fontsize=fontsize,
+        ax.text(x + 0.12, y - 0.18, str(int(t)), ha="center", va="center", fontsize=fontsize,
                 fontweight="bold", color="black", path_effects=stroke, zorder=5, gid=_POLICY_GID)
     return ax
 
@@ -117,17 +123,91 @@ def plot_policy_profile(values: Any, policy: Sequence[int] | np.ndarray,
     if compare is not None:
         bottom.plot(squares, compare, ls="none", marker="o", ms=3.5, mfc="none", mec="0.2",
                     label=compare_label)
-        bottom.legend(loc="lower left", fontsize=8, ncol=2)
     bottom.set_ylabel("target")
     bottom.set_xlabel("square")
+    if compare is not None:                   # under the panel: it never covers the steps
+        _legend_below(bottom, bottom.get_lines(), ncol=2)
     bottom.set_yticks(range(1, int(np.max(policy)) + 1))
     return top, bottom
 
 
-def _png(fig: Figure) -> bytes:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=72)
-    return buffer.getvalue()
+class _PolicyPainter:
+    """The explorer's one figure: the value map with targets (left), value and target along the
+    board (right); ``update`` changes the data in place and reports when the axes changed."""
+
+    def __init__(self, figure: Figure, board: Board, result: control.ValueIterationResult,
+                 best: Any) -> None:
+        self.board = board
+        grid = figure.add_gridspec(2, 2, width_ratios=[1.15, 1])
+        self.board_ax = figure.add_subplot(grid[:, 0])
+        draw_policy(board, result.policy, result.values, ax=self.board_ax,
+                    label=f"value of the square (reward {result.reward:g}, discounted)",
+                    title="value map and targets (number = target)")
+        self.cells = getattr(self.board_ax, _PAINTER)
+        # draw_policy's targets are Text artists with a halo; a hundred of them take 150 ms to
+        # draw. Here they become glyph outlines in two collections (halo, digits), like the
+        # square numbers: one draw call each.
+        texts = [t for t in self.board_ax.texts if t.get_gid() == _POLICY_GID]
+        self.squares = [s for s in range(board.size) if s not in board.jumps]
+        self._font = FontProperties(size=texts[0].get_fontsize(), weight="bold")
+        anchors = [text.get_position() for text in texts]
+        self._glyphs: dict[int, Path] = {}
+        for text in texts:
+            text.remove()
+        # glyphs in points, placed at their squares (as a scatter plot places its markers)
+        points = Affine2D().scale(figure.dpi / 72.0)
+        self.halo = PathCollection([], facecolors="none", edgecolors="white", linewidths=2.2,
+                                   joinstyle="round", zorder=5, offsets=anchors,
+                                   offset_transform=self.board_ax.transData, transform=points,
+                                   gid=_POLICY_GID)
+        self.targets = PathCollection([], facecolors="black", edgecolors="none", zorder=5.1,
+                                      offsets=anchors, offset_transform=self.board_ax.transData,
+                                      transform=points, gid=_POLICY_GID)
+        self.board_ax.add_collection(self.halo, autolim=False)
+        self.board_ax.add_collection(self.targets, autolim=False)
+        self.top = figure.add_subplot(grid[0, 1])
+        self.bottom = figure.add_subplot(grid[1, 1], sharex=self.top)
+        plot_policy_profile(result.values, result.policy, best.policy,
+                            axes=(self.top, self.bottom))
+        self.value_line, = self.top.get_lines()
+        self.policy_line, self.compare_line = self.bottom.get_lines()[:2]
+        faces = max(int(np.max(result.policy)), int(np.max(best.policy)), board.faces)
+        self.bottom.set_yticks(range(1, faces + 1))
+        self.bottom.set_ylim(0.5, faces + 0.5)
+        self.ymax: float | None = None
+        self.top.set_title("along the board")
+
+    def update(self, result: control.ValueIterationResult, best: Any) -> bool:
+        """Show ``result`` and the fewest-turns policy ``best``; True if a scale changed."""
+        changed = bool(self.cells.set_values(result.values, sticky=True))
+        paths = [self._glyph(int(result.policy[s])) for s in self.squares]
+        self.halo.set_paths(paths)
+        self.targets.set_paths(paths)
+        self.board_ax.set_title(f"value map and targets (number = target), "
+                                f"discount {result.discount:.2f}")
+        self.value_line.set_ydata(np.asarray(result.values, dtype=float))
+        self.policy_line.set_ydata(result.policy)
+        self.compare_line.set_ydata(best.policy)
+        ymax = _sticky(self.ymax, float(np.max(result.values)) * 1.05, True)
+        if ymax != self.ymax:
+            self.ymax = ymax
+            self.top.set_ylim(0, ymax)
+            changed = True
+        return changed
+
+    def _glyph(self, target: int) -> Path:
+        """The outline of ``target`` in points, centred on (0, 0) (cached)."""
+        if target not in self._glyphs:
+            path = TextPath((0, 0), str(target), prop=self._font)
+            (x0, y0), (x1, y1) = path.get_extents().get_points()
+            self._glyphs[target] = Affine2D().translate(-(x0 + x1) / 2,
+                                                        -(y0 + y1) / 2).transform_path(path)
+        return self._glyphs[target]
+
+    def dynamic_artists(self) -> list[Artist]:
+        """What a slider changes; the rest is a fixed background."""
+        return [self.board_ax.title, *self.cells.dynamic_artists(), self.halo, self.targets,
+                self.value_line, self.policy_line, self.compare_line]
 
 
 class PolicyExplorer(widgets.VBox):
@@ -151,7 +231,8 @@ class PolicyExplorer(widgets.VBox):
     message : ipywidgets.HTML
         Empty, or why the current settings cannot be solved.
     image : ipywidgets.Image
-        The board with values and targets, and the value/target profile (PNG).
+        The board with values and targets, and the value/target profile (PNG, shown at its own
+        pixel size).
     result : chutes_edu.control.ValueIterationResult or None
         The last solution.
     """
@@ -171,14 +252,24 @@ class PolicyExplorer(widgets.VBox):
         self.discount = widgets.FloatSlider(value=0.9, min=0.1, max=0.99, step=0.01,
                                             description="discount γ", readout_format=".2f",
                                             continuous_update=False, style=style, layout=layout)
+        for slider, css in ((self.exact, "chutes-exact"), (self.lean, "chutes-lean"),
+                            (self.discount, "chutes-discount")):
+            slider.add_class(css)
         self.readout = widgets.HTML()
+        self.readout.add_class("chutes-readout")
         self.message = widgets.HTML()
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+        self.message.add_class("chutes-message")
+        self._painter: _PolicyPainter | None = None
+        self.view = _FigureView((960, 448), css="chutes-policy-image",
+                                dynamic=lambda: (self._painter.dynamic_artists()
+                                                 if self._painter else []))
+        self.image = self.view.image
         self.result: control.ValueIterationResult | None = None
         for slider in (self.exact, self.lean, self.discount):
             slider.observe(self._redraw, names="value")
         super().__init__([widgets.HBox([self.exact, self.lean]), self.discount, self.readout,
                           self.message, self.image])
+        self.add_class("chutes-policy-explorer")
         self._redraw()
 
     @property
@@ -200,6 +291,10 @@ class PolicyExplorer(widgets.VBox):
             return
         self.message.value = ""
         self.result = result
+        if self._painter is None:
+            self._painter = _PolicyPainter(self.view.figure, self.board, result, best)
+        changed = self._painter.update(result, best)
+        self.view.render(full=changed)
         under, exact, over = accuracy
         differ = int(np.sum(result.policy != best.policy))
         self.readout.value = (
@@ -210,16 +305,6 @@ class PolicyExplorer(widgets.VBox):
             f"this policy takes <b>{_turns(turns[0])}</b> turns on average from square 0; "
             f"the fewest possible is <b>{_turns(best.expected_turns[0])}</b> "
             f"(targets differ on {differ} squares)")
-        fig = Figure(figsize=(12.5, 5.6), layout="constrained")
-        grid = fig.add_gridspec(2, 2, width_ratios=[1.15, 1])
-        draw_policy(self.board, result.policy, result.values, ax=fig.add_subplot(grid[:, 0]),
-                    label=f"value (discount {gamma:.2f})",
-                    title="value map and targets (number = target)")
-        top = fig.add_subplot(grid[0, 1])
-        bottom = fig.add_subplot(grid[1, 1], sharex=top)
-        plot_policy_profile(result.values, result.policy, best.policy, axes=(top, bottom))
-        top.set_title("along the board")
-        self.image.value = _png(fig)
 
 
 def _turns(x: float) -> str:

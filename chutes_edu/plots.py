@@ -20,6 +20,10 @@ changes around zero) and never carry meaning alone: ladders are solid arrows wit
 chutes dashed arrows with open heads; players' tokens differ in marker shape; win bars in hatching;
 surprising added jumps are hatched.
 
+Text is never smaller than ``SMALL_TEXT`` points (11 px in the widgets, which draw at 80 dpi) and
+legends sit outside the data they explain (below the axes, or where the data leave room). Square
+numbers are drawn above the ladders and chutes, with a halo that keeps them readable.
+
 Each picture keeps a small private *painter* on its axes (``ax._chutes_edu_painter``) whose
 ``update`` method redraws it in place; the widgets use it to stay fast.
 """
@@ -34,6 +38,7 @@ import matplotlib
 import matplotlib.colors as mcolors
 import matplotlib.patheffects as patheffects
 import numpy as np
+from matplotlib import transforms
 from matplotlib.axes import Axes
 from matplotlib.collections import PathCollection, PolyCollection
 from matplotlib.lines import Line2D
@@ -57,14 +62,44 @@ CHUTE_COLOR = "#D55E00"
 TOKEN_COLORS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#F0E442", "#999999")
 TOKEN_MARKERS = ("o", "s", "^", "D", "v", "P")
 HATCHES = ("", "//", "..", "xx", "\\\\", "oo")
+SMALL_TEXT = 10.0
+"""The smallest text in any picture, in points: 11 px at the widgets' 80 dpi, 14 px at 100 dpi."""
 _PAINTER = "_chutes_edu_painter"
 
 
 # --------------------------------------------------------------------------- helpers
 def _new_axes(figsize: tuple[float, float]) -> Axes:
-    import matplotlib.pyplot as plt   # only when the caller gave no axes (notebooks)
+    import matplotlib.pyplot as plt  # only when the caller gave no axes (notebooks)
     _, ax = plt.subplots(figsize=figsize, layout="constrained")
     return ax
+
+
+def _legend_below(ax: Axes, handles: Sequence[Any], *, ncol: int, **kwargs: Any) -> Any:
+    """A frameless legend centred under the axes, below the tick labels and the x label.
+
+    The offset is in points (tick, tick label and x label heights), so it holds at any figure size;
+    constrained layout then makes room for the legend instead of letting it cover the data.
+    """
+    rc = matplotlib.rcParams
+    drop = 2.0
+    if ax.xaxis.get_visible() and ax.get_xticks().size:
+        drop += rc["xtick.major.size"] + rc["xtick.major.pad"]
+        drop += 1.3 * _points(rc["xtick.labelsize"])
+    if ax.get_xlabel():
+        drop += rc["axes.labelpad"] + 1.3 * _points(ax.xaxis.label.get_fontsize())
+    # the axes' bottom edge, moved down by `drop` points
+    anchor = ax.transAxes + transforms.ScaledTranslation(0.0, -drop / 72.0,
+                                                         ax.figure.dpi_scale_trans)
+    options: dict[str, Any] = {"fontsize": SMALL_TEXT, "frameon": False, "handlelength": 2.0,
+                               "columnspacing": 1.2, "borderaxespad": 0.0, **kwargs}
+    return ax.legend(handles=list(handles), loc="upper center", bbox_to_anchor=(0.5, 0.0),
+                     bbox_transform=anchor, ncol=ncol, **options)
+
+
+def _points(size: Any) -> float:
+    """A matplotlib font size (points or a name such as "medium") in points."""
+    from matplotlib.font_manager import FontProperties
+    return float(FontProperties(size=size).get_size_in_points())
 
 
 def board_grid(size: int) -> tuple[int, int]:
@@ -162,12 +197,15 @@ class _Arrow(FancyArrowPatch):
     """
 
     _memo: tuple[Any, Any] | None = None
+    _posA_posB: Any          # set by FancyArrowPatch; matplotlib's type stubs omit them
+    _dpi_cor: float
 
     def _get_path_in_displaycoord(self) -> Any:
         ends = self.get_transform().transform(self._posA_posB)
         key = (ends.round(3).tobytes(), self._dpi_cor)
         if self._memo is None or self._memo[0] != key:
-            self._memo = (key, super()._get_path_in_displaycoord())
+            # a private matplotlib hook, absent from its type stubs (hence the ignore)
+            self._memo = (key, super()._get_path_in_displaycoord())  # type: ignore[misc]
         return self._memo[1]
 
 
@@ -190,21 +228,26 @@ class _BoardPainter:
             light = ["#f4f1e8", "#e6e0cc"]
             self.cells.set_facecolor([light[(int(x) + int(y)) % 2] for x, y in centers])
         ax.add_collection(self.cells)
-        fs = max(5.0, min(9.0, 70.0 / cols))
         # The numbers are glyph outlines in one collection: drawn in one go (a hundred Text
-        # artists take most of a redraw), each recoloured for contrast with its cell.
-        height = min(0.24, 2.4 / cols)
-        self.numbers = PathCollection(
-            [TextPath((x - 0.43, y + 0.43 - height), str(s), size=height * 1.3)
-             for s, (x, y) in enumerate(centers, start=1)],
-            facecolors="black", edgecolors="none", transform=ax.transData, zorder=2.5,
-            gid="numbers")
+        # artists take most of a redraw), each recoloured for contrast with its cell. They lie
+        # above the arrows, on a halo of the opposite shade, so an arrow never hides one.
+        em = min(0.36, 3.6 / cols)                    # font size in cells (digits: 0.73 em high)
+        glyphs = [TextPath((x - 0.44, y + 0.45 - 0.73 * em), str(s), size=em)
+                  for s, (x, y) in enumerate(centers, start=1)]
+        self.halo = PathCollection(glyphs, facecolors="none", edgecolors="white",
+                                   linewidths=2.4, joinstyle="round", alpha=0.85,
+                                   transform=ax.transData, zorder=4.4, gid="number halo")
+        self.numbers = PathCollection(glyphs, facecolors="black", edgecolors="none",
+                                      transform=ax.transData, zorder=4.5, gid="numbers")
+        ax.add_collection(self.halo, autolim=False)
         ax.add_collection(self.numbers, autolim=False)
         sx, sy = self.centers[0]
-        self.start = ax.text(sx, sy - 0.45, "start", fontsize=fs, ha="center", va="top")
-        self.start_value = ax.text(sx, sy + 0.45, "", fontsize=fs, ha="center", va="bottom")
+        self.start = ax.text(sx, sy - 0.45, "start", fontsize=SMALL_TEXT, ha="center", va="top")
+        self.start_value = ax.text(sx, sy + 0.45, "", fontsize=SMALL_TEXT, ha="center",
+                                   va="bottom")
         self.colorbar = None
-        self.scaled = self.sticky_ok = False
+        self.clim: tuple[float, float] | None = None     # the colour scale, once set
+        self.sticky_ok = False
         if heat:
             self.colorbar = ax.figure.colorbar(self.cells, ax=ax, shrink=0.8, pad=0.02,
                                                label=label)
@@ -212,7 +255,7 @@ class _BoardPainter:
         self.jumps: dict[int, int] | None = None
         self.tokens: list[Line2D] = []
         ax.set_xlim(-1.3, cols + 0.05)
-        ax.set_ylim(-0.05, rows + 0.05)
+        ax.set_ylim(-0.4, rows + 0.05)                  # room for "start" under square 0
         ax.set_aspect("equal")
         ax.set_xticks([])
         ax.set_yticks([])
@@ -263,23 +306,25 @@ class _BoardPainter:
         if vmin is None:
             vmin = 0.0 if sticky and lo >= 0 else lo
         if vmax is None:
-            vmax = _sticky(self.cells.norm.vmax if self.sticky_ok else None, hi, sticky)
+            vmax = _sticky(self.clim[1] if self.sticky_ok and self.clim else None, hi, sticky)
         if vmax <= vmin:
             vmax = vmin + 1.0
-        changed = not self.scaled or (vmin, vmax) != (self.cells.norm.vmin, self.cells.norm.vmax)
+        changed = (vmin, vmax) != self.clim
         if changed:
             self.cells.set_clim(vmin, vmax)
-            self.scaled = True
+            self.clim = (vmin, vmax)
         self.sticky_ok = sticky
         rgb = self.cells.to_rgba(board_v)[:, :3]
         light = (rgb @ np.array([0.299, 0.587, 0.114]) > 0.5) | ~np.isfinite(v[1:])
-        self.numbers.set_facecolor(np.where(light[:, None], 0.0, 1.0).repeat(3, axis=1))
+        self.numbers.set_facecolor(np.where(light[:, None], 0.0, 1.0).repeat(3, axis=1).tolist())
+        self.halo.set_edgecolor(np.where(light[:, None], 1.0, 0.0).repeat(3, axis=1).tolist())
         self.start_value.set_text(_fmt(v[0]))
         return changed
 
     def dynamic_artists(self) -> list[Any]:
         """What changes with values, jumps and tokens (the rest is a fixed background)."""
-        return [self.cells, self.numbers, *self.arrows, self.start_value, *self.tokens]
+        return [self.cells, *self.arrows, self.halo, self.numbers, self.start_value,
+                *self.tokens]
 
     def set_tokens(self, tokens: Sequence[int] | None) -> None:
         tokens = list(tokens or [])
@@ -314,11 +359,9 @@ class _BoardPainter:
         if self.legend is not None:
             self.legend.remove()
         handles = self.jump_handles + self.tokens
-        self.legend = self.ax.legend(handles=handles, loc="upper center",
-                                     bbox_to_anchor=(0.5, 0.0),
-                                     ncol=len(handles) if len(handles) <= 4 else 4,
-                                     fontsize=8, frameon=False, handlelength=2.0,
-                                     columnspacing=1.0)
+        self.legend = _legend_below(self.ax, handles,
+                                    ncol=len(handles) if len(handles) <= 4 else 4,
+                                    columnspacing=1.0)
 
 
 def draw_board(board: Board, values: Any = None, *, ax: Axes | None = None,
@@ -406,11 +449,12 @@ class _DistributionPainter:
         # The legend never changes; the values sit in one text box below it (cheaper to redraw).
         legend_ax = self.twin or ax
         legend_ax.legend(handles=handles, loc="center right", bbox_to_anchor=(1.0, 0.6),
-                         fontsize=8, framealpha=0.9).set_zorder(5)
+                         fontsize=SMALL_TEXT, framealpha=0.9).set_zorder(5)
         self.summary = legend_ax.text(0.985, 0.33, "", transform=ax.transAxes, ha="right",
-                                      va="top", ma="left", fontsize=8, zorder=5, gid="summary",
-                                      bbox=dict(boxstyle="round", facecolor="white",
-                                                edgecolor="0.8", alpha=0.9))
+                                      va="top", ma="left", fontsize=SMALL_TEXT, zorder=5,
+                                      gid="summary",
+                                      bbox={"boxstyle": "round", "facecolor": "white",
+                                            "edgecolor": "0.8", "alpha": 0.9})
         self.frame: tuple[float, float] | None = None
         self.sticky_ok = False
 
@@ -499,7 +543,7 @@ class _ConvergencePainter:
     def __init__(self, ax: Axes, *, unit: str, what: str) -> None:
         self.ax, self.unit, self.what = ax, unit, what
         self.line, = ax.plot([], [], color="#0072B2", lw=1.6, label="running mean", zorder=3)
-        self.band = None
+        self.band: Any = None
         self.exact = ax.axhline(np.nan, color="black", lw=1.4, ls="--", label="exact", zorder=4)
         self.capped, = ax.plot([], [], color="#D55E00", lw=1.6, ls="-.", label="capped",
                                zorder=3)
@@ -553,7 +597,7 @@ class _ConvergencePainter:
         # y range: the curves after the first ten samples, and the band once it has settled
         start = int(np.searchsorted(k, min(x.size, max(10, x.size // 50))))
         band = np.concatenate([(mean - half)[start:], (mean + half)[start:]])
-        vals = np.concatenate(parts + [band[np.isfinite(band)]])
+        vals = np.concatenate([*parts, band[np.isfinite(band)]])
         lo, hi = float(np.nanmin(vals)), float(np.nanmax(vals))
         pad = 0.08 * (hi - lo) or 0.5
         lo, hi = lo - pad, hi + pad
@@ -561,13 +605,15 @@ class _ConvergencePainter:
                 and self.frame[0] <= lo and hi <= self.frame[1]
                 and hi - lo >= 0.5 * (self.frame[1] - self.frame[0])):
             lo, hi = self.frame[0], self.frame[1]
-        if self.legend is not None:
-            self.legend.remove()
-        self.legend = self.ax.legend(handles=handles, loc="upper right", fontsize=8,
-                                     framealpha=0.9)
-        self.legend.set_zorder(6)
+        # Below the axes, two columns: the legend never covers the converged end of the curves.
+        labels = [h.get_label() for h in handles]
+        relayout = self.legend is None or len(self.legend.legend_handles) != len(handles)
+        if relayout or labels != [t.get_text() for t in self.legend.get_texts()]:
+            if self.legend is not None:
+                self.legend.remove()
+            self.legend = _legend_below(self.ax, handles, ncol=2)
         frame = (lo, hi, float(x.size))
-        if frame == self.frame:
+        if frame == self.frame and not relayout:
             return False
         self.frame = frame
         self.ax.set_ylim(lo, hi)
@@ -687,11 +733,9 @@ def plot_jump_effects(effects: Any, baseline: float, *, ax: Axes | None = None,
     ax.figure.colorbar(image, ax=ax, shrink=0.85, pad=0.02,
                        label="change in expected turns (turns)")
     n = e.shape[0] - 1
-    ax.plot([0, n], [0, n], color="0.4", lw=0.8, ls=":")
-    box = dict(boxstyle="round", facecolor="white", alpha=0.85, lw=0)
-    ax.text(0.97 * n, 0.03 * n, "ladders (b > a)", ha="right", va="bottom", fontsize=8, bbox=box)
-    ax.text(0.03 * n, 0.97 * n, "chutes (b < a)", ha="left", va="top", fontsize=8, bbox=box)
-    handles = []
+    diagonal, = ax.plot([0, n], [0, n], color="0.4", lw=0.8, ls=":",
+                        label="diagonal a = b: ladders (b > a) lie below it, chutes (b < a) above")
+    handles: list[Any] = [diagonal]
     if highlight:
         cells = np.argwhere(surprising_jumps(e, baseline))
         if cells.size:
@@ -701,11 +745,9 @@ def plot_jump_effects(effects: Any, baseline: float, *, ax: Axes | None = None,
                                              linewidths=0.0, hatch="////", gid="surprises"))
             handles.append(Patch(facecolor="white", edgecolor="black", hatch="////",
                                  label="surprise: ladder lengthens / chute shortens"))
-    if handles:
-        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.1), fontsize=8,
-                  frameon=False)
     ax.set_xlabel("destination square b")
     ax.set_ylabel("source square a")
+    _legend_below(ax, handles, ncol=1)
     ax.set_xlim(-0.5, n + 0.5)
     ax.set_ylim(-0.5, n + 0.5)
     ax.set_title("Adding one jump a -> b" if title is None else title)
@@ -745,7 +787,7 @@ class _WinPainter:
                                     edgecolor="black", linewidth=1.0)
             for i, bar in enumerate(self.bars):
                 bar.set_hatch(HATCHES[i % 6])
-            self.texts = [self.ax.text(i, 0, "", ha="center", va="bottom", fontsize=9)
+            self.texts = [self.ax.text(i, 0, "", ha="center", va="bottom", fontsize=SMALL_TEXT)
                           for i in range(p.size)]
             self.ax.set_xticks(np.arange(p.size))
             self.ax.set_xlim(-0.6, p.size - 0.4)
@@ -753,9 +795,9 @@ class _WinPainter:
             self.fair.set_label(f"fair share 1/{p.size}")
             if self.legend is not None:
                 self.legend.remove()
-            self.legend = self.ax.legend(handles=[self.fair], loc="upper right", fontsize=8)
+            self.legend = _legend_below(self.ax, [self.fair], ncol=1)
             changed = True
-        for bar, text, value in zip(self.bars, self.texts, p):
+        for bar, text, value in zip(self.bars, self.texts, p, strict=True):
             bar.set_height(value)
             text.set_position((bar.get_x() + bar.get_width() / 2, value))
             text.set_text(f"{value:.3f}")

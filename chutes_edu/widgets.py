@@ -17,15 +17,17 @@ An invalid edit (a chained jump, a board that can never be finished, ...) shows 
 ``ValueError`` message in the widget's ``message`` and keeps the last valid board: no traceback.
 
 Pictures are persistent matplotlib figures on the Agg canvas, shown as PNG in an
-``ipywidgets.Image``: they work headless (tests), in JupyterLab and in Voila alike. A change
-re-draws only the artists that change (blitting over a cached background) to stay well under
-100 ms per interaction on the standard board.
+``ipywidgets.Image``: they work headless (tests), in JupyterLab and in Voila alike. An image is
+shown at exactly its pixel size (never stretched or upscaled; a narrow page shrinks it keeping its
+aspect ratio), and its smallest text is 11 px (:data:`~chutes_edu.plots.SMALL_TEXT` points at
+80 dpi). A change re-draws only the artists that change (blitting over a cached background) to
+stay well under 100 ms per interaction on the standard board (``make bench`` measures it, from key
+press to settled page in Chromium through Voila).
 """
 
 from __future__ import annotations
 
-import struct
-import zlib
+import io
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -37,18 +39,36 @@ from matplotlib import patheffects
 from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from PIL import Image
 
 from .board import OVERSHOOT_RULES, Board
 from .boards import MILTON_BRADLEY_1943, PRESETS
 from .coin import expected_flips, flips_until_heads
-from .markov import (expected_turns, fundamental_matrix, jump_effects, square_distribution,
-                     turn_distribution, win_probabilities)
-from .plots import (_PAINTER, draw_board, plot_convergence, plot_distribution,
-                    plot_jump_effects, plot_win_probabilities, surprising_jumps)
+from .markov import (
+    expected_turns,
+    fundamental_matrix,
+    jump_effects,
+    square_distribution,
+    turn_distribution,
+    win_probabilities,
+)
+from .plots import (
+    _PAINTER,
+    draw_board,
+    plot_convergence,
+    plot_distribution,
+    plot_jump_effects,
+    plot_win_probabilities,
+    surprising_jumps,
+)
 from .simulation import capped_mean, running_mean, simulate
 
 __all__ = ["BoardExplorer", "CoinFlipExplorer", "SimulationExplorer", "JumpExplorer",
            "RaceExplorer"]
+
+DPI = 80
+"""The resolution of every explorer's pictures: one PNG pixel per CSS pixel at this many dots per
+inch, so ``SMALL_TEXT`` (10 pt) is 11 px on the page."""
 
 _OVERSHOOT_HELP = {
     "stay": "a roll past the last square is lost",
@@ -66,15 +86,26 @@ class _FigureView:
     The first render lays the figure out (constrained layout) and freezes that layout. If
     ``dynamic`` returns artists, later renders restore a cached background drawn without them and
     draw only them on top (blitting); ``render(full=True)`` redraws everything.
+
+    The figure is ``size`` pixels (width, height) and the image widget shows it at exactly that
+    size: its ``width``/``height`` and layout are the PNG's, it never grows (flex items stretch
+    otherwise), and ``max_width`` with ``object_fit="contain"`` only ever shrinks it, keeping its
+    aspect ratio.
     """
 
-    def __init__(self, figsize: tuple[float, float], *, dpi: int = 80,
-                 dynamic: Callable[[], list[Artist]] | None = None) -> None:
-        self.figure = Figure(figsize=figsize, dpi=dpi, layout="constrained")
-        FigureCanvasAgg(self.figure)
-        self.dynamic = dynamic or (lambda: [])
-        self.image = widgets.Image(format="png", layout=widgets.Layout(
-            width=f"{int(figsize[0] * dpi)}px", max_width="100%", height="auto"))
+    def __init__(self, size: tuple[int, int], *, dynamic: Callable[[], list[Artist]] | None = None,
+                 css: str = "") -> None:
+        width, height = size
+        self.size = (int(width), int(height))
+        self.figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, layout="constrained")
+        self.canvas = FigureCanvasAgg(self.figure)
+        self.dynamic = dynamic or list
+        self.image = widgets.Image(format="png", width=str(width), height=str(height),
+                                   layout=widgets.Layout(width=f"{width}px", height=f"{height}px",
+                                                         max_width="100%", object_fit="contain",
+                                                         flex="0 0 auto", align_self="flex-start"))
+        if css:
+            self.image.add_class(css)
         self._backgrounds: dict[Any, Any] = {}
         self._engine: Any = None
 
@@ -85,7 +116,7 @@ class _FigureView:
         forgets every cached background; ``relayout`` (default: ``full``) lays the figure out again
         first. A background is cached per ``key``, for figures that switch between a few states.
         """
-        canvas = self.figure.canvas
+        canvas = self.canvas
         dynamic = self.dynamic()
         if full:
             self._backgrounds.clear()
@@ -111,23 +142,35 @@ class _FigureView:
 
 
 def _png(rgba: np.ndarray) -> bytes:
-    """Encode an RGBA buffer as an RGB PNG, fast: no row filters, zlib level 1.
+    """Encode an RGBA pixel buffer (e.g. an Agg canvas's ``buffer_rgba()``) as an RGB PNG.
 
-    Plots are mostly flat colour, so this is about as small as a fully filtered PNG and takes half
-    the time of the usual encoders (it matters at 100 ms per interaction).
+    Parameters
+    ----------
+    rgba : numpy.ndarray
+        Shape ``(height, width, 4)``, dtype uint8; the alpha channel is dropped (figures are
+        opaque).
+
+    Returns
+    -------
+    bytes
+        The PNG file.
+
+    Notes
+    -----
+    Pillow writes the file (zlib level 1: plots are flat colour, so it is nearly as small as
+    level 6 and twice as fast). ``FigureCanvasAgg.print_png`` is not an option here: it draws the
+    figure again, without the blitted artists. The hand-written struct/zlib encoder this replaced
+    was faster: ``make bench`` measured 3.7 ms against Pillow's 8.7 ms for the 480x448 board, 80
+    KiB either way; 5 ms of a 100 ms budget, which does not matter next to the page's own latency
+    (also in ``make bench``).
     """
-    height, width, _ = rgba.shape
-    rows = np.empty((height, 1 + 3 * width), dtype=np.uint8)
-    rows[:, 0] = 0                                        # filter type 0 (none) for every row
-    rows[:, 1:] = rgba[:, :, :3].reshape(height, -1)
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)   # 8-bit RGB
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)) + chunk(b"IEND", b""))
+    if rgba.ndim != 3 or rgba.shape[2] != 4 or rgba.dtype != np.uint8:
+        raise ValueError(f"png needs a (height, width, 4) uint8 array, got shape {rgba.shape} "
+                         f"and dtype {rgba.dtype}")
+    rgb = np.ascontiguousarray(rgba[:, :, :3])
+    buffer = io.BytesIO()
+    Image.fromarray(rgb).save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
 
 
 class _Results:
@@ -244,6 +287,7 @@ class BoardExplorer(_Explorer):
 
     def __init__(self, board: Board = MILTON_BRADLEY_1943) -> None:
         super().__init__()
+        self.add_class("chutes-board-explorer")
         if not isinstance(board, Board):
             raise ValueError(f"BoardExplorer needs a Board, not {type(board).__name__}")
         self._results = _Results()
@@ -292,12 +336,12 @@ class BoardExplorer(_Explorer):
         self.readout = widgets.HTML("")
         self.readout.add_class("chutes-readout")
 
-        self.board_view = _FigureView((6.0, 5.6), dynamic=self._board_artists)
-        self.distribution_view = _FigureView((6.4, 3.6), dynamic=self._distribution_artists)
+        self.board_view = _FigureView((480, 480), dynamic=self._board_artists,
+                                      css="chutes-board-image")
+        self.distribution_view = _FigureView((544, 304), dynamic=self._distribution_artists,
+                                             css="chutes-distribution-image")
         self.board_image = self.board_view.image
         self.distribution_image = self.distribution_view.image
-        self.board_image.add_class("chutes-board-image")
-        self.distribution_image.add_class("chutes-distribution-image")
         self._board_ax = self.board_view.figure.add_subplot()
         self._dist_ax = self.distribution_view.figure.add_subplot()
         self._board_painter: Any = None
@@ -333,7 +377,7 @@ class BoardExplorer(_Explorer):
             self.message,
             widgets.HBox([self.board_image, widgets.VBox([self.distribution_image, self.heat,
                                                           self.after_turns])],
-                         layout=widgets.Layout(flex_flow="row wrap")),
+                         layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
         ]
 
     # -- helpers
@@ -426,15 +470,21 @@ class BoardExplorer(_Explorer):
             self.readout.value = text
 
     def _draw_board(self, board: Board, turns: np.ndarray, full: bool) -> None:
+        title = board.name or f"{self.preset.value} (edited)"
         if self.heat.value == "visits":
             values = self._results.get(board, "visits", lambda b: fundamental_matrix(b)[0])
             label = "expected visits from the start (turns begun there)"
         elif self.heat.value == "after":
-            values = square_distribution(board, self.after_turns.value)
+            # The final square collects the finished games and would swamp the colour scale (as
+            # in lesson 3): it is grey, and its probability is in the title.
+            k = self.after_turns.value
+            values = square_distribution(board, k).copy()
+            finished, values[board.size] = float(values[board.size]), np.nan
             label = "probability of being on the square after k turns"
+            title += (f"\nafter {k} turn{'' if k == 1 else 's'}: {finished:.3f} finished "
+                      f"(square {board.size}, grey)")
         else:
             values, label = turns, "expected turns to finish (turns)"
-        title = board.name or f"{self.preset.value} (edited)"
         # Colour scale and axes stay put while the data fit them ("sticky"), so that most changes
         # redraw only the data over a cached background, and pictures are easy to compare.
         if self._board_painter is None:
@@ -470,6 +520,7 @@ class CoinFlipExplorer(_Explorer):
 
     def __init__(self, p: float = 0.5, n_trials: int = 1000, seed: int = 0) -> None:
         super().__init__()
+        self.add_class("chutes-coin-explorer")
         self.p = widgets.FloatSlider(value=p, min=0.01, max=1.0, step=0.01,
                                      description="P(heads) p", readout_format=".2f",
                                      style={"description_width": "initial"})
@@ -480,8 +531,9 @@ class CoinFlipExplorer(_Explorer):
         self.readout = widgets.HTML("")
         self.readout.add_class("chutes-readout")
         self._painter: Any = None
-        self.view = _FigureView((6.4, 3.6), dynamic=lambda: (self._painter.dynamic_artists()
-                                                            if self._painter else []))
+        self.view = _FigureView((512, 320), dynamic=lambda: (self._painter.dynamic_artists()
+                                                            if self._painter else []),
+                                css="chutes-coin-image")
         self.image = self.view.image
         self._ax = self.view.figure.add_subplot()
         self.flips: np.ndarray = np.zeros(0, dtype=np.int64)
@@ -526,8 +578,8 @@ class SimulationExplorer(_Explorer):
     Attributes
     ----------
     n_games : ipywidgets.BoundedIntText
-    cap : ipywidgets.BoundedIntText
-        Count every game as at most this many turns (0 = no cap), to show the bias.
+    cap : ipywidgets.IntSlider
+        Count every game as at most this many turns (0 = no cap; up to 300), to show the bias.
     seed : ipywidgets.IntText
     run : ipywidgets.Button
         Calls :meth:`run_simulation`.
@@ -542,14 +594,14 @@ class SimulationExplorer(_Explorer):
     def __init__(self, board: Board = MILTON_BRADLEY_1943, n_games: int = 10_000,
                  seed: int = 0) -> None:
         super().__init__()
+        self.add_class("chutes-simulation-explorer")
         self.board = board
         self.n_games = widgets.BoundedIntText(value=n_games, min=1, max=5_000_000, step=1000,
                                               description="games",
                                               layout=widgets.Layout(width="200px"))
-        self.cap = widgets.BoundedIntText(value=0, min=0, max=100_000, step=10,
-                                          description="cap turns at",
-                                          style={"description_width": "initial"},
-                                          layout=widgets.Layout(width="170px"))
+        self.cap = widgets.IntSlider(value=0, min=0, max=300, description="cap turns at",
+                                     style={"description_width": "initial"},
+                                     layout=widgets.Layout(width="340px"))
         self.seed = widgets.IntText(value=seed, description="seed",
                                     layout=widgets.Layout(width="160px"))
         self.run = widgets.Button(description="run", icon="play", button_style="primary")
@@ -558,8 +610,9 @@ class SimulationExplorer(_Explorer):
         self.readout = widgets.HTML("")
         self.readout.add_class("chutes-readout")
         self._painter: Any = None
-        self.view = _FigureView((6.4, 3.8), dynamic=lambda: (self._painter.dynamic_artists()
-                                                            if self._painter else []))
+        self.view = _FigureView((544, 336), dynamic=lambda: (self._painter.dynamic_artists()
+                                                            if self._painter else []),
+                                css="chutes-simulation-image")
         self.image = self.view.image
         self._ax = self.view.figure.add_subplot()
         self.turns: np.ndarray = np.zeros(0, dtype=np.int64)
@@ -570,9 +623,9 @@ class SimulationExplorer(_Explorer):
         self.children = [
             widgets.HTML(f"<b>Simulation</b> on {board.name or 'the board'}: play many games "
                          "and watch the average settle on the exact answer."),
-            widgets.HBox([self.n_games, self.seed, self.cap,
-                          widgets.HTML("<small>(0 = no cap)</small>")]),
-            widgets.HBox([self.run, self.progress]), self.readout, self.message, self.image]
+            widgets.HBox([self.n_games, self.seed]), widgets.HBox([self.run, self.progress]),
+            widgets.HBox([self.cap, widgets.HTML("<small>(0 = no cap)</small>")]),
+            self.readout, self.message, self.image]
 
     def run_simulation(self) -> np.ndarray:
         """Play ``n_games`` games (in chunks, moving the progress bar) and redraw.
@@ -626,6 +679,10 @@ class SimulationExplorer(_Explorer):
 class JumpExplorer(_Explorer):
     """Add one ladder or chute anywhere: the heat map of every choice and a closer look at one.
 
+    The sliders offer only the jumps the board allows (the finite entries of
+    :func:`~chutes_edu.jump_effects`): their arrow keys step from one allowed square to the next,
+    and a line under them says which squares are left out and why.
+
     Parameters
     ----------
     board : Board, default MILTON_BRADLEY_1943
@@ -635,11 +692,16 @@ class JumpExplorer(_Explorer):
 
     Attributes
     ----------
-    jump_from, jump_to : ipywidgets.IntSlider
-        The source ``a`` and destination ``b`` of the added jump.
+    jump_from, jump_to : ipywidgets.SelectionSlider
+        The source ``a`` and destination ``b`` of the added jump (``.value`` is the square). The
+        options of ``jump_from`` are the squares where some jump may start; those of ``jump_to``
+        the allowed destinations from ``jump_from.value``. Both start on the allowed jump nearest
+        to seed 002's surprising ladder 27 -> 29.
     readout, message : ipywidgets.HTML
         The new expected turns and the change; "surprise" when a ladder lengthens the game or a
-        chute shortens it. ``message`` explains a jump that is not allowed.
+        chute shortens it. ``message`` stays empty (no refused jump can be picked).
+    note : ipywidgets.HTML
+        One line: which squares the sliders skip, and why.
     effects : numpy.ndarray
         ``jump_effects(board, min_length)``.
     baseline : float
@@ -649,18 +711,28 @@ class JumpExplorer(_Explorer):
 
     def __init__(self, board: Board = MILTON_BRADLEY_1943, min_length: int = 1) -> None:
         super().__init__()
+        self.add_class("chutes-jump-explorer")
         self.board = board
         self.min_length = min_length
         self.effects = jump_effects(board, min_length)
         self.baseline = float(expected_turns(board)[0])
         self._surprise = surprising_jumps(self.effects, self.baseline)
-        n = board.size
-        self.jump_from = widgets.IntSlider(value=min(27, n - 1), min=1, max=n - 1,
-                                           description="from a")
-        self.jump_to = widgets.IntSlider(value=min(29, n), min=0, max=n, description="to b")
+        self._allowed = np.isfinite(self.effects)
+        sources = [int(a) for a in np.flatnonzero(self._allowed.any(axis=1))]
+        if not sources:
+            raise ValueError(f"no jump of at least min_length={min_length} squares can be added "
+                             f"to {board.name or 'this board'}")
+        a, b = self._nearest(27, 29)
+        self.jump_from = widgets.SelectionSlider(options=[(str(s), s) for s in sources], value=a,
+                                                 description="from a")
+        self.jump_to = widgets.SelectionSlider(options=self._destinations(a), value=b,
+                                               description="to b")
+        self.note = widgets.HTML(self._skipped())
+        self.note.add_class("chutes-note")
         self.readout = widgets.HTML("")
         self.readout.add_class("chutes-readout")
-        self.view = _FigureView((6.6, 5.8), dynamic=lambda: [self._marker])
+        self.view = _FigureView((544, 512), dynamic=lambda: [self._marker],
+                                css="chutes-jump-image")
         self.image = self.view.image
         ax = self.view.figure.add_subplot()
         plot_jump_effects(self.effects, self.baseline, ax=ax,
@@ -669,43 +741,55 @@ class JumpExplorer(_Explorer):
                                 mew=2.0, label="your jump",
                                 path_effects=[patheffects.withStroke(linewidth=4,
                                                                      foreground="white")])
-        for control in (self.jump_from, self.jump_to):
-            self._observe(control, self._refresh)
+        self._observe(self.jump_from, self._on_source)
+        self._observe(self.jump_to, self._refresh)
         self._refresh(full=True)
         self.children = [
             widgets.HTML("<b>Add a ladder or chute</b>: colour shows how the expected game "
                          f"length ({self.baseline:.4f} turns now) changes; hatched squares are "
                          "surprises."),
-            self.jump_from, self.jump_to, self.readout, self.message, self.image]
+            self.jump_from, self.jump_to, self.note, self.readout, self.message, self.image]
+
+    def _destinations(self, a: int) -> list[tuple[str, int]]:
+        return [(str(b), int(b)) for b in np.flatnonzero(self._allowed[a])]
+
+    def _nearest(self, a: int, b: int) -> tuple[int, int]:
+        """The allowed jump nearest to ``a -> b`` (first the source, then the destination)."""
+        sources = np.flatnonzero(self._allowed.any(axis=1))
+        a = int(sources[np.argmin(np.abs(sources - a) + 0.5 * (sources < a))])
+        targets = np.flatnonzero(self._allowed[a])
+        return a, int(targets[np.argmin(np.abs(targets - b) + 0.5 * (targets < b))])
+
+    def _skipped(self) -> str:
+        text = (f"The sliders skip the jumps the rules refuse: none starts on 0, "
+                f"{self.board.size} or an end of a jump already there, none ends where one starts")
+        if self.min_length > 1:
+            text += f", none is shorter than {self.min_length} squares"
+        return f"<small>{text}.</small>"
+
+    def _on_source(self) -> None:
+        a = self.jump_from.value
+        _, b = self._nearest(a, self.jump_to.value)
+        with self._sync():                       # new destinations, keeping b when allowed
+            self.jump_to.options = self._destinations(a)
+            self.jump_to.value = b
+        self._refresh()
 
     def _refresh(self, full: bool = False) -> None:
         a, b = self.jump_from.value, self.jump_to.value
         self._marker.set_data([b], [a])
         self.view.render(full=full)
         new = float(self.effects[a, b])
-        kind = "ladder" if b > a else "chute" if b < a else "jump"
-        if np.isnan(new):
-            reason = ""
-            try:
-                self.board.with_jump(a, b)
-            except ValueError as error:
-                reason = str(error)
-            if not reason:
-                reason = (f"the jump {a}->{b} is not in the table: it is shorter than "
-                          f"{self.min_length} squares, or {a} is a jump's destination, or the "
-                          "game could never end")
-            self._show_error(reason)
-            self.readout.value = f"Adding the {kind} {a} \u2192 {b}: not allowed."
-        else:
-            self._clear_error()
-            change = new - self.baseline
-            text = (f"Adding the {kind} {a} \u2192 {b}: expected turns <b>{new:.4f}</b> "
-                    f"(board: {self.baseline:.4f}), change <b>{change:+.4f}</b> turns.")
-            if self._surprise[a, b]:
-                what = "longer" if kind == "ladder" else "shorter"
-                text += (f' <span style="color:#b35806"><b>Surprise!</b> This {kind} makes '
-                         f"the game {what}.</span>")
-            self.readout.value = text
+        kind = "ladder" if b > a else "chute"
+        change = new - self.baseline
+        text = (f"Adding the {kind} {a} \u2192 {b}: expected turns <b>{new:.4f}</b> "
+                f"(board: {self.baseline:.4f}), change <b>{change:+.4f}</b> turns.")
+        if self._surprise[a, b]:
+            what = "longer" if kind == "ladder" else "shorter"
+            text += (f' <span style="color:#b35806"><b>Surprise!</b> This {kind} makes '
+                     f"the game {what}.</span>")
+        self._clear_error()
+        self.readout.value = text
 
 
 # --------------------------------------------------------------------------- 5. race
@@ -734,6 +818,7 @@ class RaceExplorer(_Explorer):
 
     def __init__(self, board: Board = MILTON_BRADLEY_1943, players: int = 2) -> None:
         super().__init__()
+        self.add_class("chutes-race-explorer")
         self.board = board
         self._pool = [widgets.IntSlider(value=0, min=0, max=board.size - 1,
                                         description=f"player {i + 1}") for i in range(6)]
@@ -744,11 +829,13 @@ class RaceExplorer(_Explorer):
         self.readout.add_class("chutes-readout")
         self.probabilities = np.zeros(0)
         self._bars: Any = None
-        self.view = _FigureView((5.6, 3.6), dynamic=lambda: (self._bars.dynamic_artists()
-                                                            if self._bars else []))
+        self.view = _FigureView((448, 320), dynamic=lambda: (self._bars.dynamic_artists()
+                                                            if self._bars else []),
+                                css="chutes-race-image")
         self.image = self.view.image
         self._bar_ax = self.view.figure.add_subplot()
-        self.board_view = _FigureView((5.4, 5.6), dynamic=lambda: list(self._tokens.tokens))
+        self.board_view = _FigureView((448, 496), dynamic=lambda: list(self._tokens.tokens),
+                                      css="chutes-race-board-image")
         self.board_image = self.board_view.image
         draw_board(board, ax=self.board_view.figure.add_subplot(), tokens=[0] * 6,
                    title=board.name or None)
@@ -764,7 +851,7 @@ class RaceExplorer(_Explorer):
                          "Seat 1 moves first."),
             self.players, self._box, self.readout, self.message,
             widgets.HBox([self.image, self.board_image],
-                         layout=widgets.Layout(flex_flow="row wrap"))]
+                         layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))]
 
     def _on_players(self) -> None:
         self.squares = self._pool[: self.players.value]
@@ -787,5 +874,6 @@ class RaceExplorer(_Explorer):
         best = int(np.argmax(self.probabilities))
         self.readout.value = ("<br>".join(f"seat {i + 1} (square {s}): <b>{p:.4f}</b>"
                                           for i, (s, p) in
-                                          enumerate(zip(positions, self.probabilities)))
+                                          enumerate(zip(positions, self.probabilities,
+                                                        strict=True)))
                               + f"<br>favourite: seat {best + 1}")

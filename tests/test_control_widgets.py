@@ -10,10 +10,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from chutes_edu import AIMING_GAME_2021, Board  # noqa: E402
-from chutes_edu import control  # noqa: E402
-from chutes_edu.control_widgets import (PolicyExplorer, draw_policy,  # noqa: E402
-                                        plot_policy_profile)
+from chutes_edu import (  # noqa: E402
+    AIMING_GAME_2021,
+    Board,
+    control,  # noqa: E402
+)
+from chutes_edu.control_widgets import PolicyExplorer, draw_policy, plot_policy_profile  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

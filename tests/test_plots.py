@@ -12,10 +12,22 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.image import AxesImage  # noqa: E402
 from matplotlib.patches import FancyArrowPatch, Rectangle  # noqa: E402
 
-from chutes_edu import (MILTON_BRADLEY_1943, NOORDENBOS_2023, Board, draw_board,  # noqa: E402
-                        expected_turns, fundamental_matrix, jump_effects, plot_convergence,
-                        plot_distribution, plot_jump_effects, plot_win_probabilities, simulate,
-                        turn_distribution, win_probabilities)
+from chutes_edu import (  # noqa: E402
+    MILTON_BRADLEY_1943,
+    NOORDENBOS_2023,
+    Board,
+    draw_board,
+    expected_turns,
+    fundamental_matrix,
+    jump_effects,
+    plot_convergence,
+    plot_distribution,
+    plot_jump_effects,
+    plot_win_probabilities,
+    simulate,
+    turn_distribution,
+    win_probabilities,
+)
 from chutes_edu.plots import board_grid, square_center, surprising_jumps  # noqa: E402
 
 

@@ -9,10 +9,24 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import chutes_edu.widgets as W  # noqa: E402
-from chutes_edu import (MILTON_BRADLEY_1943, MILTON_BRADLEY_1943_CHUTE_48,  # noqa: E402
-                        NOORDENBOS_2023, OVERSHOOT_RULES, PRESETS, Board, BoardExplorer,
-                        CoinFlipExplorer, JumpExplorer, RaceExplorer, SimulationExplorer,
-                        capped_mean, expected_turns, jump_effects, simulate, win_probabilities)
+from chutes_edu import (  # noqa: E402
+    MILTON_BRADLEY_1943,
+    MILTON_BRADLEY_1943_CHUTE_48,
+    NOORDENBOS_2023,
+    OVERSHOOT_RULES,
+    PRESETS,
+    Board,
+    BoardExplorer,
+    CoinFlipExplorer,
+    JumpExplorer,
+    RaceExplorer,
+    SimulationExplorer,
+    capped_mean,
+    expected_turns,
+    jump_effects,
+    simulate,
+    win_probabilities,
+)
 
 PNG = b"\x89PNG"
 
@@ -246,6 +260,7 @@ def test_simulation_button_and_cap():
     ex.run.click()
     assert ex.turns.size == 4000
     assert "capped" not in ex.readout.value
+    assert isinstance(ex.cap, widgets.IntSlider) and ex.cap.min == 0
     ex.cap.value = 60
     assert f"{capped_mean(ex.turns, 60):.4f}" in ex.readout.value
     assert ex.turns.size == 4000                       # the cap does not re-simulate
@@ -268,12 +283,13 @@ def test_jump_explorer_reads_jump_effects():
     assert f"{effects[30, 35]:.4f}" in ex.readout.value
     assert "surprise" not in ex.readout.value.lower()
     assert ex.message.value == ""
-    assert isinstance(ex.jump_from, widgets.IntSlider) and isinstance(ex.jump_to, widgets.IntSlider)
+    assert isinstance(ex.jump_from, widgets.SelectionSlider)
+    assert isinstance(ex.jump_to, widgets.SelectionSlider)
 
 
 def test_jump_explorer_flags_surprises():
     ex = JumpExplorer()
-    ex.jump_from.value, ex.jump_to.value = 27, 29      # seed 002: this ladder lengthens the game
+    assert (ex.jump_from.value, ex.jump_to.value) == (27, 29)  # seed 002: this ladder lengthens
     assert "40.20" in ex.readout.value
     assert "surprise" in ex.readout.value.lower() and "longer" in ex.readout.value
     effects, base = ex.effects, ex.baseline
@@ -282,18 +298,47 @@ def test_jump_explorer_flags_surprises():
     assert "surprise" in ex.readout.value.lower() and "shorter" in ex.readout.value
 
 
-def test_jump_explorer_explains_forbidden_jumps():
-    ex = JumpExplorer()
+@pytest.mark.parametrize("min_length", [1, 10])
+def test_jump_explorer_opens_valid_and_reaches_only_allowed_jumps(min_length):
+    ex = JumpExplorer(min_length=min_length)     # lesson 9 uses min_length=10
+    assert ex.message.value == "" and ex.last_error == ""
+    a, b = ex.jump_from.value, ex.jump_to.value
+    assert np.isfinite(ex.effects[a, b]) and abs(a - b) >= min_length
+    allowed = np.isfinite(ex.effects)
+    # the source slider offers exactly the squares where some jump may start
+    assert [v for _, v in ex.jump_from.options] == [int(s) for s in
+                                                    np.flatnonzero(allowed.any(axis=1))]
     image = bytes(ex.image.value)
-    ex.jump_from.value, ex.jump_to.value = 47, 30
-    assert "already has the jump 47->26" in ex.message.value
-    assert "not allowed" in ex.readout.value
-    assert bytes(ex.image.value) != image                     # the marker moved
+    for source in [v for _, v in ex.jump_from.options]:
+        ex.jump_from.value = source
+        # ... and the destination slider exactly the allowed destinations from there
+        assert [v for _, v in ex.jump_to.options] == [int(d) for d in
+                                                      np.flatnonzero(allowed[source])]
+        assert ex.jump_to.value in dict(ex.jump_to.options).values()
+        assert ex.message.value == "" and "not allowed" not in ex.readout.value
+    ex.jump_from.value = 30
+    for _, destination in ex.jump_to.options:      # every step of the arrow keys is accepted
+        ex.jump_to.value = destination
+        assert ex.message.value == ""
+        assert f"{ex.effects[30, destination]:.4f}" in ex.readout.value
+    assert bytes(ex.image.value) != image          # the marker moved
+
+
+def test_jump_explorer_explains_what_the_sliders_skip():
+    ex = JumpExplorer()
+    options = [v for _, v in ex.jump_from.options]
+    assert 47 not in options and 26 not in options and 0 not in options  # the chute 47->26
     ex.jump_from.value = 33
-    assert ex.message.value == "" and "33 \u2192 30" in ex.readout.value
+    assert 47 not in [v for _, v in ex.jump_to.options]      # 47 starts a chute
+    assert ex.message.value == "" and "33 \u2192" in ex.readout.value
+    assert "skip" in ex.note.value and "shorter" not in ex.note.value
     short = JumpExplorer(min_length=5)
-    short.jump_from.value, short.jump_to.value = 30, 32
-    assert "shorter than 5" in short.message.value
+    short.jump_from.value = 30
+    assert 32 not in [v for _, v in short.jump_to.options]
+    assert "shorter than 5 squares" in short.note.value
+    assert "<br" not in short.note.value                      # one line
+    with pytest.raises(ValueError, match="min_length=200"):
+        JumpExplorer(min_length=200)
 
 
 # --------------------------------------------------------------------------- race
@@ -316,6 +361,6 @@ def test_race_explorer():
 
 def test_race_reproduces_seed_004():
     ex = RaceExplorer(NOORDENBOS_2023, players=6)
-    for slider, square in zip(ex.squares, (14, 60, 31, 26, 48, 48)):
+    for slider, square in zip(ex.squares, (14, 60, 31, 26, 48, 48), strict=True):
         slider.value = square
     assert "0.1328" in ex.readout.value and "0.2318" in ex.readout.value
