@@ -7,7 +7,10 @@ The maths lives here; lessons and widgets only call it.
 - The Markov chain: :func:`transition_matrix`, :func:`fundamental_matrix`, :func:`expected_turns`,
   :func:`turn_distribution`, :func:`square_distribution`, :func:`win_probabilities`,
   :func:`jump_effects` (:mod:`chutes_edu.markov`).
-- Monte Carlo: :func:`simulate`, :func:`running_mean`, :func:`capped_mean`
+- Where the game ends and the long run: :func:`absorption_probabilities`,
+  :func:`hitting_probabilities`, :func:`stationary_distribution`,
+  :func:`quasi_stationary_distribution`, :func:`expected_rounds` (:mod:`chutes_edu.absorption`).
+- Monte Carlo: :func:`simulate`, :func:`simulate_endings`, :func:`running_mean`, :func:`capped_mean`
   (:mod:`chutes_edu.simulation`).
 - The coin-flip warm-up: :func:`flips_until_heads`, :func:`expected_flips` (:mod:`chutes_edu.coin`).
 - Optimal control: :mod:`chutes_edu.control`, with :class:`PolicyExplorer`, :func:`draw_policy` and
@@ -17,6 +20,14 @@ The maths lives here; lessons and widgets only call it.
 """
 
 from . import control
+from .absorption import (
+    QuasiStationary,
+    absorption_probabilities,
+    expected_rounds,
+    hitting_probabilities,
+    quasi_stationary_distribution,
+    stationary_distribution,
+)
 from .board import OVERSHOOT_RULES, Board
 from .boards import (
     AIMING_GAME_2021,
@@ -44,7 +55,7 @@ from .plots import (
     plot_jump_effects,
     plot_win_probabilities,
 )
-from .simulation import capped_mean, running_mean, simulate
+from .simulation import capped_mean, running_mean, simulate, simulate_endings
 from .widgets import (
     BoardExplorer,
     CoinFlipExplorer,
@@ -63,8 +74,11 @@ __all__ = [
     # the Markov chain
     "transition_matrix", "fundamental_matrix", "expected_turns", "turn_distribution",
     "square_distribution", "win_probabilities", "jump_effects",
+    # where the game ends, and the long run
+    "absorption_probabilities", "hitting_probabilities", "stationary_distribution",
+    "quasi_stationary_distribution", "QuasiStationary", "expected_rounds",
     # Monte Carlo
-    "simulate", "running_mean", "capped_mean",
+    "simulate", "simulate_endings", "running_mean", "capped_mean",
     # exercise self-checks
     "check",
     # optimal control

@@ -23,8 +23,15 @@ Then, if the token moved onto the source of a jump, it follows that one jump (ju
 a destination is never another jump's source). We write :math:`\ell(s, r)` for the square the roll
 ends on. Square :math:`n` absorbs: :math:`\ell(n, r) = n`.
 
+**Traps** (``traps``, e.g. a volcano): squares other than the final one where the game also ends.
+A move that ends on a trap, after its jump, ends the game there, so a chute or ladder whose
+destination is a trap ends it too. Traps absorb like the final square, :math:`\ell(v, r) = v`;
+the *absorbing* squares are the traps and :math:`n`. A trap is never a jump's source, square 0 or
+the final square.
+
 A **turn** is one roll, except that with ``bonus_roll = f`` rolling the face :math:`f` gives another
-roll in the same turn, unless the token is on the final square (seed 004's "roll a six again").
+roll in the same turn, unless the game has ended (the token is on the final square or on a trap:
+a bonus roll does not rescue a token from a trap) (seed 004's "roll a six again").
 
 A token *standing* on a jump source :math:`a` (only possible if you put it there, since play never
 rests on one) rolls from :math:`a` like from any other square: a jump fires only when a move ends on
@@ -33,7 +40,8 @@ is built the same way) and never changes the answers for squares that play can r
 
 Every board is checked when it is built. A board that breaks a rule raises ``ValueError`` naming the
 squares or values at fault, so that no later calculation can hang, fail inside linear algebra, or
-return a number for a game that cannot end.
+return a number for a game that cannot end (from every square some absorbing square must be
+reachable).
 """
 
 from __future__ import annotations
@@ -173,6 +181,9 @@ class Board:
         A face that gives another roll in the same turn (e.g. 6), unless the token has finished.
     name : str, optional
         A label shown in widgets and reprs; it takes no part in equality.
+    traps : iterable of int, optional
+        Squares in ``1..size-1`` where the game ends when a move ends there (after its jump), e.g. a
+        volcano. A trap cannot be a jump's source; a jump may lead into one.
 
     Raises
     ------
@@ -187,10 +198,13 @@ class Board:
     ({3: 7}, {8: 2})
     >>> b.with_jump(5, 9).jumps[5]
     9
+    >>> volcano = Board({3: 7}, size=10, die=3, traps=[6, 8])
+    >>> volcano.traps, volcano.absorbing, volcano.landing(5, 1)
+    ((6, 8), (6, 8, 10), 6)
     """
 
     __slots__ = ("_bonus_roll", "_cache", "_die", "_jumps", "_name", "_overshoot",
-                 "_probabilities", "_roll_table", "_size")
+                 "_probabilities", "_roll_table", "_size", "_traps")
 
     # The slots, declared for type checkers; each is set once in __init__ (with
     # object.__setattr__, since __setattr__ refuses) and never changed.
@@ -201,6 +215,7 @@ class Board:
     _overshoot: str
     _bonus_roll: int | None
     _name: str
+    _traps: tuple[int, ...]
     _roll_table: np.ndarray
     _cache: dict[Any, Any]      # results computed from this board (markov, control), by key
 
@@ -212,6 +227,8 @@ class Board:
         overshoot: str = "stay",
         bonus_roll: int | None = None,
         name: str = "",
+        *,
+        traps: Iterable[int] = (),
     ) -> None:
         size = _square(size, "size")
         if size < 2:
@@ -221,6 +238,7 @@ class Board:
                              + ", ".join(repr(r) for r in OVERSHOOT_RULES))
         die_spec, probs = _parse_die(die)
         clean = self._check_jumps(jumps, size)
+        trap_squares = self._check_traps(traps, size, clean)
         faces = len(probs)
         if bonus_roll is not None:
             bonus_roll = _square(bonus_roll, "bonus_roll")
@@ -243,6 +261,7 @@ class Board:
         object.__setattr__(self, "_overshoot", overshoot)
         object.__setattr__(self, "_bonus_roll", bonus_roll)
         object.__setattr__(self, "_name", str(name))
+        object.__setattr__(self, "_traps", trap_squares)
         object.__setattr__(self, "_cache", {})
         object.__setattr__(self, "_roll_table", self._build_roll_table())
         self._check_finishable()
@@ -285,12 +304,36 @@ class Board:
             raise ValueError("invalid jumps: " + "; ".join(problems))
         return clean
 
+    @staticmethod
+    def _check_traps(traps: Any, size: int, jumps: Mapping[int, int]) -> tuple[int, ...]:
+        if isinstance(traps, (str, bytes, numbers.Number)) or not isinstance(traps, Iterable):
+            raise ValueError(f"traps must be a collection of squares, e.g. traps=(5,), "
+                             f"not {traps!r}")
+        squares = sorted({_square(v, f"trap {v!r}") for v in traps})
+        problems: list[str] = []
+        off = [v for v in squares if not 0 <= v <= size]
+        if off:
+            problems.append(f"traps off the board (squares are 0..{size}): "
+                            + ", ".join(map(str, off)))
+        if 0 in squares:
+            problems.append("square 0 (where every token starts) cannot be a trap")
+        if size in squares:
+            problems.append(f"the final square {size} cannot be a trap (it ends the game anyway)")
+        sources = [f"{v} (the jump {v}->{jumps[v]})" for v in squares if v in jumps]
+        if sources:
+            problems.append("a trap cannot be a jump's source: " + ", ".join(sources))
+        if problems:
+            raise ValueError("invalid traps: " + "; ".join(problems))
+        return tuple(squares)
+
     def _build_roll_table(self) -> np.ndarray:
         """``table[s, r-1]`` = the square one roll of face r ends on from square s."""
         n, m = self._size, len(self._probabilities)
         s = np.arange(n + 1)[:, None]
         table = _landings(s, s + np.arange(1, m + 1)[None, :], n, self._overshoot, self._jumps)
         table[n, :] = n
+        for v in self._traps:                      # a trap absorbs, like the final square
+            table[v, :] = v
         table.setflags(write=False)
         return table
 
@@ -299,7 +342,7 @@ class Board:
         faces = [r for r, p in enumerate(self._probabilities) if p > 0]
         table = self._roll_table[:, faces]
         reach = np.zeros(n + 1, dtype=bool)
-        reach[n] = True
+        reach[list(self.absorbing)] = True
         while True:  # at most n sweeps: each adds a square or stops
             more = reach | reach[table].any(axis=1)
             if (more == reach).all():
@@ -307,7 +350,9 @@ class Board:
             reach = more
         stuck = np.flatnonzero(~reach)
         if stuck.size:
-            raise ValueError(f"unfinishable board: the final square {n} can never be reached from "
+            goal = (f"the final square {n}" if not self._traps
+                    else f"neither the final square {n} nor a trap")
+            raise ValueError(f"unfinishable board: {goal} can ever be reached from "
                              f"squares {_ranges(stuck.tolist())}")
 
     # ----------------------------------------------------------------- properties
@@ -357,6 +402,16 @@ class Board:
         return self._bonus_roll
 
     @property
+    def traps(self) -> tuple[int, ...]:
+        """The trap squares, in increasing order (empty if the board has none)."""
+        return self._traps
+
+    @property
+    def absorbing(self) -> tuple[int, ...]:
+        """The squares where the game ends: the traps in increasing order, then the final square."""
+        return (*self._traps, self._size)
+
+    @property
     def name(self) -> str:
         """A label for displays (not part of equality)."""
         return self._name
@@ -374,7 +429,8 @@ class Board:
         Returns
         -------
         int
-            :math:`\\ell(s, r)` of the module docstring (bonus rolls are not applied here).
+            :math:`\\ell(s, r)` of the module docstring (bonus rolls are not applied here). From an
+            absorbing square (a trap or the final square) the token stays where it is.
         """
         square = _on_board(self, square, "square")
         face = _square(face, "face")
@@ -386,7 +442,7 @@ class Board:
     def _replace(self, **changes: Any) -> Board:
         fields: dict[str, Any] = {"jumps": dict(self._jumps), "size": self._size, "die": self._die,
                                   "overshoot": self._overshoot, "bonus_roll": self._bonus_roll,
-                                  "name": ""}
+                                  "name": "", "traps": self._traps}
         fields.update(changes)
         return Board(**fields)
 
@@ -420,8 +476,9 @@ class Board:
 
     def replace(self, **changes: Any) -> Board:
         """A new board with some of ``size``, ``die``, ``overshoot``, ``bonus_roll``, ``jumps``,
-        ``name`` changed (the others kept)."""
-        unknown = set(changes) - {"jumps", "size", "die", "overshoot", "bonus_roll", "name"}
+        ``name``, ``traps`` changed (the others kept)."""
+        unknown = set(changes) - {"jumps", "size", "die", "overshoot", "bonus_roll", "name",
+                                  "traps"}
         if unknown:
             raise ValueError(f"Board has no field(s) {sorted(unknown)}")
         return self._replace(**changes)
@@ -429,7 +486,7 @@ class Board:
     # ----------------------------------------------------------------- value semantics
     def _key(self) -> tuple[Any, ...]:
         return (tuple(self._jumps.items()), self._size, self._probabilities, self._overshoot,
-                self._bonus_roll)
+                self._bonus_roll, self._traps)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and self._key() == other._key()
@@ -445,14 +502,17 @@ class Board:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (dict(self._jumps), self._size, self._die, self._overshoot,
-                           self._bonus_roll, self._name))
+                           self._bonus_roll, self._name, self._traps))
 
     def __repr__(self) -> str:
         extra = f", name={self._name!r}" if self._name else ""
+        if self._traps:
+            extra += f", traps={self._traps!r}"
         return (f"Board(jumps={dict(self._jumps)!r}, size={self._size}, die={self._die!r}, "
                 f"overshoot={self._overshoot!r}, bonus_roll={self._bonus_roll!r}{extra})")
 
 
 def _rebuild(jumps: dict[int, int], size: int, die: Any, overshoot: str, bonus_roll: int | None,
-             name: str) -> Board:
-    return Board(jumps, size=size, die=die, overshoot=overshoot, bonus_roll=bonus_roll, name=name)
+             name: str, traps: tuple[int, ...] = ()) -> Board:
+    return Board(jumps, size=size, die=die, overshoot=overshoot, bonus_roll=bonus_roll, name=name,
+                 traps=traps)

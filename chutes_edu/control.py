@@ -9,7 +9,8 @@ one jump. A move of 0 (aiming at 1 and falling short) leaves the token where it 
 003's table, a token that stays on the foot of a jump (only possible if it was put there: play
 never rests on one) then takes the jump. We write :math:`\ell(s, t, k)` for the square reached with
 outcome :math:`k \in \{-, 0, +\}`. Only the *number* of faces matters: the die's weights and any
-bonus roll take no part in the aimed game.
+bonus roll take no part in the aimed game. Boards with traps are refused (``ValueError``): a trap
+would end the game as fast as the final square, so "fewest turns" would aim into it.
 
 A *policy* :math:`\pi` maps each square :math:`0..n-1` to a target. Under a fixed policy the game
 is again an absorbing Markov chain, with :math:`P^\pi_{su} = \sum_k a_k [\ell(s, \pi(s), k) = u]`.
@@ -106,6 +107,9 @@ def _aim_table(board: Board) -> np.ndarray:
     ``k`` = 0, 1, 2 for a move of ``t-1``, ``t``, ``t+1`` squares. Rows ``0..size``; the final
     square's row is all ``size``. Built once per board (the board is immutable) and read-only.
     """
+    if board.traps:
+        raise ValueError(f"aimed moves (chutes_edu.control) do not handle traps (this board has "
+                         f"traps on {_ranges(board.traps)}): remove them with replace(traps=())")
     cache = board._cache
     if "aim_table" in cache:
         return cache["aim_table"]

@@ -4,14 +4,21 @@ States are the squares :math:`0..n`. One **turn** moves the token with the trans
 
 .. math:: P_{st} = \Pr(\text{a turn that starts on } s \text{ ends on } t),
 
-which is row-stochastic; the final square :math:`n` is the only absorbing state. Ordering the
-squares :math:`0..n-1` first,
+which is row-stochastic; the final square :math:`n` is the only absorbing state (unless the board
+has traps, below). Ordering the squares :math:`0..n-1` first,
 
 .. math:: P = \begin{pmatrix} Q & R \\ 0 & 1 \end{pmatrix}, \qquad
           N = (I - Q)^{-1} = I + Q + Q^2 + \cdots,
 
 where :math:`N_{ij}` is the expected number of turns that a game starting on :math:`i` begins on
-:math:`j` (the *fundamental matrix*; seeds 001 and 002). The expected number of turns to finish is
+:math:`j` (the *fundamental matrix*; seeds 001 and 002).
+
+**Traps** are absorbing too. Then :math:`Q` is :math:`P` restricted to the *transient* squares
+(``0..n-1`` without the traps), :math:`R` has one column per absorbing square, and every formula
+here holds with "the game ends" for "the token reaches :math:`n`". :func:`fundamental_matrix` keeps
+its shape ``(n, n)`` and gives a trap's row and column as zeros (no turn is ever begun on a trap),
+so that still :math:`t = N\mathbf 1` with :math:`t_v = 0` on a trap :math:`v`. Where the game ends,
+:math:`B = NR`, is in :mod:`chutes_edu.absorption`. The expected number of turns to finish is
 
 .. math:: t = N\mathbf 1, \quad\text{i.e. the solution of}\quad (I - Q)\,t = \mathbf 1,
 
@@ -20,11 +27,12 @@ from a start :math:`s` has :math:`\Pr(T = k) = (Q^{k-1} R)_s` for :math:`k \ge 1
 
 **Bonus rolls** (seed 004's "a six rolls again"). With one roll's matrix :math:`B` split by face
 into :math:`B = B_{\text{other}} + B_f`, and :math:`B_f = F_{\text{end}} + F_{\text{on}}` (the rolls
-of :math:`f` that finish, and those that go on), a turn is :math:`P = (I - F_{\text{on}})^{-1}
+of :math:`f` that end the game, and those that go on), a turn is :math:`P = (I - F_{\text{on}})^{-1}
 (B_{\text{other}} + F_{\text{end}})`: a geometric series over the repeats, exact with no depth cut.
 For expected turns the same game can be counted roll by roll: a roll costs a turn unless it follows
 a bonus face, so :math:`t_s = c_s + \sum_u B_{su} t_u` with
-:math:`c_s = 1 - p_f\,[\ell(s, f) \ne n]` (the expected number of turns *started* on that roll).
+:math:`c_s = 1 - p_f\,[\ell(s, f) \text{ does not end the game}]` (the expected number of turns
+*ended* by that roll: every roll ends its turn, except a bonus face after which play goes on).
 
 **Adding a jump** :math:`a \to b` moves column :math:`a` of the one-roll matrix to column :math:`b`:
 a rank-one change :math:`I - B'_Q = (I - B_Q) + k u^\top` with :math:`k = B_{\cdot a}` and
@@ -45,7 +53,7 @@ import sympy
 from sympy.polys.domains import QQ, ZZ
 from sympy.polys.matrices import DomainMatrix
 
-from .board import Board, _on_board, _square
+from .board import Board, _on_board, _ranges, _square
 
 __all__ = ["transition_matrix", "fundamental_matrix", "expected_turns", "turn_distribution",
            "square_distribution", "win_probabilities", "jump_effects"]
@@ -65,6 +73,35 @@ def _cached(board: Board, key: Any, build: Any) -> Any:
     return cache[key]
 
 
+def _absorbing_mask(board: Board) -> np.ndarray:
+    """``mask[s]`` is True where the game ends: the traps and the final square."""
+    def build() -> np.ndarray:
+        mask = np.zeros(board.size + 1, dtype=bool)
+        mask[list(board.absorbing)] = True
+        mask.setflags(write=False)
+        return mask
+    return _cached(board, "absorbing_mask", build)
+
+
+def _transient(board: Board) -> np.ndarray:
+    """The transient squares (where the game goes on), in increasing order."""
+    def build() -> np.ndarray:
+        live = np.flatnonzero(~_absorbing_mask(board))
+        live.setflags(write=False)
+        return live
+    return _cached(board, "transient", build)
+
+
+def _q_and_ends(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The transient squares, :math:`Q` over them and each one's chance of ending the game in one
+    turn (the row sums of :math:`R`)."""
+    P, n = _turn_matrix(board), board.size
+    if not board.traps:
+        return _transient(board), P[:n, :n], P[:n, n]
+    live = _transient(board)
+    return live, P[np.ix_(live, live)], P[live][:, list(board.absorbing)].sum(axis=1)
+
+
 def _roll_matrix(board: Board) -> np.ndarray:
     """The one-roll matrix B (bonus rolls not applied), float, read-only."""
     def build() -> np.ndarray:
@@ -73,8 +110,9 @@ def _roll_matrix(board: Board) -> np.ndarray:
         B = np.zeros((n + 1, n + 1))
         rows = np.repeat(np.arange(n + 1), board.faces)
         np.add.at(B, (rows, board._roll_table.ravel()), np.tile(probs, n + 1))
-        B[n] = 0.0
-        B[n, n] = 1.0                                # exactly, not six sixths
+        for a in board.absorbing:                    # the traps and the final square absorb,
+            B[a] = 0.0
+            B[a, a] = 1.0                            # exactly, not six sixths
         B.setflags(write=False)
         return B
     return _cached(board, "roll_matrix", build)
@@ -90,12 +128,14 @@ def _turn_matrix(board: Board) -> np.ndarray:
         n = board.size
         pf = float(board.probabilities[f - 1])
         dest = board._roll_table[:, f - 1]
-        on = np.zeros_like(B)                  # F_on: a bonus face that leaves the token short
-        src = np.flatnonzero(dest[:n] != n)
+        on = np.zeros_like(B)                  # F_on: a bonus face after which the game goes on
+        live = ~_absorbing_mask(board)
+        src = np.flatnonzero(live & live[dest])
         on[src, dest[src]] = pf
         P = np.linalg.solve(np.eye(n + 1) - on, B - on)   # (I - F_on)^{-1} (B_other + F_end)
-        P[n] = 0.0
-        P[n, n] = 1.0
+        for a in board.absorbing:
+            P[a] = 0.0
+            P[a, a] = 1.0
         np.clip(P, 0.0, None, out=P)
         P /= P.sum(axis=1, keepdims=True)
         P.setflags(write=False)
@@ -107,29 +147,30 @@ def _exact_turn_rows(board: Board) -> list[dict[int, Fraction]]:
     """Exact rows of P as ``{square: probability}``, following each chain of bonus rolls."""
     def build() -> list[dict[int, Fraction]]:
         n, probs, table, f = board.size, board.probabilities, board._roll_table, board.bonus_roll
+        ends = set(board.absorbing)
 
         def one_roll(s: int) -> dict[int, Fraction]:
             row: dict[int, Fraction] = {}
             for r, p in enumerate(probs, start=1):
                 t = int(table[s, r - 1])
-                if p and (r != f or t == n):
+                if p and (r != f or t in ends):
                     row[t] = row.get(t, Fraction(0)) + p
             return row
 
         rows = []
         for s in range(n + 1):
-            if s == n or f is None:
-                rows.append({n: Fraction(1)} if s == n else one_roll(s))
+            if s in ends or f is None:
+                rows.append({s: Fraction(1)} if s in ends else one_roll(s))
                 continue
             pf = probs[f - 1]
             chain: list[int] = []                    # s, then where each bonus roll leaves us
             seen: dict[int, int] = {}
             u = s
-            while u != n and u not in seen:
+            while u not in ends and u not in seen:
                 seen[u] = len(chain)
                 chain.append(u)
                 u = int(table[u, f - 1])
-            loop_from = seen.get(u) if u != n else None
+            loop_from = seen.get(u) if u not in ends else None
             row: dict[int, Fraction] = {}
             for i, sq in enumerate(chain):
                 weight = pf ** i
@@ -143,17 +184,22 @@ def _exact_turn_rows(board: Board) -> list[dict[int, Fraction]]:
 
 
 def _roll_costs(board: Board) -> list[Fraction]:
-    """Exact c_s: the expected number of turns started by the roll made on square s (s < n)."""
-    f, n = board.bonus_roll, board.size
+    """Exact c_s: the expected number of turns ended by the roll made on square s (s < n); 0 on
+    a trap, where no roll is made."""
+    f, n, ends = board.bonus_roll, board.size, set(board.absorbing)
     if f is None:
-        return [Fraction(1)] * n
+        return [Fraction(0) if s in ends else Fraction(1) for s in range(n)]
     pf = board.probabilities[f - 1]
-    return [1 - pf if board._roll_table[s, f - 1] != n else Fraction(1) for s in range(n)]
+    return [Fraction(0) if s in ends else 1 - pf if board._roll_table[s, f - 1] not in ends
+            else Fraction(1) for s in range(n)]
 
 
 def _integer_system(board: Board) -> tuple[list[list[int]], list[int]]:
-    """The roll-by-roll system (I - B_Q) t = c scaled to integers: D (I - B_Q) and D c."""
+    """The roll-by-roll system (I - B_Q) t = c scaled to integers: D (I - B_Q) and D c.
+
+    A trap's equation is t_v = 0 (scaled: D t_v = 0)."""
     n, probs, f = board.size, board.probabilities, board.bonus_roll
+    end = _absorbing_mask(board).tolist()
     scale = math.lcm(*[p.denominator for p in probs])
     weights = [int(p * scale) for p in probs]
     table = board._roll_table.tolist()
@@ -162,10 +208,13 @@ def _integer_system(board: Board) -> tuple[list[list[int]], list[int]]:
     for s in range(n):
         row = A[s]
         row[s] += scale
+        if end[s]:
+            rhs[s] = 0
+            continue
         for t, w in zip(table[s], weights, strict=True):    # one weight per face
-            if t < n and w:
+            if w and not end[t]:
                 row[t] -= w
-        if f is not None and table[s][f - 1] != n:
+        if f is not None and not end[table[s][f - 1]]:
             rhs[s] -= weights[f - 1]           # D c_s = D (1 - p_f)
     return A, rhs
 
@@ -224,7 +273,9 @@ def fundamental_matrix(board: Board, exact: bool = False) -> np.ndarray | sympy.
 
     :math:`N_{ij}` is the expected number of turns that a game starting on square :math:`i` begins
     on square :math:`j` (counting the start itself), and :math:`N = \sum_{k \ge 0} Q^k`. Its row
-    sums are the expected game lengths: ``N.sum(axis=1) == expected_turns(board)[:-1]``.
+    sums are the expected game lengths: ``N.sum(axis=1) == expected_turns(board)[:-1]``. On a board
+    with traps, :math:`N = (I - Q)^{-1}` over the transient squares, and a trap's row and column
+    are zero: no turn is ever begun on a trap.
 
     Parameters
     ----------
@@ -240,23 +291,40 @@ def fundamental_matrix(board: Board, exact: bool = False) -> np.ndarray | sympy.
     """
     n = board.size
     if not exact:
-        return np.linalg.inv(np.eye(n) - _turn_matrix(board)[:n, :n])
-    rows = _exact_turn_rows(board)[:n]
+        if not board.traps:
+            return np.linalg.inv(np.eye(n) - _turn_matrix(board)[:n, :n])
+        live, Q, _ = _q_and_ends(board)
+        N = np.zeros((n, n))
+        N[np.ix_(live, live)] = np.linalg.inv(np.eye(live.size) - Q)
+        return N
+    live = _transient(board).tolist()
+    where = {s: i for i, s in enumerate(live)}
+    rows = [_exact_turn_rows(board)[s] for s in live]
     scale = math.lcm(*[p.denominator for row in rows for p in row.values()])
-    dense = [[0] * n for _ in range(n)]
+    k = len(live)
+    dense = [[0] * k for _ in range(k)]
     for i, row in enumerate(rows):
         dense[i][i] += scale
         for j, p in row.items():
-            if j < n:
-                dense[i][j] -= int(p * scale)
-    A = DomainMatrix([[QQ(x) for x in r] for r in dense], (n, n), QQ)
-    return (A.inv() * QQ(scale)).to_Matrix()
+            if j in where:
+                dense[i][where[j]] -= int(p * scale)
+    A = DomainMatrix([[QQ(x) for x in r] for r in dense], (k, k), QQ)
+    inverse = (A.inv() * QQ(scale)).to_Matrix()
+    if k == n:
+        return inverse
+    N = sympy.zeros(n, n)
+    for i, s in enumerate(live):
+        for j, u in enumerate(live):
+            N[s, u] = inverse[i, j]
+    return N
 
 
 def expected_turns(board: Board, exact: bool = False) -> np.ndarray | sympy.Matrix:
     r"""Expected number of turns to finish from each square, :math:`t = N\mathbf 1`.
 
-    Solves the first-step equations :math:`t_s = 1 + \sum_u P_{su} t_u`, :math:`t_n = 0`.
+    Solves the first-step equations :math:`t_s = 1 + \sum_u P_{su} t_u`, :math:`t_n = 0`. On a
+    board with traps it counts the turns until the game ends either way (:math:`t_v = 0` on a
+    trap :math:`v`).
 
     At a jump source the value is for a token *standing* there, which rolls from that square
     (a jump fires only when a move ends on its source, so play never rests on one). A token that
@@ -273,7 +341,7 @@ def expected_turns(board: Board, exact: bool = False) -> np.ndarray | sympy.Matr
     Returns
     -------
     numpy.ndarray or sympy.Matrix
-        Length ``size + 1``; entry ``size`` is 0.
+        Length ``size + 1``; entry ``size`` (and a trap's entry) is 0.
 
     Examples
     --------
@@ -292,7 +360,11 @@ def _expected_float(board: Board) -> np.ndarray:
     def build() -> np.ndarray:
         n = board.size
         t = np.zeros(n + 1)
-        t[:n] = np.linalg.solve(np.eye(n) - _turn_matrix(board)[:n, :n], np.ones(n))
+        if board.traps:
+            live, Q, _ = _q_and_ends(board)
+            t[live] = np.linalg.solve(np.eye(live.size) - Q, np.ones(live.size))
+        else:
+            t[:n] = np.linalg.solve(np.eye(n) - _turn_matrix(board)[:n, :n], np.ones(n))
         t.setflags(write=False)
         return t
     return _cached(board, "expected_float", build)
@@ -301,6 +373,8 @@ def _expected_float(board: Board) -> np.ndarray:
 def turn_distribution(board: Board, start: int = 0, *, tail: float = TAIL,
                       max_turns: int = MAX_TURNS) -> np.ndarray:
     r"""The distribution of the game's length: ``pmf[k]`` = P(the game takes exactly k turns).
+
+    On a board with traps the game ends on the final square or on a trap, whichever comes.
 
     :math:`\Pr(T = k) = (Q^{k-1} R)_{\text{start}}`. The array is long enough that the
     probability of a game longer than ``len(pmf) - 1`` turns is below ``tail``, however slow the
@@ -311,7 +385,7 @@ def turn_distribution(board: Board, start: int = 0, *, tail: float = TAIL,
     board : Board
         The board and its rules.
     start : int, default 0
-        The square the token starts on (the final square gives ``[1.0]``).
+        The square the token starts on (the final square, or a trap, gives ``[1.0]``).
     tail : float, default 1e-12
         The unfinished probability that may be left out.
     max_turns : int, default 10_000_000
@@ -340,11 +414,11 @@ def turn_distribution(board: Board, start: int = 0, *, tail: float = TAIL,
 
 
 def _distribution(board: Board, start: int, tail: float, max_turns: int) -> np.ndarray:
-    n = board.size
-    if start == n:
+    if start in board.absorbing:
         return np.array([1.0])
-    P = _turn_matrix(board)
-    Q, absorb = P[:n, :n], P[:n, n]
+    live, Q, absorb = _q_and_ends(board)
+    n = live.size
+    start = int(np.searchsorted(live, start))          # its index among the transient squares
     worst = float(_expected_float(board).max())
     # From any square P(T > 2 t_max) <= 1/2 (Markov), so P(T > 2 t_max j) <= 2^-j.
     if 2 * worst * math.ceil(math.log2(1 / tail)) > max_turns:
@@ -396,7 +470,9 @@ def square_distribution(board: Board, turns: int, start: int = 0) -> np.ndarray:
     r"""Where the token is after a number of turns: row ``start`` of :math:`P^k`.
 
     Entry ``j`` is the probability that after ``turns`` turns the token is on square ``j``; the last
-    entry is the probability that the game is over by then, :math:`\Pr(T \le k)`.
+    entry is the probability that the game is over by then, :math:`\Pr(T \le k)` (on a board with
+    traps, that it has ended on the final square; a trap's entry is the chance that it has ended
+    there).
 
     Parameters
     ----------
@@ -454,6 +530,12 @@ def win_probabilities(board: Board, positions: Sequence[int]) -> np.ndarray:
     numpy.ndarray
         One probability per player; they sum to 1 (within 1e-10).
 
+    Raises
+    ------
+    ValueError
+        For a board with traps (whether a player in a trap is out, or loses at once, is a house
+        rule the race does not model), or a position off the board.
+
     Examples
     --------
     >>> from chutes_edu import MILTON_BRADLEY_1943, win_probabilities
@@ -461,6 +543,9 @@ def win_probabilities(board: Board, positions: Sequence[int]) -> np.ndarray:
     >>> bool(p[0] > p[1])        # moving first is an advantage
     True
     """
+    if board.traps:
+        raise ValueError(f"win_probabilities does not handle traps (this board has traps on "
+                         f"{_ranges(board.traps)}): what a trap does to a race is a house rule")
     squares = [_on_board(board, p, f"position of player {i}") for i, p in enumerate(positions)]
     if not squares:
         raise ValueError("win_probabilities needs at least one player")
@@ -499,7 +584,7 @@ def jump_effects(board: Board, min_length: int = 1) -> np.ndarray:
     -------
     numpy.ndarray
         Shape ``(size + 1, size + 1)``, NaN where the jump is not allowed: ``a`` is 0, the final
-        square, or an existing jump's source or destination; ``b`` is an existing source;
+        square, a trap, or an existing jump's source or destination; ``b`` is an existing source;
         ``a == b``; ``abs(a - b) < min_length``; or the new board could never be finished.
 
     Examples
@@ -513,6 +598,11 @@ def jump_effects(board: Board, min_length: int = 1) -> np.ndarray:
     n = board.size
     B = _roll_matrix(board)
     BQ = B[:n, :n]
+    traps = list(board.traps)
+    if traps:                           # B_Q is over the transient squares: a trap's row and
+        BQ = BQ.copy()                  # column leave it (I - B_Q is the identity there)
+        BQ[traps, :] = 0.0
+        BQ[:, traps] = 0.0
     costs = np.array([float(c) for c in _roll_costs(board)])
     Nb = np.linalg.inv(np.eye(n) - BQ)
     t = Nb @ costs
@@ -530,19 +620,22 @@ def jump_effects(board: Board, min_length: int = 1) -> np.ndarray:
         pf = float(board.probabilities[board.bonus_roll - 1])
         W = np.zeros((n, n))
         dest = board._roll_table[:n, board.bonus_roll - 1]
-        inside = dest < n
+        inside = ~_absorbing_mask(board)[dest]        # (on a trap, dest is the trap itself)
         W[np.flatnonzero(inside), dest[inside]] = 1.0   # W[s, a] = [l(s, f) == a]
         Z = Nb @ W
         shifted = t[:, None] + pf * Z                   # column a: N c' for jump a -> n
         out[:n, n] = shifted[0] - Y[0] * np.diag(shifted) / (1.0 + ya)
     else:
         out[:n, n] = t[0] - Y[0] * tn / (1.0 + ya)
+    # b a trap: the game ends on b as it ends on n.
+    out[:n, traps] = out[:n, [n]]
 
     a_idx, b_idx = np.indices(out.shape)
     sources = np.array(list(board.jumps.keys()), dtype=int)
     dests = np.array(list(board.jumps.values()), dtype=int)
     banned = (a_idx == 0) | (a_idx == n) | (a_idx == b_idx) | (np.abs(a_idx - b_idx) < min_length)
     banned |= np.isin(a_idx, sources) | np.isin(a_idx, dests) | np.isin(b_idx, sources)
+    banned |= np.isin(a_idx, traps)
     out[banned] = np.nan
     # A jump a -> b with b < n makes the board unfinishable exactly when every path from b to the
     # end passes a; then the denominator is 0. Rounding blurs 0, so the near-zero ones are settled

@@ -1,16 +1,17 @@
 r"""Monte Carlo: play many games at once, by the rules, with no turn cap.
 
 Each game rolls the die, moves by the board's rules (overshoot, jumps, bonus rolls) and counts
-turns until the token reaches the final square. Games are played side by side as numpy arrays:
-one array operation moves every unfinished game one roll. The sample mean
+turns until the game ends: the token reaches the final square, or a trap. Games are played side
+by side as numpy arrays: one array operation moves every unfinished game one roll. The sample mean
 :math:`\bar T_n = \frac1n \sum_i T_i` estimates :math:`\mathbb E[T]` with standard error
 :math:`s/\sqrt n`; the law of large numbers makes it converge to the exact value of
 :func:`chutes_edu.expected_turns`.
 
 There is **no turn cap**. A game's length is unbounded (any number of turns has positive
-probability) but it is finite with probability 1, since every board is checked to be finishable;
-capping the loop would change the distribution and bias the mean down (seed 000). The optional
-``cap`` of :func:`capped_mean` exists only to show that bias.
+probability) but it is finite with probability 1, since every board is checked to be finishable
+(an absorbing square can be reached from every square); capping the loop would change the
+distribution and bias the mean down (seed 000). The optional ``cap`` of :func:`capped_mean`
+exists only to show that bias.
 
 Randomness: every function takes ``seed`` (an int, a ``numpy.random.Generator``, or None), so a
 fixed seed gives the same games on every machine.
@@ -24,7 +25,7 @@ import numpy as np
 
 from .board import Board, _on_board, _square
 
-__all__ = ["simulate", "running_mean", "capped_mean"]
+__all__ = ["simulate", "simulate_endings", "running_mean", "capped_mean"]
 
 Seed = int | np.random.Generator | np.random.SeedSequence | None
 
@@ -67,6 +68,46 @@ def simulate(board: Board, n_games: int, start: int = 0, seed: Seed = None) -> n
     >>> bool(36 < turns.mean() < 42), int(turns.min()) >= 7
     (True, True)
     """
+    return _play(board, n_games, start, seed)[0]
+
+
+def simulate_endings(board: Board, n_games: int, start: int = 0,
+                     seed: Seed = None) -> tuple[np.ndarray, np.ndarray]:
+    """Play ``n_games`` one-player games; return how many turns each took and where it ended.
+
+    The same games as :func:`simulate` with the same arguments (the turns are equal); on a board
+    with traps, ``np.bincount(squares, minlength=board.size + 1)[list(board.absorbing)] / n_games``
+    estimates the chances of :func:`chutes_edu.absorption_probabilities`.
+
+    Parameters
+    ----------
+    board : Board
+        The board and its rules.
+    n_games : int
+        How many games to play (0 or more).
+    start : int, default 0
+        The square every token starts on.
+    seed : int, numpy.random.Generator or None
+        The source of randomness; the same seed gives the same games.
+
+    Returns
+    -------
+    (turns, squares) : tuple of numpy.ndarray
+        Two ``int64`` arrays of length ``n_games``: the number of turns of each game, and the
+        square it ended on (the final square or a trap).
+
+    Examples
+    --------
+    >>> from chutes_edu import Board, simulate_endings
+    >>> volcano = Board(size=10, die=3, traps=[7])
+    >>> turns, squares = simulate_endings(volcano, 10_000, seed=1)
+    >>> sorted(set(squares.tolist()))
+    [7, 10]
+    """
+    return _play(board, n_games, start, seed)
+
+
+def _play(board: Board, n_games: int, start: int, seed: Seed) -> tuple[np.ndarray, np.ndarray]:
     n_games = _square(n_games, "n_games")
     if n_games < 0:
         raise ValueError(f"n_games must be 0 or more, got {n_games}")
@@ -74,8 +115,11 @@ def simulate(board: Board, n_games: int, start: int = 0, seed: Seed = None) -> n
     n = board.size
     rng = np.random.default_rng(seed)
     result = np.zeros(n_games, dtype=np.int64)
-    if start == n or n_games == 0:
-        return result
+    where = np.full(n_games, start, dtype=np.int64)
+    if start in board.absorbing or n_games == 0:
+        return result, where
+    ends = np.zeros(n + 1, dtype=bool)
+    ends[list(board.absorbing)] = True
     m = board.faces
     flat = board._roll_table.astype(np.int32 if n < 2**31 else np.int64).ravel()
     roll = _roller(board, rng)
@@ -89,18 +133,19 @@ def simulate(board: Board, n_games: int, start: int = 0, seed: Seed = None) -> n
         face = roll(pos.size)
         pos = flat[pos * m + face]
         if bonus is not None:                       # the same turn goes on after a bonus face
-            again = np.flatnonzero((face == bonus) & (pos != n))
+            again = np.flatnonzero((face == bonus) & ~ends[pos])
             while again.size:
                 face = roll(again.size)
                 moved = flat[pos[again] * m + face]
                 pos[again] = moved
-                again = again[(face == bonus) & (moved != n)]
-        finished = pos == n
+                again = again[(face == bonus) & ~ends[moved]]
+        finished = ends[pos]
         if finished.any():
             result[alive[finished]] = turn
+            where[alive[finished]] = pos[finished]
             keep = ~finished
             pos, alive = pos[keep], alive[keep]
-    return result
+    return result, where
 
 
 def running_mean(turns: np.ndarray, z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:

@@ -127,3 +127,32 @@ def test_presets_are_named_boards() -> None:
     assert set(OVERSHOOT_RULES) == {"stay", "win", "bounce", "stop_short"}
     for name, board in PRESETS.items():
         assert board.name == name and isinstance(board, Board)
+
+
+@pytest.mark.parametrize("traps, message", [
+    ([0], r"square 0 \(where every token starts\) cannot be a trap"),
+    ([10], r"the final square 10 cannot be a trap"),
+    ([11, -2], r"traps off the board \(squares are 0..10\): -2, 11"),
+    ([3], r"a trap cannot be a jump's source: 3 \(the jump 3->7\)"),
+    ([2.5], r"trap 2.5 must be a whole number"),
+    ([True], r"trap True must be a whole number"),
+    (5, r"traps must be a collection of squares, e.g. traps=\(5,\), not 5"),
+    ("5", r"traps must be a collection of squares"),
+])
+def test_bad_traps_raise_value_error_naming_the_value(traps: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Board({3: 7}, size=10, die=3, traps=traps)  # type: ignore[arg-type]
+
+
+def test_traps_are_part_of_the_board_value() -> None:
+    b = Board({3: 7}, size=10, die=3, traps=[8, 6, 8])
+    assert b.traps == (6, 8) and b.absorbing == (6, 8, 10)
+    assert b != b.replace(traps=()) and hash(b) != hash(b.replace(traps=()))
+    assert b.replace(traps=[8, 6]) == b
+    assert pickle.loads(pickle.dumps(b)) == b and pickle.loads(pickle.dumps(b)).traps == (6, 8)
+    assert "traps=(6, 8)" in repr(b) and eval(repr(b), {"Board": Board}) == b
+    assert b.with_jump(2, 6).traps == (6, 8) and b.with_jump(2, 6).landing(0, 2) == 6
+    assert b.without_jump(3).traps == (6, 8)
+    with pytest.raises(ValueError, match=r"a trap cannot be a jump's source: 6"):
+        b.with_jump(6, 2)
+    assert "traps" not in repr(MILTON_BRADLEY_1943) and MILTON_BRADLEY_1943.absorbing == (100,)

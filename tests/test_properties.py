@@ -1,4 +1,4 @@
-"""Property tests: on random boards, independent methods agree.
+"""Property tests: on random boards (with and without traps), independent methods agree.
 
 solve (I - Q) t = 1  ==  row sums of N  ==  mean of the length distribution  ==  exact rationals
 ==  re-solving a board with one more jump (vs the rank-one jump_effects)  ~  simulation.
@@ -27,7 +27,7 @@ SETTINGS = settings(max_examples=60, deadline=None,
 
 
 @st.composite
-def boards(draw: st.DrawFn, max_size: int = 24) -> Board:
+def boards(draw: st.DrawFn, max_size: int = 24, traps: bool = True) -> Board:
     size = draw(st.integers(3, max_size))
     die = draw(st.one_of(st.integers(1, 7),
                          st.lists(st.integers(0, 4), min_size=1, max_size=6)
@@ -38,8 +38,12 @@ def boards(draw: st.DrawFn, max_size: int = 24) -> Board:
     jumps = {a: draw(st.integers(0, size).filter(lambda b, a=a: b != a and b not in sources))
              for a in sources}
     bonus = draw(st.one_of(st.none(), st.integers(1, faces)))
+    free = [s for s in range(1, size) if s not in sources]
+    holes = (draw(st.lists(st.sampled_from(free), unique=True, min_size=1, max_size=3))
+             if traps and free and draw(st.integers(0, 2)) else [])     # traps on 2 boards in 3
     try:
-        board = Board(jumps, size=size, die=die, overshoot=overshoot, bonus_roll=bonus)
+        board = Board(jumps, size=size, die=die, overshoot=overshoot, bonus_roll=bonus,
+                      traps=holes)
     except ValueError:
         assume(False)
     assume(expected_turns(board).max() < 5_000)       # keep distributions and simulations short
@@ -54,6 +58,8 @@ def test_transition_matrix_is_stochastic_and_absorbing(board: Board) -> None:
     assert P.shape == (n + 1, n + 1)
     assert np.all(P >= 0) and np.allclose(P.sum(axis=1), 1.0)
     assert P[n, n] == 1.0
+    for v in board.traps:
+        assert P[v, v] == 1.0
 
 
 @SETTINGS
@@ -114,7 +120,7 @@ def test_simulation_agrees_with_the_exact_mean(board: Board, seed: int) -> None:
 
 @settings(max_examples=15, deadline=None,
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
-@given(boards(max_size=16), st.lists(st.integers(0, 15), min_size=2, max_size=4))
+@given(boards(max_size=16, traps=False), st.lists(st.integers(0, 15), min_size=2, max_size=4))
 def test_win_probabilities_sum_to_one(board: Board, positions: list[int]) -> None:
     positions = [p % (board.size + 1) for p in positions]
     wins = win_probabilities(board, positions)
@@ -123,7 +129,7 @@ def test_win_probabilities_sum_to_one(board: Board, positions: list[int]) -> Non
 
 @settings(max_examples=8, deadline=None,
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
-@given(boards(max_size=12), st.integers(0, 2**32 - 1))
+@given(boards(max_size=12, traps=False), st.integers(0, 2**32 - 1))
 def test_win_probabilities_agree_with_simulated_races(board: Board, seed: int) -> None:
     assume(expected_turns(board)[0] < 200)
     games = 20_000

@@ -13,6 +13,7 @@ from chutes_edu import (
     expected_turns,
     running_mean,
     simulate,
+    simulate_endings,
     turn_distribution,
 )
 
@@ -81,3 +82,14 @@ def test_a_turn_cap_biases_the_mean_down() -> None:
     assert capped_mean(turns, 10_000) == turns.mean()
     with pytest.raises(ValueError, match="cap must be at least 1"):
         capped_mean(turns, 0)
+
+
+def test_traps_end_the_game_where_they_are() -> None:
+    board = Board({3: 8}, size=10, die=3, traps=[6, 8], bonus_roll=3)
+    turns, squares = simulate_endings(board, 50_000, seed=6)
+    assert set(squares.tolist()) == {6, 8, 10}
+    assert np.array_equal(turns, simulate(board, 50_000, seed=6))
+    se = turns.std(ddof=1) / np.sqrt(turns.size)
+    assert abs(turns.mean() - expected_turns(board)[0]) < 5 * se
+    assert simulate_endings(board, 3, start=6, seed=1)[1].tolist() == [6, 6, 6]
+    assert simulate(board, 3, start=8, seed=1).tolist() == [0, 0, 0]

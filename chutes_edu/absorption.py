@@ -1,0 +1,611 @@
+r"""Where the game ends, and the long run: absorption, hitting, replaying, long games, rounds.
+
+Split the squares into the *transient* ones :math:`\mathcal T` (where the game goes on) and the
+*absorbing* ones :math:`\mathcal A` (the traps in increasing order, then the final square
+:math:`n`), so that the one-turn matrix is
+
+.. math:: P = \begin{pmatrix} Q & R \\ 0 & I \end{pmatrix}, \qquad N = (I - Q)^{-1}.
+
+**Absorption probabilities.** :math:`B_{ia} = \Pr(\text{the game from } i \text{ ends on } a)`.
+The first turn either ends the game on :math:`a` (chance :math:`R_{ia}`) or moves to a transient
+:math:`j` (chance :math:`Q_{ij}`), after which the game is a fresh one from :math:`j`:
+
+.. math:: B = R + QB \iff (I - Q)B = R \iff B = NR .
+
+Every row of :math:`B` sums to 1 (every board is finishable) and an absorbing square's row is its
+unit vector. The same holds for any chain with named absorbing states: in the gambler's ruin with
+a fair coin and target :math:`N`, :math:`B_{i,N} = i/N`.
+
+**Hitting probabilities.** With :math:`X_k` the square after :math:`k` turns, let
+:math:`h_{ij} = \Pr(X_k = j \text{ for some } k \ge 0 \mid X_0 = i)`. Once on a transient
+:math:`j`, the expected number of turns begun on :math:`j` is :math:`N_{jj}`, whatever happened
+before, so :math:`N_{ij} = h_{ij} N_{jj}` and :math:`h_{ij} = N_{ij} / N_{jj}`; for an absorbing
+:math:`j`, :math:`h_{ij} = B_{ij}`.
+
+**The replay chain.** Play game after game: a turn that ends a game puts the token back on
+square 0 in the same turn, :math:`P'_{s0} = Q_{s0} + \sum_a R_{sa}`. The games are independent
+cycles that all start on square 0 (a *renewal* argument): one cycle lasts :math:`t_0` turns on
+average and begins :math:`N_{0j}` of them on :math:`j`, so the long-run share of turns begun on
+:math:`j` is
+
+.. math:: \pi_j = \frac{N_{0j}}{t_0}, \qquad t_0 = \sum_j N_{0j},
+
+the unique solution of :math:`\pi P' = \pi`, :math:`\sum_j \pi_j = 1`. Absorbing squares (no turn
+begins there) and squares a game from 0 never visits get :math:`\pi_j = 0`. Kac's formula: the mean
+number of turns between two turns begun on square 0 is :math:`1/\pi_0 = t_0 / N_{00}`. Shares of
+turns are long-run averages, so they exist even when :math:`P'^k` itself oscillates (a periodic
+replay chain).
+
+**Long games.** Let :math:`Q_0` be :math:`Q` on the transient squares reachable from square 0
+and :math:`\rho` its Perron root (its largest eigenvalue, real, :math:`0 \le \rho < 1`). The
+game's tail decays like :math:`\Pr(T > k) \approx c\, k^d \rho^k` (the *decay rate* :math:`\rho`),
+and the token's place in a long game settles on the *quasi-stationary distribution*
+
+.. math:: q_j = \lim_{k \to \infty} \Pr(X_k = j \mid T > k,\ X_0 = 0), \qquad q\,Q_0 = \rho\, q,
+
+a left eigenvector of :math:`Q_0` for :math:`\rho` (apply :math:`Q_0` once more to the
+conditioned distribution). The limit is carried by the communicating classes of :math:`Q_0` whose
+own Perron root is :math:`\rho` (the last such classes on a path from square 0, and what follows
+them). It exists when those classes are *aperiodic*; if one of them is *periodic* (its cycles all
+have lengths divisible by some :math:`d > 1`), the conditioned distribution cycles through
+:math:`d` shapes forever and :func:`quasi_stationary_distribution` raises ``ValueError``. If
+:math:`\rho = 0` no game lasts long (the game from 0 ends within a fixed number of turns) and
+there is nothing to condition on: ``ValueError`` too.
+
+**Rounds.** With :math:`m` players moving in turn, independently, the game is over in the first
+round in which someone finishes: :math:`\Pr(\min_i T_i > k) = \Pr(T > k)^m`, so
+
+.. math:: \mathbb E[\text{rounds}] = \mathbb E\big[\min_i T_i\big] = \sum_{k \ge 0} \Pr(T > k)^m .
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import flint
+import numpy as np
+import sympy
+
+from .board import Board, _exact, _on_board, _ranges, _square
+from .markov import _exact_turn_rows, _q_and_ends, _transient, _turn_matrix, turn_distribution
+
+__all__ = ["absorption_probabilities", "hitting_probabilities", "stationary_distribution",
+           "QuasiStationary", "quasi_stationary_distribution", "expected_rounds"]
+
+_TIE = 1e-9
+"""Relative gap below which two communicating classes count as having the same Perron root."""
+
+
+# --------------------------------------------------------------------------- absorption
+def absorption_probabilities(chain: Board | Any, absorbing: Sequence[int] | None = None,
+                             exact: bool = False) -> np.ndarray | sympy.Matrix:
+    r"""Where the game ends: :math:`B = NR`, the chance of ending on each absorbing state.
+
+    Parameters
+    ----------
+    chain : Board or square matrix
+        A board, or the transition matrix :math:`P` of any chain (a numpy array, nested lists or
+        a sympy ``Matrix``; rows sum to 1), e.g. the gambler's ruin or the picky eater.
+    absorbing : sequence of int, optional
+        For a matrix only: the absorbing states, in the order of the columns wanted (each must
+        have :math:`P_{aa} = 1`). By default every state with :math:`P_{aa} = 1`, in increasing
+        order. A board's absorbing squares are its traps and final square (``board.absorbing``).
+    exact : bool, default False
+        If True, compute over the rationals and return a sympy ``Matrix`` of ``Rational``
+        (a float in a matrix stands for the decimal it prints as, e.g. ``0.1`` for 1/10).
+
+    Returns
+    -------
+    numpy.ndarray or sympy.Matrix
+        Shape ``(states, k)``: for a board ``(size + 1, k)``, rows the squares ``0..size``,
+        columns ``board.absorbing`` (the traps in increasing order, then the final square).
+        Row ``s`` is the chance that a game from ``s`` ends on each absorbing state; rows sum to
+        1, and an absorbing state's row is its unit vector.
+
+    Raises
+    ------
+    ValueError
+        For a matrix that is not square, has negative entries or rows that do not sum to 1, an
+        ``absorbing`` state that can be left, or states from which no absorbing state can be
+        reached (naming them); for ``absorbing`` given with a board.
+
+    Examples
+    --------
+    >>> from chutes_edu import Board, absorption_probabilities
+    >>> volcano = Board(size=4, die=2, traps=[2])   # a 1 or 2 on each turn; square 2 is a trap
+    >>> absorption_probabilities(volcano, exact=True)[0, :]
+    Matrix([[3/4, 1/4]])
+    >>> ruin = [[1, 0, 0, 0], [0.5, 0, 0.5, 0], [0, 0.5, 0, 0.5], [0, 0, 0, 1]]
+    >>> absorption_probabilities(ruin, absorbing=[3, 0])[:, 0]   # reach 3 before 0: i/3
+    array([0.        , 0.33333333, 0.66666667, 1.        ])
+    """
+    if isinstance(chain, Board):
+        if absorbing is not None:
+            raise ValueError("absorbing is for a transition matrix; a board's absorbing squares "
+                             f"are its traps and final square: {list(chain.absorbing)}")
+        return _board_absorption(chain, exact)
+    return _matrix_absorption(chain, absorbing, exact)
+
+
+def _board_absorption(board: Board, exact: bool) -> np.ndarray | sympy.Matrix:
+    n, ends = board.size, list(board.absorbing)
+    live = _transient(board)
+    if exact:
+        # The roll-by-roll chain ends on the same square as the turn-by-turn one (bonus rolls
+        # only group rolls into turns), and its matrix scales to integers: D (I - B_Q) X = D B_R.
+        scale = math.lcm(*[p.denominator for p in board.probabilities])
+        weights = [int(p * scale) for p in board.probabilities]
+        index = {s: i for i, s in enumerate(live.tolist())}
+        column = {a: c for c, a in enumerate(ends)}
+        A = [[0] * len(index) for _ in index]
+        rhs = [[0] * len(ends) for _ in index]
+        for s, i in index.items():
+            A[i][i] += scale
+            for t, w in zip(board._roll_table[s].tolist(), weights, strict=True):
+                if t in column:
+                    rhs[i][column[t]] += w
+                else:
+                    A[i][index[t]] -= w
+        X = flint.fmpz_mat(A).solve(flint.fmpz_mat(rhs))
+        out = sympy.zeros(n + 1, len(ends))
+        for s, i in index.items():
+            for c in range(len(ends)):
+                out[s, c] = sympy.Rational(int(X[i, c].p), int(X[i, c].q))
+        for c, a in enumerate(ends):
+            out[a, c] = sympy.Integer(1)
+        return out
+    P = _turn_matrix(board)
+    live, Q, _ = _q_and_ends(board)
+    out = np.zeros((n + 1, len(ends)))
+    out[live] = np.linalg.solve(np.eye(live.size) - Q, P[np.ix_(live, np.array(ends))])
+    out[ends, np.arange(len(ends))] = 1.0
+    np.clip(out, 0.0, 1.0, out=out)                      # probabilities, rounding aside
+    return out
+
+
+def _matrix_absorption(P: Any, absorbing: Sequence[int] | None,
+                       exact: bool) -> np.ndarray | sympy.Matrix:
+    rows = _matrix_rows(P)
+    m = len(rows)
+    if exact:
+        try:
+            values: list[list[Any]] = [[_exact(x) for x in row] for row in rows]
+        except (TypeError, ValueError):
+            raise ValueError("exact=True needs a matrix of numbers") from None
+        bad = [i for i, row in enumerate(values) if sum(row, Fraction(0)) != 1]
+    else:
+        values = [[float(x) for x in row] for row in rows]
+        bad = [i for i, row in enumerate(values) if abs(math.fsum(row) - 1.0) > 1e-9]
+    if bad:
+        raise ValueError(f"every row of a transition matrix must sum to 1: rows {_ranges(bad)} "
+                         "do not")
+    if absorbing is None:
+        ends = [i for i in range(m) if values[i][i] == 1]
+        if not ends:
+            raise ValueError("this chain has no absorbing state (no state i with P[i, i] = 1)")
+    else:
+        if isinstance(absorbing, (str, bytes)) or not isinstance(absorbing, Sequence):
+            raise ValueError(f"absorbing must be a sequence of states, not {absorbing!r}")
+        ends = [_square(a, f"absorbing state {a!r}") for a in absorbing]
+        off = [a for a in ends if not 0 <= a < m]
+        if off:
+            raise ValueError(f"absorbing states {off} are not states of this chain (0..{m - 1})")
+        if len(set(ends)) != len(ends):
+            raise ValueError(f"absorbing lists a state twice: {ends}")
+        leaky = [a for a in ends if values[a][a] != 1]
+        if leaky:
+            raise ValueError(f"states {_ranges(leaky)} are named absorbing but can be left "
+                             "(P[a, a] is not 1)")
+    live = [i for i in range(m) if i not in set(ends)]
+    reach = set(ends)
+    grew = True
+    while grew:                                          # states from which an end is reachable
+        grew = False
+        for i in live:
+            if i not in reach and any(values[i][j] != 0 for j in reach):
+                reach.add(i)
+                grew = True
+    stuck = [i for i in live if i not in reach]
+    if stuck:
+        raise ValueError(f"from states {_ranges(stuck)} no absorbing state "
+                         f"({', '.join(map(str, ends))}) can ever be reached")
+    k = len(ends)
+    if exact:
+        out = sympy.zeros(m, k)
+        if live:
+            A = flint.fmpq_mat(len(live), len(live),
+                               [flint.fmpq(int(i == j)) - _fmpq(values[i][j])
+                                for i in live for j in live])
+            R = flint.fmpq_mat(len(live), k, [_fmpq(values[i][a]) for i in live for a in ends])
+            X = A.solve(R)
+            for r, i in enumerate(live):
+                for c in range(k):
+                    out[i, c] = sympy.Rational(int(X[r, c].p), int(X[r, c].q))
+        for c, a in enumerate(ends):
+            out[a, c] = sympy.Integer(1)
+        return out
+    arr = np.array(values)
+    result = np.zeros((m, k))
+    if live:
+        result[live] = np.linalg.solve(np.eye(len(live)) - arr[np.ix_(live, live)],
+                                       arr[np.ix_(live, ends)])
+    result[ends, np.arange(k)] = 1.0
+    np.clip(result, 0.0, 1.0, out=result)
+    return result
+
+
+def _fmpq(x: Fraction) -> Any:
+    return flint.fmpq(x.numerator, x.denominator)
+
+
+def _matrix_rows(P: Any) -> list[list[Any]]:
+    """The rows of a square matrix of finite, non-negative numbers, or ``ValueError``."""
+    if isinstance(P, sympy.MatrixBase):
+        rows = [list(P.row(i)) for i in range(P.rows)]
+    else:
+        arr = np.asarray(P, dtype=object)
+        if arr.ndim != 2:
+            raise ValueError(f"a transition matrix must be 2-D, got an array of shape {arr.shape}")
+        rows = [list(r) for r in arr]
+    m = len(rows)
+    if m == 0 or any(len(r) != m for r in rows):
+        raise ValueError(f"a transition matrix must be square, got {m} rows of lengths "
+                         f"{sorted({len(r) for r in rows})}")
+    problems = []
+    for i, row in enumerate(rows):
+        for j, x in enumerate(row):
+            if isinstance(x, sympy.Basic):
+                x = sympy.Rational(x) if x.is_Rational else float(x)
+                row[j] = x
+            if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
+                problems.append(f"P[{i}, {j}] = {x!r} is not a number")
+            elif not math.isfinite(float(x)) or x < 0:
+                problems.append(f"P[{i}, {j}] = {x!r} is not a probability")
+    if problems:
+        raise ValueError("bad transition matrix: " + "; ".join(problems[:5]))
+    return rows
+
+
+# --------------------------------------------------------------------------- hitting
+def hitting_probabilities(board: Board) -> np.ndarray:
+    r"""The chance that a game from square :math:`i` is ever on square :math:`j` at a turn's end.
+
+    :math:`h_{ij} = \Pr(X_k = j \text{ for some } k \ge 0 \mid X_0 = i)`, with :math:`X_k` the
+    square after :math:`k` turns: :math:`N_{ij} / N_{jj}` for a transient :math:`j` and
+    :math:`B_{ij}` (:func:`absorption_probabilities`) for an absorbing one (see the module
+    docstring). A token
+    never rests on a jump's source, so that column is 0 except :math:`h_{jj} = 1`.
+
+    Parameters
+    ----------
+    board : Board
+        The board and its rules.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(size + 1, size + 1)``; ``h[i, i] == 1`` and ``h[i, size]`` is the chance of
+        reaching the final square.
+
+    Examples
+    --------
+    >>> from chutes_edu import MILTON_BRADLEY_1943, hitting_probabilities
+    >>> h = hitting_probabilities(MILTON_BRADLEY_1943)
+    >>> round(float(h[0, 26]), 4)          # slide down 47->26 (or land on 26) at least once
+    0.5593
+    """
+    n = board.size
+    live, Q, _ = _q_and_ends(board)
+    N = np.linalg.inv(np.eye(live.size) - Q)
+    h = np.zeros((n + 1, n + 1))
+    h[np.ix_(live, live)] = N / np.diag(N)[None, :]
+    ends = list(board.absorbing)
+    h[:, ends] = absorption_probabilities(board)
+    return h
+
+
+# --------------------------------------------------------------------------- the replay chain
+def stationary_distribution(board: Board) -> np.ndarray:
+    r"""The long-run share of turns begun on each square when games are played one after another.
+
+    In the *replay chain* a turn that ends the game puts the token back on square 0 in the same
+    turn. By the renewal argument of the module docstring :math:`\pi_j = N_{0j} / t_0`, which is
+    the solution of :math:`\pi P' = \pi`, :math:`\sum_j \pi_j = 1`; :math:`1/\pi_0` is the mean
+    number of turns from one game's start to the next (Kac), i.e. :math:`t_0 / N_{00}`.
+
+    Parameters
+    ----------
+    board : Board
+        The board and its rules.
+
+    Returns
+    -------
+    numpy.ndarray
+        Length ``size + 1``, summing to 1; 0 on the final square, on traps, and on squares a game
+        from square 0 never reaches.
+
+    Examples
+    --------
+    >>> from chutes_edu import Board, stationary_distribution
+    >>> pi = stationary_distribution(Board({2: 0}, size=3, die=2))   # a 2 from 0 slides back
+    >>> [round(float(p), 4) for p in pi]
+    [0.6667, 0.3333, 0.0, 0.0]
+    """
+    n = board.size
+    live, Q, _ = _q_and_ends(board)
+    start = np.zeros(live.size)
+    start[int(np.searchsorted(live, 0))] = 1.0
+    visits = np.linalg.solve((np.eye(live.size) - Q).T, start)      # row 0 of N
+    np.clip(visits, 0.0, None, out=visits)
+    pi = np.zeros(n + 1)
+    pi[live] = visits / visits.sum()
+    return pi
+
+
+# --------------------------------------------------------------------------- long games
+class QuasiStationary(NamedTuple):
+    """What :func:`quasi_stationary_distribution` found.
+
+    Attributes
+    ----------
+    distribution : numpy.ndarray
+        :math:`q_j = \\lim_k \\Pr(X_k = j \\mid T > k)` for the squares ``0..size`` (sums to 1).
+    decay_rate : float
+        :math:`\\rho`, the Perron root of :math:`Q` on the squares reachable from square 0:
+        :math:`\\Pr(T > k + 1) / \\Pr(T > k) \\to \\rho`.
+    """
+
+    distribution: np.ndarray
+    decay_rate: float
+
+
+def quasi_stationary_distribution(board: Board) -> QuasiStationary:
+    r"""Where the token is in a long game, and how fast long games die out.
+
+    :math:`q_j = \lim_{k\to\infty} \Pr(X_k = j \mid T > k,\ X_0 = 0)` and the decay rate
+    :math:`\rho` (see the module docstring): :math:`q Q = \rho q`. It is computed by inverse
+    iteration with a shift just above :math:`\rho` from the start square, then set exactly to 0
+    outside the classes that carry the limit. Two classes whose Perron roots differ by less than a
+    relative :math:`10^{-9}` count as tied.
+
+    Parameters
+    ----------
+    board : Board
+        The board and its rules (traps allowed: conditioning on :math:`T > k` means the game has
+        ended neither way).
+
+    Returns
+    -------
+    QuasiStationary
+        ``.distribution`` (length ``size + 1``, summing to 1, 0 on absorbing squares) and
+        ``.decay_rate``.
+
+    Raises
+    ------
+    ValueError
+        If the limit does not exist: the squares where long games are spent form a periodic
+        class (the conditioned distribution cycles forever; the message names the squares and the
+        period), or no game from square 0 lasts more than a fixed number of turns.
+
+    Examples
+    --------
+    >>> from chutes_edu import Board, quasi_stationary_distribution
+    >>> qsd = quasi_stationary_distribution(Board({2: 0}, size=3, die=2))
+    >>> [round(float(q), 4) for q in qsd.distribution], round(qsd.decay_rate, 4)  # 1/phi, phi/2
+    ([0.618, 0.382, 0.0, 0.0], 0.809)
+    """
+    n = board.size
+    live, Q, _ = _q_and_ends(board)
+    index = {int(s): i for i, s in enumerate(live)}
+    graph = [np.flatnonzero(Q[i] > 0).tolist() for i in range(live.size)]
+    # the transient squares a game from 0 can reach
+    seen = {index[0]}
+    todo = [index[0]]
+    while todo:
+        u = todo.pop()
+        for v in graph[u]:
+            if v not in seen:
+                seen.add(v)
+                todo.append(v)
+    reach = sorted(seen)
+    classes = _classes(reach, graph)                     # in topological order
+    where = {u: c for c, members in enumerate(classes) for u in members}
+    # Each class's Perron root: exact for a single square (its chance of staying put), by
+    # eigenvalues for a class with a cycle through several squares.
+    exact: list[Fraction | None] = []
+    radii: list[float] = []
+    for members in classes:
+        if len(members) == 1:
+            s = int(live[members[0]])
+            stay = _exact_turn_rows(board)[s].get(s, Fraction(0))
+            exact.append(stay)
+            radii.append(float(stay))
+        else:
+            exact.append(None)
+            radii.append(float(np.abs(np.linalg.eigvals(Q[np.ix_(members, members)])).max()))
+    rho = max(radii)
+    if rho == 0.0:
+        raise ValueError("no game from square 0 lasts long: it always ends within "
+                         f"{_longest_path(classes, where, graph) + 1} turns, so there is no "
+                         "long-game distribution to find")
+    rho_exact = max((r for r in exact if r is not None), default=Fraction(0))
+    cyclic_max = max((radii[c] for c, r in enumerate(exact) if r is None), default=0.0)
+    if cyclic_max < float(rho_exact) * (1.0 - _TIE):     # only single squares can tie: exactly
+        critical = [r == rho_exact for r in exact]
+    else:
+        critical = [r >= rho * (1.0 - _TIE) for r in radii]
+    depth = [0] * len(classes)
+    preds: list[set[int]] = [set() for _ in classes]
+    for c, members in enumerate(classes):
+        for u in members:
+            for v in graph[u]:
+                if where.get(v, c) != c:
+                    preds[where[v]].add(c)
+    for c in range(len(classes)):                        # topological order: preds come first
+        depth[c] = int(critical[c]) + max((depth[p] for p in preds[c]), default=0)
+    top = max(depth)
+    carrying = [c for c in range(len(classes)) if critical[c] and depth[c] == top]
+    for c in carrying:
+        period = _period(classes[c], graph)
+        if period > 1:
+            squares = sorted(int(live[u]) for u in classes[c])
+            raise ValueError(f"the long-game distribution does not settle: long games are spent "
+                             f"on squares {_ranges(squares)}, where the token goes round in "
+                             f"cycles whose lengths are all multiples of {period}, so "
+                             f"P(X_k = j | T > k) keeps cycling with period {period}")
+    # the carrying classes and every class after them
+    keep = set(carrying)
+    for c in range(len(classes)):
+        if c not in keep and preds[c] & keep:
+            keep.add(c)
+    support = sorted(u for c in keep for u in classes[c])
+    rho = max(radii[c] for c in carrying)
+    Q0 = Q[np.ix_(reach, reach)]
+    pos = {u: i for i, u in enumerate(reach)}
+    x = np.zeros(len(reach))
+    x[pos[index[0]]] = 1.0
+    shifted = (rho * (1.0 + 1e-10) + 1e-300) * np.eye(len(reach)) - Q0
+    for _ in range(4):                                   # inverse iteration: x <- x (zI - Q0)^-1
+        x = np.linalg.solve(shifted.T, x)
+        x /= x.sum()
+    q = np.zeros(n + 1)
+    for u in support:
+        q[int(live[u])] = max(float(x[pos[u]]), 0.0)
+    q /= q.sum()
+    return QuasiStationary(q, rho)
+
+
+def _classes(nodes: list[int], graph: list[list[int]]) -> list[list[int]]:
+    """Communicating classes (strongly connected components) of ``graph`` on ``nodes``, with each
+    class before every class it leads to (Tarjan's algorithm, without recursion)."""
+    allowed = set(nodes)
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list[int] = []
+    out: list[list[int]] = []
+    counter = 0
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, iter(graph[root]))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            u, edges = work[-1]
+            advanced = False
+            for v in edges:
+                if v not in allowed:
+                    continue
+                if v not in index:
+                    index[v] = low[v] = counter
+                    counter += 1
+                    stack.append(v)
+                    on_stack.add(v)
+                    work.append((v, iter(graph[v])))
+                    advanced = True
+                    break
+                if v in on_stack:
+                    low[u] = min(low[u], index[v])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[u])
+            if low[u] == index[u]:
+                members = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    members.append(w)
+                    if w == u:
+                        break
+                out.append(sorted(members))
+    out.reverse()                                        # Tarjan finds the last classes first
+    return out
+
+
+def _period(members: list[int], graph: list[list[int]]) -> int:
+    """The period of a communicating class: the gcd of the lengths of its cycles."""
+    inside = set(members)
+    level = {members[0]: 0}
+    todo = [members[0]]
+    period = 0
+    while todo:
+        u = todo.pop()
+        for v in graph[u]:
+            if v not in inside:
+                continue
+            if v not in level:
+                level[v] = level[u] + 1
+                todo.append(v)
+            else:
+                period = math.gcd(period, level[u] + 1 - level[v])
+    return abs(period)
+
+
+def _longest_path(classes: list[list[int]], where: dict[int, int],
+                  graph: list[list[int]]) -> int:
+    """The most turns a game can take inside an acyclic reachable part, minus one."""
+    longest = [0] * len(classes)
+    for c in reversed(range(len(classes))):
+        u = classes[c][0]
+        longest[c] = max((1 + longest[where[v]] for v in graph[u] if v in where), default=0)
+    return longest[0]
+
+
+# --------------------------------------------------------------------------- rounds
+def expected_rounds(board: Board, players: int, start: int = 0) -> float:
+    r"""The expected number of rounds of a game of ``players`` players, all starting on ``start``.
+
+    A round is one turn of each player; the game is over in the first round in which someone
+    finishes, so :math:`\mathbb E[\text{rounds}] = \sum_{k \ge 0} \Pr(T > k)^m` with :math:`T`
+    one player's game length (:func:`chutes_edu.turn_distribution`, whose left-out tail is below
+    :math:`10^{-12}`). One player: the expected number of turns.
+
+    Parameters
+    ----------
+    board : Board
+        The board and its rules (no traps: whether a player in a trap is out is a house rule).
+    players : int
+        The number of players :math:`m \ge 1`.
+    start : int, default 0
+        The square every token starts on.
+
+    Returns
+    -------
+    float
+        :math:`\mathbb E[\min(T_1, \dots, T_m)]`.
+
+    Raises
+    ------
+    ValueError
+        For fewer than one player, a board with traps, or a start off the board.
+
+    Examples
+    --------
+    >>> from chutes_edu import MILTON_BRADLEY_1943, expected_rounds
+    >>> one, four = (expected_rounds(MILTON_BRADLEY_1943, m) for m in (1, 4))
+    >>> round(one, 4), round(four, 2)
+    (39.2251, 19.27)
+    """
+    players = _square(players, "players")
+    if players < 1:
+        raise ValueError(f"players must be at least 1, got {players}")
+    if board.traps:
+        raise ValueError(f"expected_rounds does not handle traps (this board has traps on "
+                         f"{_ranges(board.traps)}): whether a player in a trap is out is a "
+                         "house rule")
+    start = _on_board(board, start, "start")
+    pmf = turn_distribution(board, start)
+    survival = np.cumsum(pmf[::-1])[::-1] - pmf             # P(T > k), summed from the tail
+    np.clip(survival, 0.0, 1.0, out=survival)
+    return float(np.sum(survival ** players))
+
