@@ -1,0 +1,47 @@
+"""Sphinx extension of the course website (book/build.py stages it as ``_ext/course_site.py``).
+
+Alt text: a figure from ``chutes_edu.plots`` carries its description in the output's metadata,
+``{"image/png": {"alt": "..."}}`` (the convention nbconvert and nbsphinx read). MyST-NB reads alt
+text only from cell metadata, so the image renderer is wrapped to take it from the output too.
+Every image left without alt text is reported as a build warning naming its page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docutils import nodes
+from myst_nb.core.render import MimeData, NbElementRenderer
+from sphinx.application import Sphinx
+from sphinx.util import logging
+
+LOGGER = logging.getLogger(__name__)
+_render_image = NbElementRenderer.render_image
+
+
+def _alt_from_output(data: MimeData) -> str:
+    meta = data.output_metadata or {}
+    per_type = meta.get(data.mime_type) or {}
+    return str(per_type.get("alt") or meta.get("alt") or "").strip()
+
+
+def render_image(self: NbElementRenderer, data: MimeData) -> list[nodes.Element]:
+    result = _render_image(self, data)
+    alt = _alt_from_output(data)
+    for node in result:
+        if isinstance(node, nodes.image) and alt and not node.get("alt"):
+            node["alt"] = alt
+    return result
+
+
+def _report_missing_alt(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    for node in doctree.findall(nodes.image):
+        if not str(node.get("alt", "")).strip():
+            LOGGER.warning("an image without alt text in %s (%s)", docname, node.get("uri"),
+                           location=node, type="course", subtype="alt")
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    NbElementRenderer.render_image = render_image  # type: ignore[method-assign]
+    app.connect("doctree-resolved", _report_missing_alt)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,374 @@
+"""Build the course website with Jupyter Book 1.x: ``make site`` calls this script.
+
+    python book/build.py [--out _build/html] [--solutions] [--binder-url URL] [--hub-url URL]
+                         [--repo-url URL] [--branch NAME]
+
+Every option can also come from the environment (``SOLUTIONS=1``, ``BINDER_URL``, ``HUB_URL``,
+``REPO_URL``, ``BRANCH``), which is how ``make site SOLUTIONS=1 BINDER_URL=...`` passes them on.
+
+What it does, and why:
+
+1. **Stage** the sources in ``<out>/../site-src/``: the executed lessons and the exercise sets as
+   they are now (never re-executed: the saved outputs and widget states are the pages' pictures),
+   the worked solutions only with ``--solutions``, a front page made from ``start_here.ipynb`` and
+   ``book/front.md``, and the book's ``_config.yml`` and ``_toc.yml``. The repository's notebooks
+   are only read. In the staged copies, nbval's cell tags are dropped, the solution markers
+   (``### BEGIN SOLUTION`` ...) are taken out of the solutions and hidden tests removed, and a note
+   after each widget says that it is a saved picture and how to run it live.
+2. **Vendor** what a page loads: MathJax 3 and the Jupyter widgets html-manager come from the npm
+   registry (``book/package.json``, installed by ``npm ci`` into ``book/node_modules``) and are
+   copied into ``_static/vendor/``; the configuration points Sphinx and MyST-NB at them, so that no
+   page asks a CDN for anything. The site works opened from disk, without internet.
+3. **Build** with Jupyter Book's Sphinx entry point (``jupyter_book.sphinx.build_sphinx``) into
+   ``--out`` (default ``_build/html``; ``index.html`` is the front page).
+
+Launch links (Binder, or a JupyterHub through nbgitpuller) appear on every notebook page and under
+every widget only when ``--binder-url`` or ``--hub-url`` is given; they need the repository's URL
+(``--repo-url``, by default the ``origin`` remote when it is an https URL).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import quote, urlencode
+
+import nbformat
+
+BOOK = Path(__file__).resolve().parent
+ROOT = BOOK.parent
+LESSONS, EXERCISES, SOLUTIONS = "lessons", "exercises", "solutions"
+NODE_MODULES = BOOK / "node_modules"
+ASSETS = "_assets"  # in the staged source; copied to _static/ of the site
+VENDOR = "vendor"  # under _static/
+MATHJAX = f"{VENDOR}/mathjax/tex-chtml.js"
+WIDGETS_JS = f"{VENDOR}/html-manager/embed.js"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+# Lines of nbgrader's markup that a reader of the worked solutions must not see.
+SOLUTION_MARKERS = re.compile(r"^[ \t]*(### (BEGIN|END) SOLUTION|<!-- (BEGIN|END) SOLUTION -->)[ \t]*\n?",
+                              re.MULTILINE)
+HIDDEN_TESTS = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*\n?",
+                          re.MULTILINE | re.DOTALL)
+
+
+class SiteError(RuntimeError):
+    """A problem the builder can fix (missing tool, bad option), said in one sentence."""
+
+
+# ------------------------------------------------------------------------------ options
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "no", "false")
+
+
+def _origin_url() -> str:
+    try:
+        url = subprocess.run(["git", "-C", str(ROOT), "remote", "get-url", "origin"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return url.removesuffix(".git") if url.startswith("https://") else ""
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    env = os.environ.get
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "_build" / "html",
+                        help="where the website goes (default: _build/html)")
+    parser.add_argument("--solutions", action="store_true", default=_env_flag("SOLUTIONS"),
+                        help="include the worked solutions (default: left out; env SOLUTIONS=1)")
+    parser.add_argument("--binder-url", default=env("BINDER_URL", ""),
+                        help="a BinderHub, e.g. https://mybinder.org (env BINDER_URL)")
+    parser.add_argument("--hub-url", default=env("HUB_URL", ""),
+                        help="a JupyterHub with nbgitpuller, e.g. https://hub.example.edu (env HUB_URL)")
+    parser.add_argument("--repo-url", default=env("REPO_URL", "") or None,
+                        help="the course's git repository (env REPO_URL; default: the origin remote)")
+    parser.add_argument("--branch", default=env("BRANCH", "") or "main",
+                        help="the branch the launch links open (env BRANCH; default: main)")
+    args = parser.parse_args(argv)
+    args.binder_url = args.binder_url.strip().rstrip("/")
+    args.hub_url = args.hub_url.strip().rstrip("/")
+    if args.repo_url is None:
+        args.repo_url = _origin_url() if (args.binder_url or args.hub_url) else ""
+    args.repo_url = args.repo_url.strip().removesuffix("/").removesuffix(".git")
+    if (args.binder_url or args.hub_url) and not args.repo_url.startswith("https://"):
+        raise SiteError("launch links need the repository's https URL: pass REPO_URL=https://...")
+    return args
+
+
+# ------------------------------------------------------------------------------ launch links
+def launch_links(args: argparse.Namespace, path: str) -> list[tuple[str, str]]:
+    """(label, url) of every configured way to open ``path`` (relative to the repository) live.
+
+    The same URLs as sphinx-book-theme's launch buttons: BinderHub's ``/v2/gh/...?urlpath=`` and
+    nbgitpuller's ``/hub/user-redirect/git-pull?repo=...``.
+    """
+    links = []
+    repo = args.repo_url
+    if args.binder_url:
+        match = re.fullmatch(r"https://(github|gitlab)\.com/([^/]+)/([^/]+)", repo)
+        if match and match[1] == "github":
+            spec = f"gh/{match[2]}/{match[3]}"
+        elif match:
+            spec = f"gl/{match[2]}%2F{match[3]}"
+        else:
+            spec = f"git/{quote(repo, safe='')}"
+        links.append(("Binder", f"{args.binder_url}/v2/{spec}/{args.branch}"
+                                f"?urlpath=lab/tree/{path}"))
+    if args.hub_url:
+        name = repo.rsplit("/", 1)[-1]
+        query = urlencode({"repo": repo, "urlpath": f"lab/tree/{name}/{path}",
+                           "branch": args.branch}, safe="/")
+        links.append(("your JupyterHub", f"{args.hub_url}/hub/user-redirect/git-pull?{query}"))
+    return links
+
+
+def _run_live_sentence(args: argparse.Namespace, path: str) -> str:
+    links = launch_links(args, path)
+    laptop = "on a laptop, run `make lab` in the course's folder and open this notebook"
+    if not links:
+        return f"To use it, run the notebook `{path}` live: {laptop}."
+    opened = " or ".join(f"[on {label}]({url})" for label, url in links)
+    return f"To use it, open this notebook live {opened}, or {laptop}."
+
+
+# ------------------------------------------------------------------------------ staging
+def _clean_tags(cell: dict) -> None:
+    tags = [t for t in cell.get("metadata", {}).get("tags", []) if not t.startswith("nbval")]
+    if tags:
+        cell["metadata"]["tags"] = tags
+    else:
+        cell.get("metadata", {}).pop("tags", None)
+
+
+def _has_widget(cell: dict) -> bool:
+    return any(WIDGET_VIEW in out.get("data", {}) for out in cell.get("outputs", []))
+
+
+def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
+                   strip_solutions: bool = False) -> None:
+    """Copy one notebook for the site: outputs kept, test plumbing and solution markers out."""
+    nb = nbformat.read(source, as_version=4)
+    rel = source.relative_to(ROOT).as_posix()
+    cells = []
+    for cell in nb.cells:
+        cell = copy.deepcopy(cell)
+        _clean_tags(cell)
+        if strip_solutions:
+            text = HIDDEN_TESTS.sub("", cell.source)
+            cell.source = SOLUTION_MARKERS.sub("", text).rstrip("\n")
+        cells.append(cell)
+        if cell.cell_type == "code" and _has_widget(cell):
+            note = ("```{admonition} A saved picture of a live control\n:class: tip widget-note\n"
+                    "The control above shows the picture it had when the notebook was run; on this"
+                    " page its sliders and buttons change nothing. "
+                    f"{_run_live_sentence(args, rel)}\n```")
+            cells.append(nbformat.v4.new_markdown_cell(note))
+    nb.cells = cells
+    target.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, target)
+
+
+def _markdown_cells(notebook: Path) -> dict[str, str]:
+    """The markdown cells of a notebook by their first line."""
+    nb = nbformat.read(notebook, as_version=4)
+    return {c.source.splitlines()[0].strip(): c.source for c in nb.cells
+            if c.cell_type == "markdown" and c.source.strip()}
+
+
+def _drop_last_column(table: str) -> str:
+    rows = []
+    for line in table.splitlines():
+        if line.startswith("|"):
+            line = "|".join(line.rstrip().rstrip("|").split("|")[:-1]) + "|"
+        rows.append(line)
+    return "\n".join(rows)
+
+
+def front_page(args: argparse.Namespace) -> str:
+    """index.md: book/front.md with the start page's sections and the launch links filled in."""
+    cells = _markdown_cells(ROOT / "start_here.ipynb")
+    try:
+        title = next(k for k in cells if k.startswith("# "))
+        welcome = cells[title].split("\n\n")[1]
+        before = next(v for k, v in cells.items() if k.startswith("## Before you start"))
+        course = next(v for k, v in cells.items() if k.startswith("## The course"))
+    except (StopIteration, IndexError) as exc:
+        raise SiteError("start_here.ipynb has lost its title paragraph, '## Before you start' or "
+                        "'## The course', which the front page reuses") from exc
+    if not args.solutions:
+        course = _drop_last_column(course)
+    course = course.replace("## The course", "## The course map", 1)
+    start = [
+        "- **In the browser, nothing to install**: "
+        + (f"[open the course on Binder]({launch_links(args, 'start_here.ipynb')[0][1]})"
+           if args.binder_url else "open the course's repository on [mybinder.org](https://mybinder.org)"
+           " with the path `lab/tree/start_here.ipynb`")
+        + ". It takes a minute to start, and your changes are not kept.",
+        "- **On a laptop**: with Python 3.11 and `make`, "
+        + (f"clone [the course]({args.repo_url})" if args.repo_url else "clone the course")
+        + " and run `make lab`; JupyterLab opens on the start page.",
+        "- **On your university's JupyterHub**: "
+        + (f"[open the course on the hub]({launch_links(args, 'start_here.ipynb')[-1][1]})"
+           if args.hub_url else "follow the link your teacher gives you")
+        + "; it copies the course into your home folder and opens the start page.",
+    ]
+    solutions = ("Each exercise set is followed by its worked solutions: try first."
+                 if args.solutions else
+                 "The exercise sets are here without their solutions.")
+    template = (BOOK / "front.md").read_text(encoding="utf-8")
+    return (template.replace("{{ welcome }}", welcome)
+            .replace("{{ how_to_start }}", "\n".join(start))
+            .replace("{{ before_you_start }}", before)
+            .replace("{{ course_map }}", course)
+            .replace("{{ solutions }}", solutions))
+
+
+def _toc(names: list[str], solutions: bool) -> str:
+    lines = ["format: jb-book", "root: index", "parts:", "  - caption: The course", "    chapters:"]
+    for name in names:
+        lines.append(f"      - file: {LESSONS}/{name}")
+        lines.append("        sections:")
+        lines.append(f"          - file: {EXERCISES}/{name}")
+        if solutions:
+            lines.append(f"          - file: {SOLUTIONS}/{name}")
+    return "\n".join(lines) + "\n"
+
+
+def _config(args: argparse.Namespace) -> dict:
+    launch = bool(args.binder_url or args.hub_url)
+    return {
+        "title": "Chutes and Ladders: a course in Markov chains",
+        "author": "the chutes_edu authors",
+        "copyright": "the chutes_edu authors, BSD-3-Clause",
+        "only_build_toc_files": True,
+        "exclude_patterns": ["_build", "_ext", ASSETS],
+        "execute": {"execute_notebooks": "off"},
+        "repository": {"url": args.repo_url or "", "branch": args.branch, "path_to_book": ""},
+        "launch_buttons": {"notebook_interface": "jupyterlab", "binderhub_url": args.binder_url,
+                           "jupyterhub_url": args.hub_url, "thebe": False, "colab_url": ""},
+        "html": {"use_repository_button": bool(args.repo_url), "use_issues_button": False,
+                 "use_edit_page_button": False, "use_download_button": True,
+                 "use_multitoc_numbering": False, "home_page_in_navbar": True,
+                 "extra_footer": "Every number on these pages was computed by the course's "
+                                 "notebooks when they were last run."},
+        "sphinx": {
+            "local_extensions": {"course_site": "_ext"},
+            "config": {
+                "mathjax_path": MATHJAX,
+                "nb_ipywidgets_js": {WIDGETS_JS: {}},
+                # Not `_static`: Jupyter Book would load every .js and .css under it on every page.
+                "html_static_path": [ASSETS],
+                "html_css_files": ["course.css"],
+                "html_js_files": ["course.js"],
+                "html_context": {"default_mode": "light"},
+                "html_show_sourcelink": False,
+                "html_theme_options": {"launch_buttons": {"notebook_interface": "jupyterlab",
+                                                          "binderhub_url": args.binder_url,
+                                                          "jupyterhub_url": args.hub_url}}
+                if launch else {},
+                "suppress_warnings": ["myst.header"],
+                "nb_merge_streams": True,
+            },
+        },
+    }
+
+
+def _copy_vendor(static: Path) -> None:
+    """MathJax and the widgets' html-manager, from book/node_modules into _static/vendor/."""
+    mathjax = NODE_MODULES / "mathjax" / "es5"
+    manager = NODE_MODULES / "@jupyter-widgets" / "html-manager" / "dist"
+    if not (mathjax / "tex-chtml.js").exists() or not (manager / "embed.js").exists():
+        raise SiteError("book/node_modules is incomplete: run `npm ci --prefix book`")
+    vendor = static / VENDOR
+    # MathJax's CommonHTML output (fonts included), its TeX input with the extensions it loads on
+    # demand, and the accessibility tools of its menu; not the SVG or MathML-input variants.
+    shutil.copytree(mathjax, vendor / "mathjax", ignore=shutil.ignore_patterns(
+        "*svg*", "mml-*", "tex-mml-*", "tex-chtml-full*", "node-main.js", "latest.js", "adaptors"))
+    shutil.copytree(manager, vendor / "html-manager",
+                    ignore=shutil.ignore_patterns("*.map", "*amd*", "*.LICENSE.txt"))
+    for license_file in (mathjax.parent / "LICENSE", manager.parent / "LICENSE"):
+        if license_file.exists():
+            dest = vendor / ("mathjax" if "mathjax" in str(license_file) else "html-manager")
+            shutil.copy2(license_file, dest / "LICENSE")
+
+
+def ensure_node_modules() -> None:
+    """``npm ci`` in book/ when node_modules is missing or older than the lock file."""
+    lock = BOOK / "package-lock.json"
+    stamp = NODE_MODULES / ".package-lock.json"
+    if stamp.exists() and stamp.stat().st_mtime >= lock.stat().st_mtime:
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        raise SiteError("npm is needed once to fetch MathJax and the widget manager "
+                        "(apt-get install npm), then `npm ci --prefix book`")
+    subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--prefer-offline"],
+                   cwd=BOOK, check=True)
+
+
+def stage(args: argparse.Namespace, src: Path) -> None:
+    """Write the Jupyter Book source folder ``src`` (wiped first)."""
+    if src.exists():
+        shutil.rmtree(src)
+    (src / ASSETS).mkdir(parents=True)
+    names = sorted(p.stem for p in (ROOT / LESSONS).glob("[0-9][0-9]_*.ipynb"))
+    if not names:
+        raise SiteError("no lessons found in lessons/")
+    for name in names:
+        stage_notebook(ROOT / LESSONS / f"{name}.ipynb", src / LESSONS / f"{name}.ipynb", args)
+        stage_notebook(ROOT / EXERCISES / f"{name}.ipynb", src / EXERCISES / f"{name}.ipynb", args)
+        if args.solutions:
+            stage_notebook(ROOT / SOLUTIONS / f"{name}.ipynb", src / SOLUTIONS / f"{name}.ipynb",
+                           args, strip_solutions=True)
+    (src / "index.md").write_text(front_page(args), encoding="utf-8")
+    (src / "_toc.yml").write_text(_toc(names, args.solutions), encoding="utf-8")
+    # JSON is YAML: no YAML writer needed.
+    (src / "_config.yml").write_text(json.dumps(_config(args), indent=1), encoding="utf-8")
+    shutil.copytree(BOOK / "_ext", src / "_ext", ignore=shutil.ignore_patterns("__pycache__"))
+    for asset in (BOOK / "static").iterdir():
+        shutil.copy2(asset, src / ASSETS / asset.name)
+
+
+def build(args: argparse.Namespace) -> Path:
+    from jupyter_book.sphinx import build_sphinx  # the ecosystem's builder (pip: jupyter-book)
+
+    out = args.out.resolve()
+    work = out.parent
+    src = work / "site-src"
+    ensure_node_modules()
+    stage(args, src)
+    _copy_vendor(src / ASSETS)
+    if out.exists():
+        shutil.rmtree(out)
+    # The arguments `jupyter-book build` passes (jupyter_book/cli/main.py), with our own folders.
+    overrides = {"external_toc_path": (src / "_toc.yml").as_posix(), "latex_individualpages": False}
+    result = build_sphinx(src, out, noconfig=True, path_config=str(src / "_config.yml"),
+                          confoverrides=overrides, doctreedir=work / "site-doctrees",
+                          freshenv=True, quiet=True)
+    if result:
+        raise SiteError(f"the Jupyter Book build failed ({result})")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = parse_args(argv)
+        out = build(args)
+    except SiteError as exc:
+        print(f"book/build.py: {exc}", file=sys.stderr)
+        return 1
+    what = "with" if args.solutions else "without"
+    print(f"The course website ({what} solutions) is in {out}; open {out / 'index.html'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
