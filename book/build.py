@@ -243,7 +243,6 @@ def _toc(names: list[str], solutions: bool) -> str:
 
 
 def _config(args: argparse.Namespace) -> dict:
-    launch = bool(args.binder_url or args.hub_url)
     return {
         "title": "Chutes and Ladders: a course in Markov chains",
         "author": "the chutes_edu authors",
@@ -270,10 +269,6 @@ def _config(args: argparse.Namespace) -> dict:
                 "html_js_files": ["course.js"],
                 "html_context": {"default_mode": "light"},
                 "html_show_sourcelink": False,
-                "html_theme_options": {"launch_buttons": {"notebook_interface": "jupyterlab",
-                                                          "binderhub_url": args.binder_url,
-                                                          "jupyterhub_url": args.hub_url}}
-                if launch else {},
                 "suppress_warnings": ["myst.header"],
                 "nb_merge_streams": True,
             },

@@ -4,6 +4,10 @@ Alt text: a figure from ``chutes_edu.plots`` carries its description in the outp
 ``{"image/png": {"alt": "..."}}`` (the convention nbconvert and nbsphinx read). MyST-NB reads alt
 text only from cell metadata, so the image renderer is wrapped to take it from the output too.
 Every image left without alt text is reported as a build warning naming its page.
+
+Thebe: Jupyter Book always loads sphinx-thebe, which writes the address of thebe on a CDN into
+every page (twice, a script error) although the course does not use it (a live kernel needs the
+network anyway; the launch links open Binder or a hub instead). Its handlers are taken out.
 """
 
 from __future__ import annotations
@@ -41,7 +45,20 @@ def _report_missing_alt(app: Sphinx, doctree: nodes.document, docname: str) -> N
                            location=node, type="course", subtype="alt")
 
 
+def _without_thebe(app: Sphinx) -> None:
+    for listeners in app.events.listeners.values():
+        listeners[:] = [entry for entry in listeners
+                        if not getattr(entry.handler, "__module__", "").startswith("sphinx_thebe")]
+    app.registry.css_files = [entry for entry in app.registry.css_files
+                              if "thebe" not in str(entry[0])]
+    css_files = getattr(app.builder, "css_files", None)
+    if css_files is not None:
+        css_files[:] = [css for css in css_files
+                        if "thebe" not in str(getattr(css, "filename", css))]
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     NbElementRenderer.render_image = render_image  # type: ignore[method-assign]
     app.connect("doctree-resolved", _report_missing_alt)
+    app.connect("builder-inited", _without_thebe)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

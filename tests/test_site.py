@@ -1,0 +1,355 @@
+"""The course website (``make site``, book/build.py): built without internet, then every page opened
+from disk in Debian's Chromium with every non-file request refused.
+
+One build (worked solutions included, so that their pages are checked too, and launch links on)
+into a temporary folder; then, page by page: no request leaves the disk, no file is missing, no
+script error, the maths is typeset by the site's own MathJax, every picture has alt text (not a file
+name), headings go down one level at a time, saved widgets are drawn with a note on how to run them
+live, and no test or solution plumbing is visible. Internal links are checked in the HTML files.
+The default build (no solutions, no launch links) is checked on the staged sources, without Sphinx.
+
+Needs /usr/bin/chromium, Playwright for Python, jupyter-book and the npm assets (book/node_modules,
+or npm to install them); without them the test is skipped with the reason. A screenshot of a lesson
+page is kept in tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import html.parser
+import importlib.util
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOK = ROOT / "book"
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+BUILD_TIMEOUT = 600       # seconds
+PAGE_TIMEOUT = 30_000     # ms for a page, its maths and its widgets
+REPO_URL = "https://github.com/example-org/chutes_edu"
+BINDER_URL = "https://mybinder.org"
+HUB_URL = "https://hub.example.edu"
+# What a reader must never see: nbval's markers and nbgrader's solution and hidden-test markers.
+MARKERS = re.compile(r"nbval|BEGIN SOLUTION|END SOLUTION|BEGIN HIDDEN TESTS|END HIDDEN TESTS", re.I)
+# The course's internal names of its source documents (CONTRIBUTING.md: cite them by title).
+JARGON = re.compile(r"\bseed 00\d", re.I)
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def _requirements() -> str | None:
+    """Why the site test cannot run here, or None."""
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} not found (install Debian's chromium: apt-get install chromium)"
+    for module, what in (("playwright", "playwright for Python"), ("jupyter_book", "jupyter-book")):
+        if importlib.util.find_spec(module) is None:
+            return f"{what} is not installed (pip install -e '.[test]')"
+    if not (BOOK / "node_modules" / "mathjax").exists() and shutil.which("npm") is None:
+        return "npm is not installed, and book/node_modules is missing (apt-get install npm)"
+    return None
+
+
+pytestmark = pytest.mark.skipif(_requirements() is not None, reason=str(_requirements()))
+
+
+def _load_build():
+    spec = importlib.util.spec_from_file_location("book_build", BOOK / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# ------------------------------------------------------------------------------ the build
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "html"
+    command = [sys.executable, str(BOOK / "build.py"), "--out", str(out), "--solutions",
+               "--binder-url", BINDER_URL, "--hub-url", HUB_URL, "--repo-url", REPO_URL]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True,
+                          timeout=BUILD_TIMEOUT)
+    assert done.returncode == 0, f"the site build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert (out / "index.html").exists()
+    return out
+
+
+def _pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*.html")
+                  if not {"_static", "_sources", "_images"} & set(p.relative_to(site).parts))
+
+
+def test_every_lesson_exercise_set_and_solution_is_a_page(site):
+    names = sorted(p.stem for p in (ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
+    assert names
+    for folder in ("lessons", "exercises", "solutions"):
+        for name in names:
+            assert (site / folder / f"{name}.html").exists(), f"{folder}/{name} has no page"
+    assert (site / "search.html").exists() and (site / "searchindex.js").exists()
+
+
+def test_pages_follow_the_course_order(site):
+    """Previous/next: lesson 1, its exercises, its solutions, lesson 2, ..."""
+    names = sorted(p.stem for p in (ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
+    expected = ["index"] + [f"{folder}/{name}" for name in names
+                            for folder in ("lessons", "exercises", "solutions")]
+    for here, there in zip(expected, expected[1:], strict=False):
+        text = (site / f"{here}.html").read_text(encoding="utf-8")
+        nxt = re.search(r'<a class="right-next"\s+href="([^"]+)"', text)
+        assert nxt, f"{here} has no 'next' link"
+        target = (site / here).parent / nxt[1]
+        assert target.resolve() == (site / f"{there}.html").resolve(), f"{here} -> {nxt[1]}"
+
+
+# ------------------------------------------------------------------------------ internal links
+class _Links(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[str] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id"):
+            self.ids.add(attrs["id"])
+        if tag == "a" and attrs.get("name"):
+            self.ids.add(attrs["name"])
+        for key in ("href", "src"):
+            if attrs.get(key) and tag in ("a", "link", "img", "script", "source", "iframe"):
+                self.refs.append(attrs[key])
+
+
+def test_internal_links_resolve(site):
+    parsed = {}
+    for page in _pages(site):
+        parser = _Links()
+        parser.feed(page.read_text(encoding="utf-8"))
+        parsed[page.resolve()] = parser
+    broken = []
+    for page, parser in parsed.items():
+        for ref in parser.refs:
+            parts = urlsplit(ref)
+            if parts.scheme or ref.startswith("//"):
+                if parts.scheme not in ("http", "https", "mailto"):
+                    broken.append(f"{page.name}: {ref} (not a relative link)")
+                continue
+            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            if not target.exists():
+                broken.append(f"{page.relative_to(site.resolve())}: {ref}")
+            elif parts.fragment and target in parsed and parts.fragment not in parsed[target].ids:
+                broken.append(f"{page.relative_to(site.resolve())}: {ref} (no such anchor)")
+    assert not broken, "broken internal links:\n" + "\n".join(broken[:40])
+
+
+def test_no_page_names_a_cdn(site):
+    """No <script>, <link> or <img> points off the site (links to Binder or a hub are fine)."""
+    offsite = re.compile(r'<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="(?:https?:)?//', re.I)
+    bad = [p.name for p in _pages(site) if offsite.search(p.read_text(encoding="utf-8"))]
+    assert not bad, f"pages load something from the network: {bad}"
+
+
+# ------------------------------------------------------------------------------ in the browser
+_PAGE_REPORT = """async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  }
+  const views = document.querySelectorAll('script[type="%s"]').length;
+  const deadline = Date.now() + 20000;
+  while (document.querySelectorAll('.widget-subarea .jupyter-widgets').length < views
+         && Date.now() < deadline) {
+    await new Promise(r => setTimeout(r, 100));
+  }
+  await new Promise(r => setTimeout(r, 300));
+  const article = document.querySelector('article') || document.body;
+  const prose = [...article.querySelectorAll('p, li, td, th, h1, h2, h3, h4, h5, h6')]
+    .filter(e => !e.closest('pre, code, .cell_output, .highlight, mjx-container'))
+    .map(e => e.innerText);
+  return {
+    text: document.body.innerText,
+    prose: prose,
+    math: document.querySelectorAll('.math').length,
+    mathDone: [...document.querySelectorAll('.math')].filter(
+      e => e.querySelector('mjx-container') || e.tagName === 'MJX-CONTAINER').length,
+    mathErrors: document.querySelectorAll('mjx-merror').length,
+    views: views,
+    widgets: document.querySelectorAll('.widget-subarea .jupyter-widgets').length,
+    notes: document.querySelectorAll('.widget-note').length,
+    noteLinks: [...document.querySelectorAll('.widget-note a')].map(a => a.href),
+    images: [...document.images].map(i => ({src: i.getAttribute('src') || '',
+      alt: (i.getAttribute('alt') || '').trim(), loaded: i.complete && i.naturalWidth > 0,
+      hidden: !i.offsetParent})),
+    headings: [...article.querySelectorAll('h1, h2, h3, h4, h5, h6')].map(
+      h => [Number(h.tagName[1]), h.innerText.trim()]),
+  };
+}""" % WIDGET_VIEW
+
+
+def _alt_problem(image: dict) -> str | None:
+    alt, src = image["alt"], image["src"]
+    name = src.rsplit("/", 1)[-1]
+    if not alt:
+        return f"no alt text: {src[:80]}"
+    if alt == src or alt == name or re.search(r"\.(png|jpe?g|svg|gif)$", alt, re.I):
+        return f"alt text is a file name: {alt[:80]}"
+    return None
+
+
+@pytest.fixture(scope="module")
+def reports(site):
+    """Every page, opened from disk with the network refused: what it shows."""
+    from playwright.sync_api import sync_playwright
+
+    offsite: list[str] = []
+    results = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+
+        def route(r):
+            if r.request.url.startswith(("file:", "data:", "blob:")):
+                r.continue_()
+            else:
+                offsite.append(r.request.url)
+                r.abort()
+
+        context.route("**/*", route)
+        page = context.new_page()
+        page.set_default_timeout(PAGE_TIMEOUT)
+        for path in _pages(site):
+            rel = path.relative_to(site).as_posix()
+            missing: list[str] = []
+            errors: list[str] = []
+            on_fail = lambda r: missing.append(r.url)  # noqa: E731
+            on_error = lambda e: errors.append(str(e))  # noqa: E731
+            page.on("requestfailed", on_fail)
+            page.on("pageerror", on_error)
+            page.goto(path.as_uri(), wait_until="load")
+            report = page.evaluate(_PAGE_REPORT)
+            report["missing"] = [u for u in missing if u.startswith("file:")]
+            report["errors"] = errors
+            if rel == "lessons/01_waiting_for_heads.html":
+                ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / "site_lesson01.png"), full_page=False)
+                page.keyboard.press("Tab")
+                report["first_tab"] = page.evaluate(
+                    "() => document.activeElement && document.activeElement.innerText")
+            page.remove_listener("requestfailed", on_fail)
+            page.remove_listener("pageerror", on_error)
+            results[rel] = report
+        browser.close()
+    results["__offsite__"] = offsite
+    return results
+
+
+def _each(reports):
+    return {k: v for k, v in reports.items() if not k.startswith("__")}
+
+
+def test_nothing_is_fetched_from_the_network(reports):
+    assert reports["__offsite__"] == [], f"requests off the disk: {reports['__offsite__'][:10]}"
+
+
+def test_nothing_is_missing_and_no_script_fails(reports):
+    bad = {k: (v["missing"], v["errors"]) for k, v in _each(reports).items()
+           if v["missing"] or v["errors"]}
+    assert not bad, f"missing files or script errors: {bad}"
+
+
+def test_maths_is_typeset(reports):
+    pages = _each(reports)
+    assert sum(v["math"] for v in pages.values()) > 100, "the lessons' maths did not reach the pages"
+    bad = {k: f"{v['mathDone']}/{v['math']} typeset, {v['mathErrors']} errors"
+           for k, v in pages.items() if v["mathDone"] < v["math"] or v["mathErrors"]}
+    assert not bad, f"maths left raw or in error: {bad}"
+    raw = re.compile(r"(?<!\\)\$[^$\s][^$]*\$|\\\(|\\\[|\$\$")
+    leftover = {k: [t[:80] for t in v["prose"] if raw.search(t)] for k, v in pages.items()}
+    leftover = {k: t for k, t in leftover.items() if t}
+    assert not leftover, f"raw TeX in the text: {leftover}"
+
+
+def test_every_image_has_alt_text(reports):
+    bad = {}
+    for rel, report in _each(reports).items():
+        problems = [p for p in map(_alt_problem, report["images"]) if p]
+        unloaded = [i["src"][:80] for i in report["images"] if not i["loaded"] and not i["hidden"]]
+        if problems or unloaded:
+            bad[rel] = problems + [f"not loaded: {u}" for u in unloaded]
+    assert not bad, "images without a description (or not loaded):\n" + "\n".join(
+        f"{k}: {len(v)}: {v[0]}" for k, v in bad.items())
+
+
+def test_saved_widgets_are_drawn_and_say_how_to_run_them(reports):
+    pages = _each(reports)
+    assert sum(v["views"] for v in pages.values()) >= 10, "the lessons' widgets did not reach the site"
+    for rel, report in pages.items():
+        assert report["widgets"] >= report["views"], f"{rel}: widgets not drawn offline"
+        assert report["notes"] >= report["views"], f"{rel}: a widget without its note"
+        if report["views"]:
+            links = " ".join(report["noteLinks"])
+            assert BINDER_URL in links and HUB_URL in links, f"{rel}: no launch links"
+
+
+def test_no_test_or_solution_markers_are_visible(reports):
+    bad = {k: sorted(set(MARKERS.findall(v["text"]))) for k, v in _each(reports).items()}
+    bad = {k: v for k, v in bad.items() if v}
+    assert not bad, f"test plumbing on the pages: {bad}"
+
+
+def test_no_source_jargon_is_visible(reports):
+    """Students never read 'seed 000'...: the sources are cited by their titles."""
+    bad = {k: sorted(set(JARGON.findall(v["text"]))) for k, v in _each(reports).items()}
+    bad = {k: v for k, v in bad.items() if v}
+    assert not bad, f"'seed 00N' on the pages: {bad}"
+
+
+def test_headings_are_in_order(reports):
+    bad = {}
+    for rel, report in _each(reports).items():
+        levels = [level for level, _ in report["headings"]]
+        if rel in ("search.html", "genindex.html"):
+            continue
+        jumps = [f"h{a} -> h{b}" for a, b in zip(levels, levels[1:], strict=False) if b > a + 1]
+        if not levels or levels[0] != 1 or levels.count(1) != 1 or jumps:
+            bad[rel] = (levels[:3], jumps)
+    assert not bad, f"headings out of order: {bad}"
+
+
+def test_the_keyboard_reaches_the_text_first(reports):
+    first = reports["lessons/01_waiting_for_heads.html"]["first_tab"] or ""
+    assert "skip" in first.lower(), f"the first Tab lands on {first!r}, not a skip link"
+
+
+# ------------------------------------------------------------------------------ the default build
+def test_default_build_leaves_solutions_and_launch_links_out(tmp_path, monkeypatch):
+    """A teacher's default: no worked solutions anywhere, no launch links (staged sources only)."""
+    for name in ("SOLUTIONS", "BINDER_URL", "HUB_URL", "REPO_URL", "BRANCH"):
+        monkeypatch.delenv(name, raising=False)
+    build = _load_build()
+    args = build.parse_args(["--out", str(tmp_path / "html")])
+    src = tmp_path / "site-src"
+    build.stage(args, src)
+    assert not (src / "solutions").exists()
+    staged = "\n".join(p.read_text(encoding="utf-8") for p in src.rglob("*")
+                       if p.suffix in (".md", ".yml", ".ipynb"))
+    assert not re.search(r"\]\((\.\./)?solutions/", staged), "a link to the worked solutions"
+    assert "mybinder.org/v2" not in staged and "git-pull" not in staged
+    notes = [c for p in (src / "lessons").glob("*.ipynb")
+             for c in nbformat.read(p, as_version=4).cells if "widget-note" in c.source]
+    assert notes and all("make lab" in c.source for c in notes)
+
+
+def test_solutions_are_staged_without_markers(tmp_path, monkeypatch):
+    monkeypatch.delenv("SOLUTIONS", raising=False)
+    build = _load_build()
+    args = build.parse_args(["--out", str(tmp_path / "html"), "--solutions"])
+    for source in sorted((ROOT / "solutions").glob("*.ipynb")):
+        target = tmp_path / source.name
+        build.stage_notebook(source, target, args, strip_solutions=True)
+        text = "\n".join(c.source for c in nbformat.read(target, as_version=4).cells)
+        assert not MARKERS.search(text), f"{source.name}: markers left in the staged solutions"
