@@ -1,9 +1,11 @@
-"""The exercise generator: stubs, markdown answers, nbgrader metadata, edited notebooks left alone."""
+"""The exercise generator: stubs, markdown answers, hidden tests, nbgrader metadata and points,
+running is not editing, edited notebooks left alone, --check advice, --force backups."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -15,17 +17,35 @@ import make_exercises as mx  # noqa: E402
 
 
 def _solution() -> nbformat.NotebookNode:
+    title = new_markdown_cell("# Exercises 1 — Demo\n\nGoes with `lessons/01_demo.ipynb`.")
+    header = new_markdown_cell("### Exercise 1.1 — Twice\n\nStore it in `answer_1_1`.")
     code = new_code_cell("from chutes_edu import check\n"
-                         "def f(x):\n    ### BEGIN SOLUTION\n    return 2 * x\n    ### END SOLUTION\n"
-                         "### BEGIN SOLUTION\nanswer = f(21)\n### END SOLUTION")
+                         "def f(x):\n    \"\"\"Twice x.\"\"\"\n    ### BEGIN SOLUTION\n    return 2 * x\n    ### END SOLUTION\n"
+                         "answer_1_1 = None\n### BEGIN SOLUTION\nanswer_1_1 = f(21)\n"
+                         "### END SOLUTION")
     code.outputs = [new_output("stream", name="stdout", text="42\n")]
     code.execution_count = 3
-    checker = new_code_cell('check("1.1", answer)')
+    code.metadata["execution"] = {"iopub.execute_input": "2026-01-01T00:00:00Z"}
+    checker = new_code_cell('check("1.1", answer_1_1)')
     checker.metadata["tags"] = ["nbval-check-output"]
-    prose = new_markdown_cell("Why?\n\n### BEGIN SOLUTION\nBecause the ladder.\n### END SOLUTION")
-    secret = new_code_cell("print(answer)")
+    tests = new_code_cell("# graded\n### BEGIN HIDDEN TESTS\nassert answer_1_1 == 42\n"
+                          "### END HIDDEN TESTS")
+    tests.metadata["nbgrader"] = {"points": 3}
+    prose = new_markdown_cell("Why?\n\n### BEGIN SOLUTION\nBecause the ladder.\n"
+                              "**Rubric.** 1: ...\n### END SOLUTION")
+    secret = new_code_cell("print(answer_1_1)")
     secret.metadata["tags"] = ["solution-only"]
-    return new_notebook(cells=[code, checker, prose, secret])
+    nb = new_notebook(cells=[title, header, code, checker, tests, prose, secret])
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
+    return nb
+
+
+def _header(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    return next(c for c in nb.cells if c.source.startswith("### Exercise"))
+
+
+def _code(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    return next(c for c in nb.cells if c.source.startswith("from chutes_edu"))
 
 
 @pytest.fixture
@@ -37,46 +57,145 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def test_solution_blocks_become_stubs() -> None:
-    ex = mx.build_exercise(_solution(), "01_demo")
-    code = ex.cells[0].source
-    assert "    # YOUR CODE HERE\n    raise NotImplementedError()" in code
-    assert "return 2 * x" not in code and "answer = f(21)" not in code
-    assert ex.cells[0].outputs == [] and ex.cells[0].execution_count is None
-    assert ex.cells[1].source == 'check("1.1", answer)'
-    assert "tags" not in ex.cells[1].metadata       # nbval's tags are test plumbing
-    assert "YOUR ANSWER HERE" in ex.cells[2].source and "ladder" not in ex.cells[2].source
-    assert len(ex.cells) == 3                      # the solution-only cell is gone
+def _marked() -> nbformat.NotebookNode:
+    nb = _solution()
+    mx._mark_cells(nb)
+    return nb
 
 
-def test_solution_names_lists_what_a_stub_leaves_undefined() -> None:
-    assert mx.solution_names(_solution()) == {"answer"}
+def test_solution_blocks_become_stubs_that_do_not_raise() -> None:
+    ex = mx.build_exercise(_marked(), "01_demo")
+    code = next(c for c in ex.cells if c.source.startswith("from chutes_edu")).source
+    assert '    """Twice x."""\n    # YOUR CODE HERE\nanswer_1_1 = None\n# YOUR CODE HERE' in code
+    assert "return 2 * x" not in code and "f(21)" not in code and "NotImplementedError" not in code
+    namespace: dict[str, Any] = {}
+    exec(code.replace("from chutes_edu import check\n", ""), namespace)  # the stubs never raise
+    assert namespace["answer_1_1"] is None and namespace["f"](21) is None
+
+
+def test_a_function_that_would_not_parse_is_an_error() -> None:
+    nb = _solution()
+    nb.cells[2].source = "def f(x):\n    ### BEGIN SOLUTION\n    return 2 * x\n    ### END SOLUTION"
+    with pytest.raises(ValueError, match="docstring"):
+        mx.build_exercise(nb, "01_demo")
+
+
+def test_outputs_tags_hidden_tests_widgets_and_solution_only_cells_are_dropped() -> None:
+    ex = mx.build_exercise(_marked(), "01_demo")
+    for cell in ex.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None
+            assert "execution" not in cell.metadata
+        assert "HIDDEN" not in cell.source and "assert answer_1_1 == 42" not in cell.source
+        assert "Rubric" not in cell.source and "ladder" not in cell.source
+        assert "print(answer_1_1)" not in cell.source
+    checker = next(c for c in ex.cells if c.source.startswith("check("))
+    assert "tags" not in checker.metadata                # nbval's tags are test plumbing
+    assert any(c.source.strip() == "YOUR ANSWER HERE" or "YOUR ANSWER HERE" in c.source
+               for c in ex.cells)
+    assert "widgets" not in ex.metadata
+
+
+def test_nbgrader_metadata_and_points() -> None:
+    nb = _marked()
+    tests = next(c for c in nb.cells if "HIDDEN" in c.source)
+    assert tests.metadata.nbgrader == {"grade": True, "solution": False, "locked": True,
+                                       "task": False, "schema_version": 3, "points": 3,
+                                       "grade_id": "ex1_1-tests"}
+    prose = next(c for c in nb.cells if "Rubric" in c.source)
+    assert prose.metadata.nbgrader["grade"] and prose.metadata.nbgrader["points"] == 1
+    assert prose.metadata.nbgrader["grade_id"] == "ex1_1-written"
+    points = next(c for c in nb.cells if c.get("id") == mx.POINTS_CELL_ID)
+    assert nb.cells.index(points) == 1
+    assert points.source.startswith("**Points: 4** (3 checked automatically")
+    assert "1.1: 3 checked + 1 written" in points.source
+
+
+def test_the_lesson_link_exists_only_in_exercises() -> None:
+    nb = _marked()
+    assert "](../" not in nb.cells[0].source
+    ex = mx.build_exercise(nb, "01_demo")
+    assert "[lessons/01_demo.ipynb](../lessons/01_demo.ipynb)" in ex.cells[0].source
+
+
+def test_solution_names_lists_what_a_stub_leaves_unset() -> None:
+    assert mx.solution_names(_solution()) == {"answer_1_1"}
 
 
 def test_unbalanced_markers_are_an_error() -> None:
     with pytest.raises(ValueError, match="without"):
-        mx._strip_solutions("### BEGIN SOLUTION\nx = 1", markdown=False)
+        mx._strip_blocks("### BEGIN SOLUTION\nx = 1", markdown=False)
+    with pytest.raises(ValueError, match="without"):
+        mx._strip_blocks("### END HIDDEN TESTS", markdown=False)
 
 
-def test_generate_check_and_leave_edited_work_alone(tree: Path, capsys: pytest.CaptureFixture) -> None:
+def test_running_a_notebook_is_not_an_edit(tree: Path) -> None:
     target = tree / "exercises" / "01_demo.ipynb"
-    assert mx.main(["--check"]) == 1                      # nothing generated yet
+    assert mx.main([]) == 0
+    nb = nbformat.read(target, as_version=4)
+    ran_cell = _code(nb)
+    ran_cell.outputs = [new_output("stream", name="stdout", text="✘ 1.1 not yet\n")]
+    ran_cell.execution_count = 1
+    ran_cell.metadata["execution"] = {"shell.execute_reply": "now"}
+    nb.metadata["widgets"] = {"state": {}}
+    nb.metadata["language_info"] = {"version": "3.12.1"}
+    nbformat.write(nb, target)
+    ran = target.read_text()
+    assert mx.main(["--check"]) == 0
+    assert mx.main([]) == 0 and target.read_text() == ran      # left alone, outputs kept
+
+
+def test_check_tells_drift_from_edits_and_force_keeps_a_backup(
+        tree: Path, capsys: pytest.CaptureFixture) -> None:
+    target = tree / "exercises" / "01_demo.ipynb"
+    solution = tree / "solutions" / "01_demo.ipynb"
+    assert mx.main(["--check"]) == 1                          # nothing generated yet
+    assert "missing" in capsys.readouterr().out
     assert mx.main([]) == 0 and target.exists()
-    solution = nbformat.read(tree / "solutions" / "01_demo.ipynb", as_version=4)
-    assert solution.cells[0].metadata["nbgrader"]["solution"] is True
     assert mx.main(["--check"]) == 0
 
-    edited = nbformat.read(target, as_version=4)          # a student works in the notebook
-    edited.cells[0].source += "\nprint('my work')"
+    changed = nbformat.read(solution, as_version=4)           # real drift: solutions changed
+    _header(changed).source += "\n\nMore words."
+    nbformat.write(changed, solution)
+    capsys.readouterr()
+    assert mx.main(["--check"]) == 1
+    out = capsys.readouterr().out
+    assert "out of date" in out and "run `make exercises`" in out and "edits" not in out
+    assert mx.main([]) == 0 and mx.main(["--check"]) == 0
+
+    edited = nbformat.read(target, as_version=4)              # a student works in the notebook
+    _code(edited).source += "\nprint('my work')"
     nbformat.write(edited, target)
     student = target.read_text()
-    changed = nbformat.read(tree / "solutions" / "01_demo.ipynb", as_version=4)
-    changed.cells[2].source = "Why, really?\n\n### BEGIN SOLUTION\nLadders.\n### END SOLUTION"
-    nbformat.write(changed, tree / "solutions" / "01_demo.ipynb")
-    assert mx.main([]) == 0
-    assert "left as it is" in capsys.readouterr().out
-    assert target.read_text() == student                  # not overwritten
+    capsys.readouterr()
     assert mx.main(["--check"]) == 1
+    out = capsys.readouterr().out
+    assert "edits of its own" in out and "did not change" in out and "--force" in out
+    assert mx.main([]) == 0 and target.read_text() == student  # not overwritten
+    assert "edits of its own" in capsys.readouterr().out
+
+    changed = nbformat.read(solution, as_version=4)           # both: edited and out of date
+    _header(changed).source += "\n\nEven more words."
+    nbformat.write(changed, solution)
+    assert mx.main(["--check"]) == 1
+    out = capsys.readouterr().out
+    assert "edits of its own" in out and "changed since it was generated" in out
+    assert mx.main([]) == 0 and target.read_text() == student
+
     assert mx.main(["--force"]) == 0
-    assert "Why, really?" in target.read_text()
+    assert "Even more words." in target.read_text()
+    backup = target.with_name("01_demo.ipynb.bak")
+    assert backup.read_text() == student
     assert mx.main(["--check"]) == 0
+    edited = nbformat.read(target, as_version=4)              # a second forced overwrite
+    _code(edited).source += "\nprint('again')"
+    nbformat.write(edited, target)
+    assert mx.main(["--force"]) == 0
+    assert backup.read_text() == student
+    assert "again" in target.with_name("01_demo.ipynb.bak1").read_text()
+
+
+def test_points_table_lists_every_set(tree: Path) -> None:
+    mx.main([])
+    table = mx.points_table([tree / "solutions" / "01_demo.ipynb"])
+    assert "| `01_demo` | 1 | 4 | 3 | 1 |" in table

@@ -2,32 +2,48 @@
 
 In every solution notebook:
 
-- code between ``### BEGIN SOLUTION`` and ``### END SOLUTION`` becomes ``# YOUR CODE HERE`` and
-  ``raise NotImplementedError()`` (indented like the marker);
+- code between ``### BEGIN SOLUTION`` and ``### END SOLUTION`` becomes :data:`STUB`, the comment
+  ``# YOUR CODE HERE`` indented like the marker. A stub never raises, so "Run All" on an untouched
+  exercise set runs to the end: at the top level the solution cell sets the answer to ``None``
+  before the block (``answer_3_6 = None``), and a function keeps its docstring, so that its stub
+  is a function that returns None (the check says "no answer given"). nbgrader_config.py gives
+  nbgrader the same stub. An exercise cell that would not parse with its stub is an error;
 - in markdown cells the same markers enclose a written answer, which becomes ``YOUR ANSWER HERE``;
+- ``### BEGIN HIDDEN TESTS`` ... ``### END HIDDEN TESTS`` blocks are removed, markers and all;
 - cells tagged ``solution-only`` are left out; nbval's cell tags (``nbval-...``) are dropped;
-- outputs, execution counts and saved widget state are cleared.
+- outputs, execution counts, execution metadata and saved widget state are cleared;
+- the link to the lesson, written in solutions/ as the code span ```lessons/NN_slug.ipynb```
+  (an nbgrader release has no lessons/ folder beside it, so it carries no link), becomes a
+  relative link ``../lessons/NN_slug.ipynb`` in exercises/.
 
-Solution cells get nbgrader metadata in solutions/ (``solution: true``, a ``grade_id``, and for a
-written answer ``grade: true`` with one point, graded by hand), so a teacher can also run nbgrader's
-``generate_assignment`` on them.
+The generator also keeps the nbgrader metadata of solutions/ up to date: every cell with a solution
+block gets ``solution: true`` and a ``grade_id`` named after its exercise (``ex3_6-code``,
+``ex3_6-written``); a written answer is a hand-graded cell and a cell with hidden tests an
+autograded test cell (both keep the ``points`` an author gave them, 1 by default). A markdown cell
+after the title, written by the generator, lists the points of every exercise.
 
-Each generated notebook records a hash of its own content. A student's edits change that content,
-so the generator leaves an edited exercise alone (and says so) unless ``--force`` is given.
-``--check`` writes nothing and exits 1 if regenerating would change exercises/ or solutions/.
+A generated notebook records a hash of its content: sources, cell types and the cells' tags and
+nbgrader metadata. Running a notebook does not change that content (outputs, execution counts,
+execution and widget metadata do not count); editing a cell does. The generator leaves an edited
+exercise alone and says so; ``--force`` overwrites it and keeps the old file as
+``NN_slug.ipynb.bak`` (``.bak1``, ``.bak2`` ... if that exists). ``--check`` writes nothing,
+tells an out-of-date exercise (solutions/ changed) from an edited one (someone worked in it), says
+what to do about each, and exits 1 if there is either.
 
-Usage: ``python tools/make_exercises.py [--check] [--force] [NOTEBOOK ...]``
+Usage: ``python tools/make_exercises.py [--check] [--force] [--points] [NOTEBOOK ...]``
+(``--points`` prints the points and size of every set as a markdown table, for TEACHING.md).
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import copy
 import hashlib
 import json
+import re
 import sys
 import textwrap
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,36 +53,55 @@ ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
 EXERCISES = ROOT / "exercises"
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
-STUB = ("# YOUR CODE HERE", "raise NotImplementedError()")
+HIDDEN_BEGIN, HIDDEN_END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
+# nbgrader_config.py sets ClearSolutions.code_stub to the same lines (a test keeps them equal).
+STUB = ("# YOUR CODE HERE",)
 ANSWER_STUB = "YOUR ANSWER HERE"
 # nbval's cell tags: test plumbing for the solutions, meaningless in a student's notebook
 _TEST_TAGS = {"nbval-check-output", "nbval-ignore-output", "nbval-skip", "raises-exception"}
+_HEADER = re.compile(r"^### Exercise (\d+\.\d+)")
+_LESSON_SPAN = re.compile(r"`(lessons/[\w-]+\.ipynb)`")
+POINTS_CELL_ID = "points"
+_MINUTES = {"code": 10, "function": 20, "written": 10}
 
 
-def _strip_solutions(source: str, markdown: bool) -> str:
+def _strip_blocks(source: str, markdown: bool) -> str:
+    """Solution blocks become stubs; hidden-test blocks disappear."""
     out: list[str] = []
-    inside = False
+    inside: str | None = None
     for line in source.split("\n"):
         stripped = line.strip()
-        if stripped.startswith(BEGIN):
-            if inside:
-                raise ValueError(f"nested {BEGIN!r}")
-            inside = True
-            indent = line[: len(line) - len(line.lstrip())]
-            out.extend([ANSWER_STUB] if markdown else [indent + STUB[0], indent + STUB[1]])
-        elif stripped.startswith(END):
+        for begin, end in ((BEGIN, END), (HIDDEN_BEGIN, HIDDEN_END)):
+            if stripped.startswith(begin):
+                if inside:
+                    raise ValueError(f"{begin!r} inside {inside!r}")
+                inside = begin
+                if begin == BEGIN:
+                    indent = line[: len(line) - len(line.lstrip())]
+                    out.extend([ANSWER_STUB] if markdown else [indent + s for s in STUB])
+                break
+            if stripped.startswith(end):
+                if inside != begin:
+                    raise ValueError(f"{end!r} without {begin!r}")
+                inside = None
+                break
+        else:
             if not inside:
-                raise ValueError(f"{END!r} without {BEGIN!r}")
-            inside = False
-        elif not inside:
-            out.append(line)
+                out.append(line)
     if inside:
-        raise ValueError(f"{BEGIN!r} without {END!r}")
+        raise ValueError(f"{inside!r} without its END marker")
     return "\n".join(out)
 
 
+def _strip_solutions(source: str, markdown: bool) -> str:
+    """Kept for callers of the old name: see :func:`_strip_blocks`."""
+    return _strip_blocks(source, markdown)
+
+
 def solution_names(nb: Any) -> set[str]:
-    """Names bound at the top level of the solution blocks (an exercise may miss them)."""
+    """Names bound at the top level of the solution blocks (a stub leaves them unbound)."""
+    import ast
+
     names: set[str] = set()
     for cell in nb.cells:
         if cell.cell_type != "code":
@@ -81,11 +116,11 @@ def solution_names(nb: Any) -> set[str]:
                 except SyntaxError:
                     tree = ast.Module(body=[], type_ignores=[])
                 for node in tree.body:
-                    for sub in ast.walk(node) if not isinstance(
-                            node, (ast.FunctionDef, ast.ClassDef)) else [node]:
-                        if isinstance(sub, (ast.FunctionDef, ast.ClassDef)):
-                            names.add(sub.name)
-                        elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                    if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                        names.add(node.name)
+                        continue
+                    for sub in ast.walk(node):
+                        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
                             names.add(sub.id)
                 block = None
             elif block is not None:
@@ -93,27 +128,126 @@ def solution_names(nb: Any) -> set[str]:
     return names
 
 
-def _content_hash(nb: Any) -> str:
-    body = copy.deepcopy(nb)
-    body.metadata.pop("chutes_edu", None)
-    text = json.dumps(body, sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+# --------------------------------------------------------------------------- exercises and points
+@dataclass
+class Exercise:
+    """One exercise of a set: its number, its graded cells and their points."""
+
+    number: str
+    auto: int = 0                 # autograded points (hidden tests)
+    manual: int = 0               # points for written answers, graded by hand
+    kinds: set[str] = field(default_factory=set)
+
+    @property
+    def points(self) -> int:
+        return self.auto + self.manual
+
+    @property
+    def minutes(self) -> int:
+        """A rough time estimate: 10 min per exercise, 20 with a function to write, +10 written."""
+        return (_MINUTES["function"] if "function" in self.kinds else _MINUTES["code"]) + (
+            _MINUTES["written"] if "written" in self.kinds else 0)
 
 
-def _mark_solution_cells(nb: Any, stem: str) -> None:
-    """Give every cell with a solution block nbgrader's solution metadata (idempotent)."""
-    count = 0
+def _exercise_of_cells(nb: Any) -> list[str | None]:
+    """The exercise number each cell belongs to (None before the first exercise)."""
+    current: str | None = None
+    out: list[str | None] = []
     for cell in nb.cells:
-        if BEGIN in cell.source:
-            count += 1
-            meta = cell.metadata.setdefault("nbgrader", {})
-            wanted = {"solution": True, "grade": False, "locked": False, "task": False,
-                      "schema_version": 3, "grade_id": f"{stem}-{count}"}
-            if cell.cell_type == "markdown":     # nbgrader: a written answer is graded by hand
-                wanted.update(grade=True, points=1)
-            for key, value in wanted.items():
-                if meta.get(key) != value:
-                    meta[key] = value
+        m = _HEADER.match(cell.source) if cell.cell_type == "markdown" else None
+        if m:
+            current = m.group(1)
+        out.append(current)
+    return out
+
+
+def _is_function_cell(source: str) -> bool:
+    return any(line.startswith(" ") and line.strip().startswith(BEGIN)
+               for line in source.split("\n"))
+
+
+def exercises_of(nb: Any) -> list[Exercise]:
+    """The exercises of a solution notebook with the points of their graded cells."""
+    found: dict[str, Exercise] = {}
+    for number, cell in zip(_exercise_of_cells(nb), nb.cells, strict=True):
+        if number is None:
+            continue
+        ex = found.setdefault(number, Exercise(number))
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type == "code" and BEGIN in cell.source:
+            ex.kinds.add("function" if _is_function_cell(cell.source) else "code")
+        if meta.get("grade"):
+            if cell.cell_type == "markdown":
+                ex.manual += int(meta.get("points", 0))
+                ex.kinds.add("written")
+            else:
+                ex.auto += int(meta.get("points", 0))
+    return list(found.values())
+
+
+def points_text(nb: Any) -> str:
+    """The markdown of the points cell: totals, then every exercise's points."""
+    exercises = exercises_of(nb)
+    auto = sum(e.auto for e in exercises)
+    manual = sum(e.manual for e in exercises)
+    parts = []
+    for e in exercises:
+        detail = " + ".join(f"{p} {what}" for p, what in ((e.auto, "checked"),
+                                                          (e.manual, "written")) if p)
+        parts.append(f"{e.number}: {detail or '0'}")
+    return (f"**Points: {auto + manual}** ({auto} checked automatically when your work is graded, "
+            f"{manual} for written answers, graded by hand). By exercise: " + "; ".join(parts)
+            + ".")
+
+
+def _mark_cells(nb: Any) -> None:
+    """Give graded and solution cells nbgrader's metadata, and keep the points cell (idempotent)."""
+    counts: dict[tuple[str, str], int] = {}
+    for number, cell in zip(_exercise_of_cells(nb), nb.cells, strict=True):
+        hidden = cell.cell_type == "code" and HIDDEN_BEGIN in cell.source
+        if BEGIN not in cell.source and not hidden:
+            continue
+        if number is None:
+            raise ValueError(f"a solution or test block before the first exercise:\n{cell.source}")
+        kind = "tests" if hidden else "written" if cell.cell_type == "markdown" else "code"
+        counts[(number, kind)] = counts.get((number, kind), 0) + 1
+        n = counts[(number, kind)]
+        grade_id = f"ex{number.replace('.', '_')}-{kind}" + (str(n) if n > 1 else "")
+        meta = cell.metadata.setdefault("nbgrader", {})
+        wanted: dict[str, Any] = {"solution": not hidden, "grade": kind != "code",
+                                  "locked": hidden, "task": False, "schema_version": 3,
+                                  "grade_id": grade_id}
+        for key, value in wanted.items():
+            if meta.get(key) != value:
+                meta[key] = value
+        if kind == "code":
+            meta.pop("points", None)
+        elif not isinstance(meta.get("points"), int) or meta["points"] < 1:
+            meta["points"] = 1
+    text = points_text(nb)
+    cells = [c for c in nb.cells if c.get("id") == POINTS_CELL_ID]
+    if not cells:
+        cell = nbformat.v4.new_markdown_cell(text)
+        cell.id = POINTS_CELL_ID
+        nb.cells.insert(1, cell)
+    elif cells[0].source != text:
+        cells[0].source = text
+
+
+# --------------------------------------------------------------------------- building exercises
+def _must_parse(source: str, stem: str) -> None:
+    """An exercise cell must be valid Python with its stubs (IPython's % and ! lines aside)."""
+    import ast
+
+    code = "\n".join("" if line.lstrip().startswith(("%", "!")) else line
+                     for line in source.split("\n"))
+    try:
+        ast.parse(code)
+    except SyntaxError as err:
+        raise ValueError(f"solutions/{stem}.ipynb: this cell is not valid Python once its solution "
+                         f"is replaced by {STUB[0]!r} ({err.msg}, line {err.lineno}); a function "
+                         f"whose whole body is a solution needs a docstring before the "
+                         f"marker:\n{source}") from None
 
 
 def build_exercise(solution: Any, stem: str) -> Any:
@@ -123,10 +257,13 @@ def build_exercise(solution: Any, stem: str) -> Any:
     for cell in nb.cells:
         if "solution-only" in cell.metadata.get("tags", []):
             continue
-        cell.source = _strip_solutions(cell.source, markdown=cell.cell_type == "markdown")
+        cell.source = _strip_blocks(cell.source, markdown=cell.cell_type == "markdown")
         if cell.cell_type == "code":
+            _must_parse(cell.source, stem)
             cell.outputs = []
             cell.execution_count = None
+        else:
+            cell.source = _LESSON_SPAN.sub(r"[\1](../\1)", cell.source)
         cell.metadata.pop("execution", None)
         tags = [t for t in cell.metadata.get("tags", []) if t not in _TEST_TAGS]
         if tags:
@@ -137,59 +274,165 @@ def build_exercise(solution: Any, stem: str) -> Any:
     nb.cells = cells
     nb.metadata.pop("widgets", None)          # saved widget state is output too
     nb.metadata["chutes_edu"] = {"generated_from": f"solutions/{stem}.ipynb",
-                                 "do_not_edit": "run `make exercises` to regenerate"}
-    nb.metadata["chutes_edu"]["content_hash"] = _content_hash(nb)
+                                 "do_not_edit": "run `make exercises` to regenerate",
+                                 "content_hash": content_hash(nb)}
     return nb
+
+
+def content_hash(nb: Any) -> str:
+    """A hash of what a person writes in a notebook: cell types, sources, tags, nbgrader metadata.
+
+    Outputs, execution counts, execution and widget metadata and the notebook's own metadata
+    (kernel, language version) are left out: running a notebook is not an edit.
+    """
+    body = [[cell.cell_type, cell.source, cell.metadata.get("tags", []),
+             cell.metadata.get("nbgrader", {})] for cell in nb.cells]
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _has_outputs(nb: Any) -> bool:
+    return any(c.get("outputs") or c.get("execution_count") for c in nb.cells
+               if c.cell_type == "code")
 
 
 def _text(nb: Any) -> str:
     return nbformat.writes(nb) + "\n"
 
 
+def _backup(target: Path) -> Path:
+    """Copy ``target`` to the first free ``target.bak``, ``.bak1``, ... and return that path."""
+    n = 0
+    while True:
+        backup = target.with_name(target.name + (".bak" if n == 0 else f".bak{n}"))
+        if not backup.exists():
+            backup.write_bytes(target.read_bytes())
+            return backup
+        n += 1
+
+
+@dataclass
+class _State:
+    """How an existing exercise notebook compares with what the generator would write."""
+
+    exists: bool
+    identical: bool = False
+    run_only: bool = False      # same content, but it has been run (outputs)
+    edited: bool = False        # someone changed its content since it was generated
+    stale: bool = False         # solutions/ changed since it was generated
+
+
+def _compare(old_text: str | None, new: Any, new_text: str) -> _State:
+    if old_text is None:
+        return _State(exists=False)
+    if old_text == new_text:
+        return _State(exists=True, identical=True)
+    old = nbformat.reads(old_text, as_version=4)
+    now, wanted = content_hash(old), new.metadata["chutes_edu"]["content_hash"]
+    recorded = old.metadata.get("chutes_edu", {}).get("content_hash")
+    if now == wanted:
+        return _State(exists=True, run_only=True)
+    return _State(exists=True, edited=recorded != now, stale=recorded != wanted,
+                  run_only=_has_outputs(old))
+
+
+def _advice(rel: str, stem: str, state: _State) -> str:
+    force = f"python tools/make_exercises.py --force solutions/{stem}.ipynb"
+    if state.edited and state.stale:
+        return (f"{rel} has edits of its own (someone worked in it) and solutions/{stem}.ipynb "
+                f"changed since it was generated: `make exercises` leaves it alone. To replace "
+                f"it with the new version, run `{force}` (it keeps your version as "
+                f"{rel}.bak).")
+    if state.edited:
+        return (f"{rel} has edits of its own (someone worked in it); solutions/{stem}.ipynb did "
+                f"not change, so there is nothing new to generate. Exercises are generated, "
+                f"never edited by hand: to change the exercise, edit solutions/{stem}.ipynb and "
+                f"run `make exercises`; to get a fresh copy, run `{force}` (it keeps your "
+                f"version as {rel}.bak).")
+    return f"{rel} is out of date (solutions/{stem}.ipynb changed): run `make exercises`."
+
+
+def points_table(paths: list[Path]) -> str:
+    """A markdown table of every set: exercises, points (checked + written), a time estimate."""
+    rows = ["| set | exercises | points | checked automatically | written (by hand) "
+            "| time (estimate) |", "|---|---|---|---|---|---|"]
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        exercises = exercises_of(nb)
+        auto = sum(e.auto for e in exercises)
+        manual = sum(e.manual for e in exercises)
+        minutes = sum(e.minutes for e in exercises)
+        rows.append(f"| `{path.stem}` | {len(exercises)} | {auto + manual} | {auto} | {manual} "
+                    f"| {round(minutes / 15) * 15} min |")
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 on drift")
-    parser.add_argument("--force", action="store_true", help="overwrite edited exercises too")
+    """Command line: see the module docstring.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status: 0, or 1 when ``--check`` finds exercises to regenerate or edited.
+    """
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 if an exercise is out of date or edited")
+    parser.add_argument("--force", action="store_true",
+                        help="overwrite edited exercises too (keeping a .bak copy)")
+    parser.add_argument("--points", action="store_true",
+                        help="print the points table of the sets (markdown) and exit")
     parser.add_argument("notebooks", nargs="*", type=Path, help="solution notebooks (default: all)")
     args = parser.parse_args(argv)
 
-    sources = args.notebooks or sorted(SOLUTIONS.glob("*.ipynb"))
-    drift: list[str] = []
-    EXERCISES.mkdir(exist_ok=True)
+    sources = [Path(p).resolve() for p in args.notebooks] or sorted(SOLUTIONS.glob("*.ipynb"))
+    if args.points:
+        print(points_table(sources))
+        return 0
+    problems: list[str] = []
+    if not args.check:
+        EXERCISES.mkdir(exist_ok=True)
     for path in sources:
-        path = Path(path).resolve()
         stem = path.stem
+        rel = f"exercises/{stem}.ipynb"
         solution_text = path.read_text()
         solution = nbformat.reads(solution_text, as_version=4)
-        _mark_solution_cells(solution, stem)
+        _mark_cells(solution)
         new_solution_text = _text(solution)
         target = EXERCISES / f"{stem}.ipynb"
-        exercise_text = _text(build_exercise(solution, stem))
-        old = target.read_text() if target.exists() else None
+        exercise = build_exercise(solution, stem)
+        exercise_text = _text(exercise)
+        state = _compare(target.read_text() if target.exists() else None, exercise, exercise_text)
 
         if args.check:
             if new_solution_text != solution_text:
-                drift.append(f"solutions/{stem}.ipynb lacks nbgrader metadata")
-            if old != exercise_text:
-                drift.append(f"exercises/{stem}.ipynb")
+                problems.append(f"solutions/{stem}.ipynb lacks its nbgrader metadata or points "
+                                "cell: run `make exercises`.")
+            if not state.exists:
+                problems.append(f"{rel} is missing: run `make exercises`.")
+            elif not (state.identical or (state.run_only and not state.edited)):
+                problems.append(_advice(rel, stem, state))
             continue
         if new_solution_text != solution_text:
             path.write_text(new_solution_text)
-            print(f"marked solution cells in solutions/{stem}.ipynb")
-        if old == exercise_text:
+            print(f"updated the nbgrader metadata and points of solutions/{stem}.ipynb")
+        if state.identical or (state.run_only and not state.edited and not state.stale):
+            continue                   # up to date (perhaps run: outputs are not edits)
+        if state.edited and not args.force:
+            print(_advice(rel, stem, state))
             continue
-        if old is not None and not args.force:
-            current = nbformat.reads(old, as_version=4)
-            recorded = current.metadata.get("chutes_edu", {}).get("content_hash")
-            if recorded != _content_hash(current):
-                print(f"exercises/{stem}.ipynb was edited since it was generated: left as it is "
-                      "(use --force to overwrite it)")
-                continue
+        if state.edited or state.run_only:
+            print(f"kept the old {rel} as {_backup(target).name}")
         target.write_text(exercise_text)
-        print(f"wrote exercises/{stem}.ipynb")
+        print(f"wrote {rel}")
 
-    if args.check and drift:
-        print("exercises are out of date; run `make exercises`:\n  " + "\n  ".join(drift))
+    if problems:
+        print("\n".join(problems))
         return 1
     return 0
 

@@ -1,24 +1,33 @@
 """Self-checks for the exercise sets: *right* or *not yet*, with a hint, never the answer.
 
-Every exercise ends with ``check("3.2", answer)``. The expected value is computed here, live, with the
-library (nothing is typed into a notebook), compared with the student's ``answer`` and reported as
+Every exercise ends with ``check("3.2", answer_3_2)``. The expected value is computed here, live,
+with the library (nothing is typed into a notebook), compared with the student's answer and
+reported as
 
     ✔ 3.2 right
-    ✘ 3.2 not yet — hint: ...
+    ✘ 3.2 not yet: no answer given. Hint: ...
+    ✘ 3.2 not yet: right value, but as a float (a decimal number): give it exactly ... Hint: ...
 
 The message never contains the expected value. Lesson modules ``chutes_edu/checks/lessonNN.py``
 register their exercises with :func:`register`; :func:`check` loads them all on first use.
+:func:`check` is the student's self-check; grading for a teacher (nbgrader) uses the same verifiers
+from a fresh process, see :mod:`chutes_edu.grading`.
 
-Verifier helpers turn common kinds of answer into a yes/no: :func:`close` (a number within a relative
-tolerance), :func:`exactly` (an exact rational), :func:`same_array` (an array of numbers),
-:func:`same_expression` (a formula in one symbol) and :func:`one_of` (a multiple-choice string).
+Verifier helpers turn common kinds of answer into a yes/no: :func:`close` (a number within a
+tolerance), :func:`exactly` (an exact rational), :func:`whole_number` (an integer),
+:func:`same_array` (an array of numbers), :func:`same_expression` (a formula in one symbol) and
+:func:`one_of` (a multiple-choice letter). When the value is right but its form is not (a float
+for an exact fraction, a string for a number ...), they raise :class:`NotYet` with a message
+that says so.
 """
 
 from __future__ import annotations
 
 import importlib
 import math
+import numbers
 import pkgutil
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -26,10 +35,19 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["check", "register", "CheckResult", "close", "exactly", "same_array", "one_of",
-           "same_expression", "exercise_ids"]
+__all__ = ["check", "register", "CheckResult", "NotYet", "close", "exactly", "whole_number",
+           "same_array", "one_of", "same_expression", "exercise_ids", "is_function_exercise",
+           "tolerance_text"]
 
 Verifier = Callable[[Any], bool]
+
+
+class NotYet(Exception):
+    """Raised by a verifier to say what is wrong with an answer's *form* (never its value)."""
+
+
+class _NoAnswer(NotYet):
+    """The exercise has not been attempted (a stub)."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +55,7 @@ class _Exercise:
     exercise: str
     hint: str
     verify: Verifier
+    function: bool
 
 
 _REGISTRY: dict[str, _Exercise] = {}
@@ -50,6 +69,7 @@ class CheckResult:
     exercise: str
     ok: bool
     message: str
+    problem: str = ""
 
     def __bool__(self) -> bool:
         return self.ok
@@ -58,7 +78,7 @@ class CheckResult:
         return self.message
 
 
-def register(exercise: str, hint: str) -> Callable[[Verifier], Verifier]:
+def register(exercise: str, hint: str, function: bool = False) -> Callable[[Verifier], Verifier]:
     """Decorator: register ``verify(answer) -> bool`` as the check for ``exercise`` (e.g. "3.2").
 
     Parameters
@@ -67,11 +87,18 @@ def register(exercise: str, hint: str) -> Callable[[Verifier], Verifier]:
         The exercise number, "lesson.exercise".
     hint : str
         Shown when the answer is not right yet. It must not give the answer away.
+    function : bool
+        True when the answer is a function that the verifier calls.
+
+    Returns
+    -------
+    callable
+        The decorator; it returns ``verify`` unchanged.
     """
     def wrap(verify: Verifier) -> Verifier:
         if exercise in _REGISTRY:
             raise ValueError(f"exercise {exercise} is registered twice")
-        _REGISTRY[exercise] = _Exercise(exercise, hint, verify)
+        _REGISTRY[exercise] = _Exercise(exercise, hint, verify, function)
         return verify
     return wrap
 
@@ -87,9 +114,54 @@ def _load_all() -> None:
 
 
 def exercise_ids() -> list[str]:
-    """All registered exercise numbers, in lesson order."""
+    """All registered exercise numbers, in lesson order.
+
+    Returns
+    -------
+    list of str
+        ``["1.1", "1.2", ...]``.
+    """
     _load_all()
     return sorted(_REGISTRY, key=lambda e: tuple(int(x) for x in e.split(".")))
+
+
+def is_function_exercise(exercise: str) -> bool:
+    """Whether the answer to ``exercise`` is a function (which the check calls).
+
+    Parameters
+    ----------
+    exercise : str
+        The exercise number, e.g. ``"1.3"``.
+
+    Returns
+    -------
+    bool
+        True for a function exercise.
+    """
+    return _lookup(exercise).function
+
+
+def _lookup(exercise: str) -> _Exercise:
+    _load_all()
+    if exercise not in _REGISTRY:
+        known = ", ".join(exercise_ids())
+        raise ValueError(f"there is no exercise {exercise!r}; known exercises: {known}")
+    return _REGISTRY[exercise]
+
+
+def _finished(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function``, but a call that returns None (an unfinished stub) raises :class:`_NoAnswer`."""
+    name = getattr(function, "__name__", "your function")
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            out = function(*args, **kwargs)
+        except NotImplementedError:
+            raise _NoAnswer(f"no answer given ({name} is not written yet)") from None
+        if out is None:
+            raise _NoAnswer(f"no answer given ({name} returns None: write its body)")
+        return out
+    return call
 
 
 def check(exercise: str, answer: Any) -> CheckResult:
@@ -100,83 +172,285 @@ def check(exercise: str, answer: Any) -> CheckResult:
     exercise : str
         The exercise number shown in the notebook, e.g. ``"3.2"``.
     answer : object
-        Your answer: a number, an array, a function, ... as the exercise asks.
+        Your answer: a number, an array, a function, ... as the exercise asks. ``None`` (what an
+        exercise holds before you answer it) is "no answer given".
 
     Returns
     -------
     CheckResult
         Truthy when right; displays as a one-line message.
     """
-    _load_all()
-    if exercise not in _REGISTRY:
-        known = ", ".join(exercise_ids())
-        raise ValueError(f"there is no exercise {exercise!r}; known exercises: {known}")
-    ex = _REGISTRY[exercise]
+    ex = _lookup(exercise)
+    problem = ""
     if answer is None or answer is Ellipsis:
-        return CheckResult(exercise, False, f"✘ {exercise} not yet — no answer given. Hint: {ex.hint}")
-    try:
-        ok = bool(ex.verify(answer))
-        problem = ""
-    except NotImplementedError:
-        ok, problem = False, "your code still raises NotImplementedError. "
-    except Exception as err:  # the student's code or answer failed: say so, without a traceback
-        ok, problem = False, f"checking it raised {type(err).__name__}. "
-    if ok:
-        return CheckResult(exercise, True, f"✔ {exercise} right")
-    return CheckResult(exercise, False, f"✘ {exercise} not yet — {problem}Hint: {ex.hint}")
+        problem = "no answer given"
+    elif ex.function and not callable(answer):
+        problem = ("this exercise wants the function itself: write its name, without brackets "
+                   "or quotes")
+    else:
+        try:
+            ok = bool(ex.verify(_finished(answer) if ex.function else answer))
+        except NotYet as err:
+            problem = str(err)
+        except NotImplementedError:
+            problem = "no answer given (your code still raises NotImplementedError)"
+        except Exception as err:  # the student's code or answer failed: say so, without a traceback
+            problem = f"checking it raised {type(err).__name__}"
+        else:
+            if ok:
+                return CheckResult(exercise, True, f"✔ {exercise} right")
+    message = f"✘ {exercise} not yet{': ' + problem if problem else ''}. Hint: {ex.hint}"
+    return CheckResult(exercise, False, message, problem)
 
 
 # --------------------------------------------------------------------------- verifier helpers
+def tolerance_text(rel: float = 0.0, abs_tol: float = 0.0) -> str:
+    """How an exercise states its tolerance, e.g. ``"to within a relative error of 1e-06"``.
+
+    Parameters
+    ----------
+    rel : float
+        The relative tolerance of :func:`close`.
+    abs_tol : float
+        The absolute tolerance of :func:`close`.
+
+    Returns
+    -------
+    str
+        The phrase the exercise text uses (a test keeps text and check in step).
+    """
+    parts = []
+    if rel:
+        parts.append(f"a relative error of {rel:g} ({100 * rel:g}%)")
+    if abs_tol:
+        parts.append(f"an absolute error of {abs_tol:g}")
+    return "to within " + " or ".join(parts) if parts else "exactly"
+
+
+def _is_number(x: Any) -> bool:
+    if isinstance(x, bool | np.bool_):
+        return False
+    if isinstance(x, numbers.Number | np.number):
+        return True
+    if isinstance(x, np.ndarray):
+        return x.ndim == 0 and np.issubdtype(x.dtype, np.number)
+    return bool(getattr(x, "is_number", False))          # a sympy number
+
+
+def _describe(x: Any) -> str:
+    if isinstance(x, str):
+        return "a string (text in quotes)"
+    if isinstance(x, bool | np.bool_):
+        return "True/False"
+    if callable(x):
+        return "a function"
+    if isinstance(x, np.ndarray | list | tuple):
+        return "a list or array"
+    if getattr(x, "free_symbols", None):
+        symbols = ", ".join(sorted(str(s) for s in x.free_symbols))
+        return f"an expression in {symbols}"
+    name = type(x).__name__
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
+
+
+def _number(answer: Any, wanted: str) -> float:
+    """``answer`` as a float, or :class:`NotYet` saying what kind of answer it is instead."""
+    if _is_number(answer):
+        return float(answer)
+    if isinstance(answer, np.ndarray | list | tuple) and np.size(answer) == 1:
+        raise NotYet(f"{wanted} is wanted, and your answer is an array holding one: take the "
+                     "number out of it (e.g. with float(...) or [0])")
+    raise NotYet(f"{wanted} is wanted, and your answer is {_describe(answer)}")
+
+
+def _string_value(answer: str, right: Callable[[Any], bool], wanted: str) -> bool:
+    """A string answer is never right; say so, and whether its value would have been."""
+    try:
+        value: Any = Fraction(answer.strip())
+    except ValueError:
+        raise NotYet(f"{wanted} is wanted, and your answer is a string (text in quotes)") from None
+    if right(value):
+        raise NotYet("right value, but as a string (text in quotes): give the number itself")
+    return False
+
+
 def close(expected: float, rel: float = 1e-6, abs_tol: float = 0.0) -> Verifier:
-    """A verifier: the answer is a real number within ``rel`` (relative) of ``expected``."""
+    """A verifier: the answer is a real number within ``rel`` (relative) of ``expected``.
+
+    Parameters
+    ----------
+    expected : float
+        The right value.
+    rel, abs_tol : float
+        Relative and absolute tolerance (:func:`math.isclose`).
+
+    Returns
+    -------
+    callable
+        ``verify(answer) -> bool``.
+    """
+    def right(value: Any) -> bool:
+        v = float(value)
+        return math.isfinite(v) and math.isclose(v, float(expected), rel_tol=rel, abs_tol=abs_tol)
+
     def verify(answer: Any) -> bool:
-        value = float(answer)
-        return math.isfinite(value) and math.isclose(value, float(expected), rel_tol=rel,
-                                                     abs_tol=abs_tol)
+        if isinstance(answer, str):
+            return _string_value(answer, right, "a number")
+        return right(_number(answer, "a number"))
     return verify
 
 
 def exactly(expected: Any) -> Verifier:
-    """A verifier: the answer equals ``expected`` exactly as a rational (sympy, Fraction, int)."""
+    """A verifier: the answer equals ``expected`` exactly as a rational (sympy, Fraction, int).
+
+    Parameters
+    ----------
+    expected : object
+        The right value: anything ``Fraction(str(expected))`` reads.
+
+    Returns
+    -------
+    callable
+        ``verify(answer) -> bool``; a float with the right value raises :class:`NotYet`.
+    """
     target = Fraction(str(expected))
 
+    def right(value: Any) -> bool:
+        return Fraction(str(value)) == target
+
     def verify(answer: Any) -> bool:
-        if isinstance(answer, float):
-            return False        # a float is not an exact answer
-        return Fraction(str(answer)) == target
+        if isinstance(answer, str):
+            return _string_value(answer, right, "an exact fraction")
+        value = _number(answer, "an exact fraction")
+        inexact = isinstance(answer, float | np.floating) or (
+            getattr(answer, "is_Float", False) is True)
+        if inexact or not getattr(answer, "is_Rational", True):
+            if math.isclose(value, float(target), rel_tol=1e-9, abs_tol=1e-15):
+                raise NotYet("right value, but as a float (a decimal number): give it exactly, "
+                             "as a Fraction or sympy.Rational")
+            return False
+        try:
+            return right(answer)
+        except ValueError:              # e.g. sqrt(2): a number, but not a fraction
+            raise NotYet("an exact fraction is wanted (Fraction or sympy.Rational)") from None
+    return verify
+
+
+def whole_number(expected: int) -> Verifier:
+    """A verifier: the answer is the whole number ``expected`` (a float like 12.0 counts).
+
+    Parameters
+    ----------
+    expected : int
+        The right value.
+
+    Returns
+    -------
+    callable
+        ``verify(answer) -> bool``.
+    """
+    def right(value: Any) -> bool:
+        v = float(value)
+        return v.is_integer() and int(v) == int(expected)
+
+    def verify(answer: Any) -> bool:
+        if isinstance(answer, str):
+            return _string_value(answer, right, "a whole number")
+        value = _number(answer, "a whole number")
+        if not value.is_integer():
+            raise NotYet("a whole number is wanted, and your answer has a fractional part")
+        return right(value)
     return verify
 
 
 def same_array(expected: Sequence[float] | np.ndarray, rel: float = 1e-6,
                abs_tol: float = 1e-9) -> Verifier:
-    """A verifier: the answer is an array of the same shape, element-wise close to ``expected``."""
+    """A verifier: the answer is an array of the same shape, element-wise close to ``expected``.
+
+    Parameters
+    ----------
+    expected : array_like
+        The right values.
+    rel, abs_tol : float
+        Relative and absolute tolerance (:func:`numpy.allclose`).
+
+    Returns
+    -------
+    callable
+        ``verify(answer) -> bool``; the wrong shape raises :class:`NotYet` naming both shapes.
+    """
     target = np.asarray(expected, dtype=float)
 
     def verify(answer: Any) -> bool:
+        if isinstance(answer, str) or callable(answer):
+            raise NotYet(f"an array is wanted, and your answer is {_describe(answer)}")
         value = np.asarray(answer, dtype=float)
-        return value.shape == target.shape and bool(np.allclose(value, target, rtol=rel,
-                                                                atol=abs_tol, equal_nan=True))
+        if value.shape != target.shape:
+            raise NotYet(f"an array of shape {target.shape} is wanted, and yours has shape "
+                         f"{value.shape}")
+        return bool(np.allclose(value, target, rtol=rel, atol=abs_tol, equal_nan=True))
     return verify
 
 
+_LETTER = re.compile(r"[(\[]?\s*([a-z])\s*[)\].:]?")
+
+
 def one_of(expected: str) -> Verifier:
-    """A verifier: a multiple-choice answer, compared without case or surrounding spaces."""
+    """A verifier: a multiple-choice letter, as printed or not: "b", "(b)", "b)", "B", "b.".
+
+    Parameters
+    ----------
+    expected : str
+        The right letter.
+
+    Returns
+    -------
+    callable
+        ``verify(answer) -> bool``.
+    """
     def verify(answer: Any) -> bool:
-        return str(answer).strip().lower() == expected.strip().lower()
+        if not isinstance(answer, str):
+            raise NotYet(f'the answer is a letter in quotes, like "a", and yours is '
+                         f"{_describe(answer)}")
+        match = _LETTER.fullmatch(answer.strip().lower())
+        if match is None:
+            raise NotYet('the answer is one letter in quotes, like "a"')
+        return match.group(1) == expected.strip().lower()
     return verify
 
 
 def same_expression(expected: Callable[[Any], Any], values: Sequence[Any],
                     rel: float | None = None) -> Verifier:
     """A verifier: the answer is a sympy expression in one symbol (whatever its name) that equals
-    ``expected(v)`` at every ``v`` in ``values``: exactly, or within ``rel`` if it is given."""
+    ``expected(v)`` at every ``v`` in ``values``: exactly, or within ``rel`` if it is given.
+
+    Parameters
+    ----------
+    expected : callable
+        The right formula, as a function of the symbol's value.
+    values : sequence
+        The values at which the answer is compared with ``expected``.
+    rel : float, optional
+        Relative tolerance; exact comparison when None.
+
+    Returns
+    -------
+    callable
+        ``verify(answer) -> bool``.
+    """
     def verify(answer: Any) -> bool:
         import sympy
 
+        if callable(answer) and not isinstance(answer, sympy.Basic):
+            raise NotYet("an expression is wanted, and your answer is a function")
         expr = sympy.sympify(answer)
         symbols = sorted(expr.free_symbols, key=str)
+        if not symbols:
+            raise NotYet("an expression in one symbol is wanted, and your answer is a plain "
+                         "number")
         if len(symbols) != 1:
-            return False
+            names = ", ".join(str(s) for s in symbols)
+            raise NotYet(f"an expression in one symbol is wanted, and yours has {names}")
         x = symbols[0]
         for v in values:
             at = expr.subs(x, sympy.Rational(v.numerator, v.denominator)

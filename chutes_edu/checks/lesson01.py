@@ -10,7 +10,7 @@ import numpy as np
 import sympy
 
 from chutes_edu import MILTON_BRADLEY_1943, expected_flips, expected_turns, turn_distribution
-from chutes_edu.checks import close, exactly, one_of, register, same_expression
+from chutes_edu.checks import close, exactly, one_of, register, same_expression, whole_number
 
 
 # --------------------------------------------------------------------------- 1.1
@@ -35,19 +35,22 @@ def _hh_wait(p: Any) -> Any:
     return sol[e0]
 
 
-@register("1.2", hint="Use two unknowns: the expected flips from scratch, and from 'just flipped one "
-                      "heads'. Write one first-step equation for each (what can the next flip "
-                      "do?), solve both with sympy.solve, and give the answer as an expression "
-                      "in the symbol p.")
+@register("1.2", hint="Use two unknowns: the expected flips from scratch, and from 'just "
+                      "flipped one heads'. Write one first-step equation for each (what can the "
+                      "next flip do?), solve both with sympy.solve, and give the answer as an "
+                      "expression in the symbol p.")
 def _ex_1_2(answer: Any) -> bool:
-    values = (sympy.Rational(1, 2), sympy.Rational(1, 3), sympy.Rational(3, 4), sympy.Rational(1, 10))
+    values = (sympy.Rational(1, 2), sympy.Rational(1, 3), sympy.Rational(3, 4),
+              sympy.Rational(1, 10))
     return same_expression(_hh_wait, values)(answer)
 
 
 # --------------------------------------------------------------------------- 1.3
 @register("1.3", hint="Use rng = np.random.default_rng(seed) once, then for each trial flip "
                       "(rng.random() < p) until heads, counting the flips; return an int array "
-                      "of length n_trials. Do not stop a trial early.")
+                      "of length n_trials. Do not stop a trial early: the check also tries a "
+                      "coin with a small p, where a cap on the number of flips shows.",
+          function=True)
 def _ex_1_3(answer: Any) -> bool:
     sample = np.asarray(answer(0.5, 10, 3))
     if sample.shape != (10,) or not np.issubdtype(sample.dtype, np.integer) or sample.min() < 1:
@@ -67,7 +70,27 @@ def _ex_1_3(answer: Any) -> bool:
             return False
         if abs((waits == 1).mean() - p) > 5 * np.sqrt(p * (1 - p) / n):
             return False                               # heads on the first flip: probability p
-    return True
+    return not _looks_capped(answer)
+
+
+def _looks_capped(my_waits: Any, p: float = 0.01, n: int = 3000, seed: int = 13) -> bool:
+    """True when a coin with small ``p`` shows a simulator that gives up after some flips.
+
+    With p = 0.01 the waits often run into the hundreds, so a cap of tens or hundreds of flips
+    changes the sample's mean and its tail. The tail is compared with P(N > k) = (1 - p)^k at every
+    k by the largest gap between the two (a Kolmogorov-Smirnov distance; 1.95 / sqrt(n) is
+    exceeded by an honest simulator with probability about 0.001).
+    """
+    waits = np.sort(np.asarray(my_waits(p, n, seed), dtype=float))
+    if waits.shape != (n,):
+        return True
+    spread = np.sqrt(1 - p) / p
+    if abs(waits.mean() - 1 / p) > 5 * spread / np.sqrt(n):
+        return True
+    below = np.arange(1, n + 1) / n                    # empirical P(N <= waits[i])
+    exact = 1 - (1 - p) ** waits
+    gap = np.max(np.maximum(np.abs(below - exact), np.abs(below - 1 / n - exact)))
+    return bool(gap > 1.95 / np.sqrt(n))
 
 
 # --------------------------------------------------------------------------- 1.4
@@ -97,9 +120,7 @@ def _smallest_cap(board: Any, tolerance: float) -> int:
                       "P(T > k) for k = 0, ..., c-1. Get P(T > k) exactly from turn_distribution "
                       "(1 minus a cumulative sum), then find the first cap that works.")
 def _ex_1_5(answer: Any) -> bool:
-    if isinstance(answer, float) and not answer.is_integer():
-        return False
-    return int(answer) == _smallest_cap(MILTON_BRADLEY_1943, 0.01)
+    return whole_number(_smallest_cap(MILTON_BRADLEY_1943, 0.01))(answer)
 
 
 # --------------------------------------------------------------------------- 1.6

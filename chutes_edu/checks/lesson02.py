@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from chutes_edu import MILTON_BRADLEY_1943, Board, expected_turns
-from chutes_edu.checks import close, exactly, one_of, register, same_array
+from chutes_edu.checks import close, exactly, one_of, register, same_array, whole_number
 
 TINY = Board({4: 1}, size=6, die=3, name="tiny board of exercise 2.3")
 """The small board of exercise 2.3: squares 0..6, a three-sided die, one chute 4 -> 1."""
@@ -46,7 +46,8 @@ def _ex_2_3(answer: Any) -> bool:
                       "0..size-1; for every square i and face r subtract the probability of r "
                       "from A[i, board.landing(i, r)] when that square is not the final one. "
                       "Use board.probabilities (the die need not be fair) and return size + 1 "
-                      "values, the last one 0.")
+                      "values, the last one 0.",
+          function=True)
 def _ex_2_4(answer: Any) -> bool:
     return all(same_array(expected_turns(b), rel=1e-8)(answer(b)) for b in _TEST_BOARDS)
 
@@ -71,6 +72,4 @@ def _worst_square(board: Board) -> int:
                       "map); leave out the squares where a chute or ladder starts, since play "
                       "never rests there.")
 def _ex_2_6(answer: Any) -> bool:
-    if isinstance(answer, float) and not answer.is_integer():
-        return False
-    return int(answer) == _worst_square(MILTON_BRADLEY_1943)
+    return whole_number(_worst_square(MILTON_BRADLEY_1943))(answer)

@@ -8,7 +8,15 @@ import numpy as np
 import sympy
 
 from chutes_edu import MILTON_BRADLEY_1943, Board, transition_matrix, turn_distribution
-from chutes_edu.checks import close, exactly, one_of, register, same_array, same_expression
+from chutes_edu.checks import (
+    close,
+    exactly,
+    one_of,
+    register,
+    same_array,
+    same_expression,
+    whole_number,
+)
 
 # The chains of the lesson, as data (seed 002, section 3): meals H, P, C, F and a 3-station loop.
 _R = sympy.Rational
@@ -44,7 +52,8 @@ def _ex_3_2(answer: Any) -> bool:
 
 @register("3.3", hint="Make a (size + 1) x (size + 1) array of zeros; for every square s and face "
                       "r add the face's probability (board.probabilities) to P[s, board.landing(s, "
-                      "r)]. Several faces can lead to the same square, so add, do not overwrite.")
+                      "r)]. Several faces can lead to the same square, so add, do not overwrite.",
+          function=True)
 def _ex_3_3(answer: Any) -> bool:
     return all(same_array(transition_matrix(b), rel=1e-9)(answer(b)) for b in _TEST_BOARDS)
 
@@ -59,10 +68,8 @@ def _ex_3_4(answer: Any) -> bool:
 @register("3.5", hint="Row 0 of P^k is where a token that starts off the board is after k turns; "
                       "leave out square 100 and ask np.argmax.")
 def _ex_3_5(answer: Any) -> bool:
-    if isinstance(answer, float) and not answer.is_integer():
-        return False
     row = np.linalg.matrix_power(transition_matrix(MILTON_BRADLEY_1943), 5)[0]
-    return int(answer) == int(np.argmax(row[:MILTON_BRADLEY_1943.size]))
+    return whole_number(int(np.argmax(row[:MILTON_BRADLEY_1943.size])))(answer)
 
 
 @register("3.6", hint="Having an absorbing state is not enough: an absorbing chain must be able "
@@ -74,7 +81,5 @@ def _ex_3_6(answer: Any) -> bool:
 @register("3.7", hint="P(T <= k) is the entry [0, 100] of P^k. Step k up one turn at a time "
                       "(multiply by P again) until it reaches one half.")
 def _ex_3_7(answer: Any) -> bool:
-    if isinstance(answer, float) and not answer.is_integer():
-        return False
     cdf = np.cumsum(turn_distribution(MILTON_BRADLEY_1943))
-    return int(answer) == int(np.flatnonzero(cdf >= 0.5)[0])
+    return whole_number(int(np.flatnonzero(cdf >= 0.5)[0]))(answer)

@@ -7,9 +7,14 @@ from typing import Any
 import numpy as np
 import sympy
 
-from chutes_edu import (MILTON_BRADLEY_1943, Board, expected_turns, fundamental_matrix,
-                        transition_matrix)
-from chutes_edu.checks import close, one_of, register
+from chutes_edu import (
+    MILTON_BRADLEY_1943,
+    Board,
+    expected_turns,
+    fundamental_matrix,
+    transition_matrix,
+)
+from chutes_edu.checks import close, one_of, register, whole_number
 
 TINY = Board({2: 5, 4: 1}, size=6, die=2, name="tiny board of exercise 4.4")
 """The small board of exercise 4.4: squares 0..6, a coin (faces 1 and 2), ladder 2 -> 5 and
@@ -22,12 +27,6 @@ _SERIES_CASES = (
     (Board({5: 0, 7: 13}, size=15, die=4, overshoot="bounce"), (1, 8)),
     (MILTON_BRADLEY_1943, (1, 10, 60)),
 )
-
-
-def _whole_number(answer: Any, expected: int) -> bool:
-    """An integer answer (an int, or a float with no fractional part) equal to ``expected``."""
-    value = float(answer)
-    return value.is_integer() and int(value) == int(expected)
 
 
 def _series_reference(board: Board, K: int) -> np.ndarray:
@@ -69,13 +68,14 @@ def _ex_4_1(answer: Any) -> bool:
                       "column of the final square is positive in every row 0..99. Your answer "
                       "is a whole number of turns.")
 def _ex_4_2(answer: Any) -> bool:
-    return _whole_number(answer, _fewest_turns_everywhere(MILTON_BRADLEY_1943.replace(die=3)))
+    return whole_number(_fewest_turns_everywhere(MILTON_BRADLEY_1943.replace(die=3)))(answer)
 
 
 # --------------------------------------------------------------------------- 4.3
 @register("4.3", hint="Keep a running power of Q that starts as the identity; add it to a total K "
                       "times (multiplying by Q after each addition) and return the row sums. "
-                      "K = 1 gives a vector of ones.")
+                      "K = 1 gives a vector of ones.",
+          function=True)
 def _ex_4_3(answer: Any) -> bool:
     for board, Ks in _SERIES_CASES:
         for K in Ks:
@@ -138,4 +138,4 @@ def _terms_needed(board: Board, tol: float) -> int:
                       "adding terms (one vector-matrix product each) until the gap to "
                       "expected_turns is below the tolerance, and count the terms.")
 def _ex_4_7(answer: Any) -> bool:
-    return _whole_number(answer, _terms_needed(MILTON_BRADLEY_1943.replace(die=4), 1e-9))
+    return whole_number(_terms_needed(MILTON_BRADLEY_1943.replace(die=4), 1e-9))(answer)

@@ -8,9 +8,14 @@ from typing import Any
 import numpy as np
 import sympy
 
-from chutes_edu import (MILTON_BRADLEY_1943, MILTON_BRADLEY_1943_CHUTE_48, Board, expected_turns,
-                        transition_matrix)
-from chutes_edu.checks import close, exactly, one_of, register, same_expression
+from chutes_edu import (
+    MILTON_BRADLEY_1943,
+    MILTON_BRADLEY_1943_CHUTE_48,
+    Board,
+    expected_turns,
+    transition_matrix,
+)
+from chutes_edu.checks import close, exactly, one_of, register, same_expression, whole_number
 
 COIN_BOARD = Board({2: 0}, size=4, die=2, name="coin board of exercise 5.2")
 """The small board of exercise 5.2: squares 0..4, a two-faced die, one chute 2 -> 0."""
@@ -71,7 +76,8 @@ def _ex_5_3(answer: Any) -> bool:
 # --------------------------------------------------------------------------- 5.4
 @register("5.4", hint="For each square s < size: t_s - sum_r p_r t_landing(s, r) = 1, with "
                       "t_size = 0. Take p_r from board.probabilities (already exact Fractions), "
-                      "build a sympy Matrix and solve it with LUsolve; return t_0, not a float.")
+                      "build a sympy Matrix and solve it with LUsolve; return t_0, not a float.",
+          function=True)
 def _ex_5_4(answer: Any) -> bool:
     return all(exactly(expected_turns(b, exact=True)[0])(answer(b)) for b in _TEST_BOARDS)
 
@@ -106,5 +112,4 @@ def _longest_denominator_die() -> int:
 @register("5.7", hint="Loop over the die sizes 2..10, solve each board exactly, and compare "
                       "len(str(x.q)) for the answers x from square 0. The answer is a die size.")
 def _ex_5_7(answer: Any) -> bool:
-    value = float(answer)
-    return value.is_integer() and int(value) == _longest_denominator_die()
+    return whole_number(_longest_denominator_die())(answer)

@@ -7,9 +7,16 @@ from typing import Any
 import numpy as np
 import sympy
 
-from chutes_edu import (MILTON_BRADLEY_1943, MILTON_BRADLEY_1943_CHUTE_48, Board, expected_turns,
-                        fundamental_matrix, transition_matrix, turn_distribution)
-from chutes_edu.checks import close, exactly, one_of, register
+from chutes_edu import (
+    MILTON_BRADLEY_1943,
+    MILTON_BRADLEY_1943_CHUTE_48,
+    Board,
+    expected_turns,
+    fundamental_matrix,
+    transition_matrix,
+    turn_distribution,
+)
+from chutes_edu.checks import close, exactly, one_of, register, whole_number
 
 COIN_BOARD = Board({2: 0}, size=4, die=2, name="coin board of exercise 6.4")
 """The small board of exercise 6.4: squares 0..4, a fair coin (faces 1 and 2), one chute 2 -> 0."""
@@ -24,12 +31,6 @@ _SHORTEST_CASES = (
     (Board({5: 0, 7: 13}, size=15, die=4, overshoot="bounce"), 2),
     (Board({2: 0}, size=4, die=2), 0),
 )
-
-
-def _whole_number(answer: Any, expected: int) -> bool:
-    """An integer answer (an int, or a float with no fractional part) equal to ``expected``."""
-    value = float(answer)
-    return value.is_integer() and int(value) == int(expected)
 
 
 def _exact_variance(board: Board, start: int) -> sympy.Rational:
@@ -56,17 +57,18 @@ def _ex_6_1(answer: Any) -> bool:
                       "is a number of turns.")
 def _ex_6_2(answer: Any) -> bool:
     cdf = np.cumsum(turn_distribution(MILTON_BRADLEY_1943_CHUTE_48))
-    return _whole_number(answer, int(np.flatnonzero(cdf >= 0.95)[0]))
+    return whole_number(int(np.flatnonzero(cdf >= 0.95)[0]))(answer)
 
 
 # --------------------------------------------------------------------------- 6.3
 @register("6.3", hint="Breadth-first search: the squares reachable in one turn from the start, "
                       "then in two, and so on (board.landing for every face), until square "
-                      "board.size is among them. Count the turns, not the squares.")
+                      "board.size is among them. Count the turns, not the squares.",
+          function=True)
 def _ex_6_3(answer: Any) -> bool:
     for board, start in _SHORTEST_CASES:
         want = int(np.flatnonzero(turn_distribution(board, start=start))[0])
-        if not _whole_number(answer(board, start), want):
+        if not whole_number(want)(answer(board, start)):
             return False
     return True
 
@@ -99,12 +101,12 @@ def _ex_6_6(answer: Any) -> bool:
 
 # --------------------------------------------------------------------------- 6.7
 def _longest_tail_die() -> int:
-    tails = {d: turn_distribution(MILTON_BRADLEY_1943.replace(die=d))[101:].sum()
+    tails = {d: float(turn_distribution(MILTON_BRADLEY_1943.replace(die=d))[101:].sum())
              for d in range(2, 11)}
-    return max(tails, key=tails.get)
+    return max(tails, key=lambda d: tails[d])
 
 
 @register("6.7", hint="Loop over the die sizes 2..10 and compute P(T > 100) for each with "
                       "turn_distribution; the answer is a die size.")
 def _ex_6_7(answer: Any) -> bool:
-    return _whole_number(answer, _longest_tail_die())
+    return whole_number(_longest_tail_die())(answer)

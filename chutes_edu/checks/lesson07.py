@@ -7,9 +7,15 @@ from typing import Any
 
 import numpy as np
 
-from chutes_edu import (MILTON_BRADLEY_1943, Board, expected_turns, running_mean, simulate,
-                        turn_distribution)
-from chutes_edu.checks import close, one_of, register
+from chutes_edu import (
+    MILTON_BRADLEY_1943,
+    Board,
+    expected_turns,
+    running_mean,
+    simulate,
+    turn_distribution,
+)
+from chutes_edu.checks import close, one_of, register, whole_number
 
 # Seed 002, section 5: the fourth of its five reported runs of 1,000,000 games (cited data).
 _SEED_002_FOURTH_RUN = 39.295085
@@ -31,12 +37,13 @@ def _ex_7_1(answer: Any) -> bool:
 
 
 # --------------------------------------------------------------------------- 7.2
-@register("7.2", hint="Solve 1.96 * sigma / sqrt(n) <= 0.01 for n with the exact sigma of 7.1, "
-                      "then round up to a whole number of games (math.ceil).")
+@register("7.2", hint="Solve 1.96 * sigma / sqrt(n) <= 0.01 for n, where sigma is the standard "
+                      "deviation you computed exactly in 7.1; then round up to a whole number of "
+                      "games (math.ceil).")
 def _ex_7_2(answer: Any) -> bool:
     sigma = _moments(MILTON_BRADLEY_1943)[1]
     needed = math.ceil((1.96 * sigma / 0.01) ** 2)
-    return float(answer) == int(answer) and close(needed, rel=1e-6)(answer)
+    return whole_number(needed)(answer)
 
 
 # --------------------------------------------------------------------------- 7.3
@@ -71,7 +78,8 @@ def _looks_like_the_game(lengths: np.ndarray, board: Board, n: int) -> bool:
 @register("7.4", hint="Use one rng = random.Random(seed) for all games. In each turn roll "
                       "rng.randint(1, board.faces) and move with board.landing(square, face); "
                       "if the face is board.bonus_roll and the game is not over, roll again in the "
-                      "same turn. Return an integer numpy array of n_games lengths.")
+                      "same turn. Return an integer numpy array of n_games lengths.",
+          function=True)
 def _ex_7_4(slow_simulate: Any) -> bool:
     n = 4000
     for board, seed in _SMALL_BOARDS:
@@ -87,8 +95,9 @@ def _ex_7_4(slow_simulate: Any) -> bool:
 
 # --------------------------------------------------------------------------- 7.5
 @register("7.5", hint="Subtract the exact expected length from the reported mean and divide by "
-                      "the standard error of a 1,000,000-game mean, sigma / sqrt(1_000_000), with "
-                      "the exact sigma of 7.1. Keep the sign.")
+                      "the standard error of a 1,000,000-game mean, sigma / sqrt(1_000_000), where "
+                      "sigma is the standard deviation you computed exactly in 7.1. Keep the "
+                      "sign.")
 def _ex_7_5(answer: Any) -> bool:
     exact = float(expected_turns(MILTON_BRADLEY_1943)[0])
     sigma = _moments(MILTON_BRADLEY_1943)[1]

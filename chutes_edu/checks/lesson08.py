@@ -8,9 +8,15 @@ from typing import Any
 
 import numpy as np
 
-from chutes_edu import (MILTON_BRADLEY_1943, NOORDENBOS_2023, Board, transition_matrix,
-                        turn_distribution, win_probabilities)
-from chutes_edu.checks import close, exactly, one_of, register, same_expression
+from chutes_edu import (
+    MILTON_BRADLEY_1943,
+    NOORDENBOS_2023,
+    Board,
+    transition_matrix,
+    turn_distribution,
+    win_probabilities,
+)
+from chutes_edu.checks import close, exactly, one_of, register, same_expression, whole_number
 
 
 # --------------------------------------------------------------------------- 8.1
@@ -22,7 +28,7 @@ def _ex_8_1(answer: Any) -> bool:
 
 # --------------------------------------------------------------------------- 8.2
 def _coin_race(p: Fraction) -> float:
-    """Seat 1's chance when each turn finishes with probability p: a board that does exactly that."""
+    """Seat 1's chance when each turn finishes with probability p (a board that does that)."""
     board = Board(size=2, die=[p, 1 - p])     # from square 1: face 1 finishes, face 2 is lost
     return float(win_probabilities(board, [1, 1])[0])
 
@@ -53,7 +59,8 @@ _RACES = (([0, 0, 3], 21), ([2, 0], 22))
 @register("8.4", hint="Simulate each seat separately, each with its own seed (e.g. derived from "
                       "seed and the seat number), with start=square. Stack the lengths one row per "
                       "seat; the winner of each race is the first row holding the column's minimum "
-                      "(np.argmin). Return the share of races each seat wins.")
+                      "(np.argmin). Return the share of races each seat wins.",
+          function=True)
 def _ex_8_4(race_frequencies: Any) -> bool:
     n = 20_000
     for positions, seed in _RACES:
@@ -93,8 +100,8 @@ def _smallest_head_start() -> int:
     raise RuntimeError("no head start makes seat 2 the favourite")
 
 
-@register("8.7", hint="Try the squares 1, 2, 3, ... for player 2 in turn (skip the foot of a ladder "
-                      "or the top of a chute) and stop at the first one where seat 2's chance is "
-                      "above one half.")
+@register("8.7", hint="Try the squares 1, 2, 3, ... for player 2 in turn (skip the foot of a "
+                      "ladder or the top of a chute) and stop at the first one where seat 2's "
+                      "chance is above one half.")
 def _ex_8_7(answer: Any) -> bool:
-    return float(answer) == _smallest_head_start()
+    return whole_number(_smallest_head_start())(answer)

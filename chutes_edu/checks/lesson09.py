@@ -7,9 +7,15 @@ from typing import Any
 
 import numpy as np
 
-from chutes_edu import (AIMING_GAME_2021, MILTON_BRADLEY_1943, Board, expected_turns,
-                        fundamental_matrix, jump_effects)
-from chutes_edu.checks import close, exactly, one_of, register
+from chutes_edu import (
+    AIMING_GAME_2021,
+    MILTON_BRADLEY_1943,
+    Board,
+    expected_turns,
+    fundamental_matrix,
+    jump_effects,
+)
+from chutes_edu.checks import close, exactly, one_of, register, whole_number
 
 
 def _t0(board: Board) -> float:
@@ -54,8 +60,8 @@ def _best(chutes_only: bool) -> tuple[int, int]:
 
 
 @register("9.3", hint="jump_effects(board, min_length=10) holds the new expected length for every "
-                      "allowed jump (NaN where not allowed); np.nanargmin and np.unravel_index find "
-                      "the smallest. Answer with the pair (a, b).")
+                      "allowed jump (NaN where not allowed); np.nanargmin and np.unravel_index "
+                      "find the smallest. Answer with the pair (a, b).")
 def _ex_9_3(answer: Any) -> bool:
     return _same_pair(answer, _best(chutes_only=False))
 
@@ -71,7 +77,7 @@ def _reference_uses(board: Board) -> dict[int, float]:
     """Expected uses of each jump from square 0, following each overshoot rule by hand."""
     n = board.size
     N0 = fundamental_matrix(board)[0]
-    uses = {a: 0.0 for a in board.jumps}
+    uses = dict.fromkeys(board.jumps, 0.0)
     for s in range(n):
         for r, p in enumerate(board.probabilities, start=1):
             target = s + r
@@ -92,7 +98,8 @@ _USE_BOARDS = (MILTON_BRADLEY_1943.replace(overshoot="bounce"),
 @register("9.5", hint="For each square s below the end, each face r with probability p: find the "
                       "square the roll reaches *before* any jump (a copy of the board without "
                       "jumps, board.replace(jumps={}), has a landing method that does exactly "
-                      "that) and, if a jump starts there, add N[0, s] * p to its count.")
+                      "that) and, if a jump starts there, add N[0, s] * p to its count.",
+          function=True)
 def _ex_9_5(jump_uses_any: Any) -> bool:
     for board in _USE_BOARDS:
         got = dict(jump_uses_any(board))
@@ -123,4 +130,4 @@ def _ex_9_7(answer: Any) -> bool:
     a, b = np.indices(effects.shape)
     with np.errstate(invalid="ignore"):
         count = int((((b > a) & (effects > base)) | ((b < a) & (effects < base))).sum())
-    return float(answer) == count
+    return whole_number(count)(answer)

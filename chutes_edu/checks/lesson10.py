@@ -7,9 +7,14 @@ from typing import Any
 import numpy as np
 
 from chutes_edu import AIMING_GAME_2021, MILTON_BRADLEY_1943, Board, expected_turns
-from chutes_edu.checks import close, one_of, register
-from chutes_edu.control import (_aim_table, optimal_policy, policy_expected_turns,
-                                policy_turn_distribution, value_iteration)
+from chutes_edu.checks import close, one_of, register, whole_number
+from chutes_edu.control import (
+    _aim_table,
+    optimal_policy,
+    policy_expected_turns,
+    policy_turn_distribution,
+    value_iteration,
+)
 
 
 # --------------------------------------------------------------------------- 10.1
@@ -22,10 +27,10 @@ def _ex_10_1(answer: Any) -> bool:
 
 
 # --------------------------------------------------------------------------- 10.2
-_VI_CASES = (
-    (Board(size=2, die=1, overshoot="stop_short"), dict(tol=1e-6)),
+_VI_CASES: tuple[tuple[Board, dict[str, Any]], ...] = (
+    (Board(size=2, die=1, overshoot="stop_short"), {"tol": 1e-6}),
     (Board({2: 7, 5: 1, 6: 9}, size=9, die=3, overshoot="bounce"),
-     dict(accuracy=(0.2, 0.5, 0.3), discount=0.8)),
+     {"accuracy": (0.2, 0.5, 0.3), "discount": 0.8}),
     (AIMING_GAME_2021, {}),
 )
 
@@ -33,7 +38,8 @@ _VI_CASES = (
 @register("10.2", hint="Each sweep reads only the previous sweep's values (build a new array), "
                        "takes the best target's probability-weighted value times the discount for "
                        "squares 0..size-1, and only then sets the goal squares to the reward. Stop "
-                       "when the summed absolute change is at most tol; count every sweep.")
+                       "when the summed absolute change is at most tol; count every sweep.",
+          function=True)
 def _ex_10_2(answer: Any) -> bool:
     for board, kwargs in _VI_CASES:
         expected = value_iteration(board, **kwargs)
@@ -82,9 +88,7 @@ def _ex_10_6(answer: Any) -> bool:
     accuracy = (miss * (1.0 - lean), exact, miss * lean)     # as PolicyExplorer builds it
     vi = value_iteration(AIMING_GAME_2021, accuracy, discount=0.5)
     best = optimal_policy(AIMING_GAME_2021, accuracy)
-    if isinstance(answer, float) and not answer.is_integer():
-        return False
-    return int(answer) == int(np.sum(vi.policy != best.policy))
+    return whole_number(int(np.sum(vi.policy != best.policy)))(answer)
 
 
 # --------------------------------------------------------------------------- 10.7
@@ -102,7 +106,8 @@ def _greedy_ok(board: Board, policy: Any, accuracy: tuple[float, float, float],
 
 @register("10.7", hint="Get E = policy_expected_turns(board, policy, accuracy); for every square "
                        "and target, 1 + the accuracy-weighted E of the three aim_landings; then "
-                       "pick, square by square, a target with the smallest value.")
+                       "pick, square by square, a target with the smallest value.",
+          function=True)
 def _ex_10_7(answer: Any) -> bool:
     small = Board({2: 6, 5: 1}, size=8, die=3, overshoot="stay")
     cases = [
