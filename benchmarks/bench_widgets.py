@@ -1,11 +1,19 @@
-"""How long one widget interaction takes, headless: set a control's ``.value`` and time until the
-handlers have re-computed and re-drawn every output (they run synchronously, so the assignment
-returns only when the readout and the pictures, PNG bytes included, are updated).
+"""How long one widget interaction takes: headless in Python, and in a real browser.
 
-Goal (issue 3): under 100 ms per control change on the standard board. ``widget_timings()``
-returns the median of several changes per interaction; ``benchmarks/bench.py`` prints them, and
-``python benchmarks/bench_widgets.py`` runs them alone. Nothing here is asserted: timings on shared
-machines are noisy.
+Headless (``widget_timings``): set a control's ``.value`` and time until the handlers have
+re-computed and re-drawn every output (they run synchronously, so the assignment returns only when
+the readout and the pictures, PNG bytes included, are updated); plus the PNG encoder on its own.
+
+In a browser (``browser_timings``): Voila serves ``tests/notebooks/widgets_demo.ipynb`` on
+127.0.0.1, Debian's Chromium (``/usr/bin/chromium``, driven by Playwright) presses an arrow key on
+one slider (a ``.noUi-handle``) of each explorer, and the page measures, with ``performance.now()``,
+from the key press to the page *settled*: the explorer's picture or readout has changed and no
+further DOM mutation came for ``QUIET_MS``. The median per explorer is reported.
+
+Goal (issue 3, issue 8): under 100 ms per slider change on the standard board. ``make bench``
+prints both (``benchmarks/bench.py`` calls ``widget_timings``, which appends the browser medians
+when Chromium, Playwright and Voila are there); ``python benchmarks/bench_widgets.py`` runs them
+alone. Nothing here is asserted: timings on shared machines are noisy.
 """
 
 from __future__ import annotations
@@ -15,18 +23,66 @@ import os
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
+# BLAS reads its thread count once, when numpy is imported: these imports come after the setting.
+import functools  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
+import socket  # noqa: E402
 import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Callable, Sequence  # noqa: E402
+from collections.abc import Callable, Iterator, Sequence  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
+from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
+
+import numpy as np  # noqa: E402
 
 from chutes_edu import (  # noqa: E402
     BoardExplorer,
     CoinFlipExplorer,
     JumpExplorer,
+    PolicyExplorer,
     RaceExplorer,
     SimulationExplorer,
 )
+from chutes_edu.widgets import _png  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK = ROOT / "tests" / "notebooks" / "widgets_demo.ipynb"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking"]
+QUIET_MS = 250            # no DOM mutation for this long after the output changed = settled
+PRESSES = 8               # arrow presses each way (right, then back left) per explorer
+# (explorer, its root's CSS class, the slider's CSS class): one slider per explorer
+SLIDERS = [("BoardExplorer die faces", "chutes-board-explorer", "chutes-die"),
+           ("CoinFlipExplorer P(heads)", "chutes-coin-explorer", "chutes-p"),
+           ("SimulationExplorer cap", "chutes-simulation-explorer", "chutes-cap"),
+           ("JumpExplorer to b", "chutes-jump-explorer", "chutes-jump-to"),
+           ("RaceExplorer player 2", "chutes-race-explorer", "chutes-player-2"),
+           ("PolicyExplorer P(exact move)", "chutes-policy-explorer", "chutes-exact")]
+
+# Runs in the page: watch one explorer's DOM; note the key press and every mutation's time.
+_WATCH = """root => {
+  const s = {t0: null, last: null, changed: false};
+  new MutationObserver(records => {
+    const now = performance.now();
+    for (const r of records) {
+      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      if ((r.type === 'attributes' && r.attributeName === 'src' && el.tagName === 'IMG')
+          || (el && el.closest('.chutes-readout'))) { s.changed = true; }
+    }
+    s.last = now;
+  }).observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
+  root.addEventListener('keydown', () => { s.t0 = performance.now(); s.changed = false; }, true);
+  window.__chutes = s;
+}"""
+_SETTLED = f"""() => {{ const s = window.__chutes;
+  return s.t0 !== null && s.changed && s.last > s.t0
+         && performance.now() - s.last > {QUIET_MS}; }}"""
 
 
 def _median_change(control: Any, values: Sequence[Any], repeat: int,
@@ -45,7 +101,7 @@ def _median_change(control: Any, values: Sequence[Any], repeat: int,
     return statistics.median(times)
 
 
-def _median_call(action: Callable[[], None], repeat: int,
+def _median_call(action: Callable[[], object], repeat: int,
                  before: Callable[[], None] | None = None) -> float:
     times = []
     for i in range(repeat + 1):
@@ -59,13 +115,15 @@ def _median_call(action: Callable[[], None], repeat: int,
     return statistics.median(times)
 
 
-def widget_timings(repeat: int = 15) -> list[tuple[str, float]]:
+def widget_timings(repeat: int = 15, browser: bool = True) -> list[tuple[str, float]]:
     """Median seconds per interaction for each widget on the 1943 board.
 
     Parameters
     ----------
     repeat : int, default 15
         Changes timed per interaction (after one warm-up change).
+    browser : bool, default True
+        Also measure in Chromium through Voila (:func:`browser_timings`), when available.
 
     Returns
     -------
@@ -113,16 +171,174 @@ def widget_timings(repeat: int = 15) -> list[tuple[str, float]]:
                 _median_call(sim.run.click, max(3, repeat // 3))))
 
     jump = JumpExplorer()
-    out.append(("JumpExplorer from 27->28", _median_change(jump.jump_from, [28, 27], repeat)))
+    sources = [v for _, v in jump.jump_from.options]
+    after = sources[sources.index(jump.jump_from.value) + 1]     # the next allowed source
+    out.append((f"JumpExplorer from {jump.jump_from.value}->{after}",
+                _median_change(jump.jump_from, [after, jump.jump_from.value], repeat)))
+    targets = [v for _, v in jump.jump_to.options]
+    after = targets[targets.index(jump.jump_to.value) + 1]
+    out.append((f"JumpExplorer to {jump.jump_to.value}->{after}",
+                _median_change(jump.jump_to, [after, jump.jump_to.value], repeat)))
 
     race = RaceExplorer()
     out.append(("RaceExplorer seat 2 square 0->10",
                 _median_change(race.squares[1], [10, 0], repeat)))
     out.append(("RaceExplorer players 2->3", _median_change(race.players, [3, 2], repeat)))
+
+    policy = PolicyExplorer()
+    out.append(("PolicyExplorer P(exact) 0.50->0.55",
+                _median_change(policy.exact, [0.55, 0.5], repeat)))
+    out.append(("PolicyExplorer discount 0.90->0.80",
+                _median_change(policy.discount, [0.8, 0.9], repeat)))
+
+    # The PNG encoder: Pillow (what the widgets use) against the struct/zlib writer it replaced.
+    for name, view in (("board 480x480", board.board_view), ("policy 960x448", policy.view)):
+        pixels = np.asarray(view.canvas.buffer_rgba())
+        for encoder, label in ((_png, "Pillow"), (_zlib_png, "struct/zlib baseline")):
+            out.append((f"PNG of the {name} picture: {label}",
+                        _median_call(functools.partial(encoder, pixels), repeat)))
+    if browser:
+        out.extend(browser_timings())
+    return out
+
+
+def _zlib_png(rgba: np.ndarray) -> bytes:
+    """The hand-written encoder the widgets used before Pillow: no row filters, zlib level 1."""
+    import struct
+    import zlib
+    height, width, _ = rgba.shape
+    rows = np.empty((height, 1 + 3 * width), dtype=np.uint8)
+    rows[:, 0] = 0
+    rows[:, 1:] = rgba[:, :, :3].reshape(height, -1)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)) + chunk(b"IEND", b""))
+
+
+# --------------------------------------------------------------------------- in a browser
+def browser_missing() -> str | None:
+    """Why the browser timings cannot run here, or None."""
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} not found (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright for Python is not installed (pip install -e '.[test]')"
+    if _voila() is None:
+        return "voila is not installed (pip install -e '.[test]')"
+    return None
+
+
+def _voila() -> str | None:
+    here = Path(sys.executable).parent / "voila"
+    return str(here) if here.exists() else shutil.which("voila")
+
+
+@contextmanager
+def serve_demo(timeout: float = 120.0) -> Iterator[str]:
+    """Serve the demo notebook with Voila on 127.0.0.1; yield its URL; stop Voila and its kernel."""
+    voila = _voila()
+    if voila is None:
+        raise RuntimeError("voila is not installed")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    paths = [str(ROOT), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p),
+           "OPENBLAS_NUM_THREADS": "1"}
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            [voila, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+             str(NOTEBOOK.relative_to(ROOT))],
+            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                if process.poll() is not None:
+                    log.seek(0)
+                    raise RuntimeError(f"voila exited early:\n{log.read().decode()[-3000:]}")
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise TimeoutError(f"voila did not listen within {timeout} s") from None
+                    time.sleep(0.25)
+            yield f"http://127.0.0.1:{port}/"
+        finally:
+            # Voila and its kernel share the session started for them: end that group only.
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    os.killpg(process.pid, sig)
+                except ProcessLookupError:
+                    break
+                try:
+                    process.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    continue
+            process.wait()
+
+
+def browser_timings(presses: int = PRESSES,
+                    screenshots: Path | None = None) -> list[tuple[str, float]]:
+    """Median seconds from an arrow key on a slider to the settled page, per explorer.
+
+    Parameters
+    ----------
+    presses : int, default PRESSES
+        Arrow presses to the right, then as many back to the left, per explorer (the first
+        of each is a warm-up and not counted).
+    screenshots : pathlib.Path, optional
+        A folder for one screenshot of each explorer after its presses.
+
+    Returns
+    -------
+    list of (str, float)
+        ``("browser: <explorer> <slider>", median seconds)``; empty, with the reason on stderr,
+        when Chromium, Playwright or Voila is missing.
+    """
+    missing = browser_missing()
+    if missing is not None:
+        print(f"(browser timings skipped: {missing})", file=sys.stderr)
+        return []
+    from playwright.sync_api import sync_playwright
+
+    out: list[tuple[str, float]] = []
+    with serve_demo() as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": 1000})
+            page.goto(url, timeout=240_000)
+            page.locator(".chutes-readout").nth(len(SLIDERS) - 1).wait_for(timeout=240_000)
+            page.wait_for_function(f"document.querySelectorAll('.chutes-readout').length "
+                                   f">= {len(SLIDERS)}", timeout=240_000)
+            for name, root_class, slider_class in SLIDERS:
+                root = page.locator(f".{root_class}").first
+                handle = root.locator(f".{slider_class} .noUi-handle").first
+                handle.scroll_into_view_if_needed()
+                root.evaluate(_WATCH)
+                times = []
+                for i, key in enumerate(["ArrowRight"] * presses + ["ArrowLeft"] * presses):
+                    handle.press(key)
+                    page.wait_for_function(_SETTLED, timeout=60_000, polling=20)
+                    t0, last = page.evaluate("[window.__chutes.t0, window.__chutes.last]")
+                    if i not in (0, presses):            # the first move each way warms up
+                        times.append((last - t0) / 1000)
+                out.append((f"browser: {name} (key to settled page)", statistics.median(times)))
+                if screenshots is not None:
+                    screenshots.mkdir(parents=True, exist_ok=True)
+                    root.screenshot(path=str(screenshots / f"bench_{root_class}.png"))
+        finally:
+            browser.close()
     return out
 
 
 if __name__ == "__main__":
     for name, seconds in widget_timings():
         flag = "ok" if seconds < 0.1 else "SLOW"
-        print(f"{name:50s} {1000 * seconds:7.1f} ms  {flag}")
+        print(f"{name:60s} {1000 * seconds:7.1f} ms  {flag}")

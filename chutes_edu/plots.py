@@ -606,9 +606,11 @@ class _ConvergencePainter:
                 and hi - lo >= 0.5 * (self.frame[1] - self.frame[0])):
             lo, hi = self.frame[0], self.frame[1]
         # Below the axes, two columns: the legend never covers the converged end of the curves.
+        # A new number of rows needs a new layout; a new entry in the same rows does not.
         labels = [h.get_label() for h in handles]
-        relayout = self.legend is None or len(self.legend.legend_handles) != len(handles)
-        if relayout or labels != [t.get_text() for t in self.legend.get_texts()]:
+        old = [] if self.legend is None else [t.get_text() for t in self.legend.get_texts()]
+        relayout = self.legend is None or (len(old) + 1) // 2 != (len(labels) + 1) // 2
+        if labels != old:
             if self.legend is not None:
                 self.legend.remove()
             self.legend = _legend_below(self.ax, handles, ncol=2)

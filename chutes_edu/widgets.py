@@ -524,6 +524,7 @@ class CoinFlipExplorer(_Explorer):
         self.p = widgets.FloatSlider(value=p, min=0.01, max=1.0, step=0.01,
                                      description="P(heads) p", readout_format=".2f",
                                      style={"description_width": "initial"})
+        self.p.add_class("chutes-p")
         self.n = widgets.BoundedIntText(value=n_trials, min=1, max=1_000_000, step=100,
                                         description="trials", layout=widgets.Layout(width="200px"))
         self.seed = widgets.IntText(value=seed, description="seed",
@@ -602,6 +603,7 @@ class SimulationExplorer(_Explorer):
         self.cap = widgets.IntSlider(value=0, min=0, max=300, description="cap turns at",
                                      style={"description_width": "initial"},
                                      layout=widgets.Layout(width="340px"))
+        self.cap.add_class("chutes-cap")
         self.seed = widgets.IntText(value=seed, description="seed",
                                     layout=widgets.Layout(width="160px"))
         self.run = widgets.Button(description="run", icon="play", button_style="primary")
@@ -727,6 +729,8 @@ class JumpExplorer(_Explorer):
                                                  description="from a")
         self.jump_to = widgets.SelectionSlider(options=self._destinations(a), value=b,
                                                description="to b")
+        self.jump_from.add_class("chutes-jump-from")
+        self.jump_to.add_class("chutes-jump-to")
         self.note = widgets.HTML(self._skipped())
         self.note.add_class("chutes-note")
         self.readout = widgets.HTML("")
@@ -822,8 +826,11 @@ class RaceExplorer(_Explorer):
         self.board = board
         self._pool = [widgets.IntSlider(value=0, min=0, max=board.size - 1,
                                         description=f"player {i + 1}") for i in range(6)]
+        for i, slider in enumerate(self._pool):
+            slider.add_class(f"chutes-player-{i + 1}")
         self.players = widgets.IntSlider(value=min(max(players, 2), 6), min=2, max=6,
                                          description="players")
+        self.players.add_class("chutes-players")
         self.squares: list[widgets.IntSlider] = []
         self.readout = widgets.HTML("")
         self.readout.add_class("chutes-readout")

@@ -1,9 +1,10 @@
 """A real browser: Voila serves tests/notebooks/widgets_demo.ipynb on 127.0.0.1 and Debian's
-Chromium, driven by Playwright, moves the die-size slider with the keyboard.
+Chromium, driven by Playwright, moves a slider of every explorer with the keyboard.
 
 The test needs /usr/bin/chromium (``.ci/run`` installs it with apt), Playwright for Python and
 Voila; without them it is skipped with the reason. ``playwright install`` is never used: the
-browser is Debian's, passed as ``executable_path``. A screenshot is kept in tests/artifacts/.
+browser is Debian's, passed as ``executable_path``. Screenshots of the page and of each explorer
+are kept in tests/artifacts/. Timings are not tested here: ``make bench`` measures them.
 """
 
 from __future__ import annotations
@@ -122,9 +123,9 @@ def test_die_slider_moves_the_readout_in_a_real_browser(voila_url):
             page.goto(voila_url, timeout=PAGE_TIMEOUT)
             readout = page.locator(".chutes-readout").first      # the board explorer's
             expect(readout).to_contain_text(six, timeout=PAGE_TIMEOUT)
-            # the notebook shows all five explorers; each has drawn its readout and pictures
-            expect(page.locator(".chutes-readout")).to_have_count(5, timeout=PAGE_TIMEOUT)
-            for i in range(5):
+            # the notebook shows all six explorers; each has drawn its readout and pictures
+            expect(page.locator(".chutes-readout")).to_have_count(6, timeout=PAGE_TIMEOUT)
+            for i in range(6):
                 expect(page.locator(".chutes-readout").nth(i)).not_to_have_text("")
             handle = page.locator(".chutes-die .noUi-handle")
             expect(handle).to_have_count(1)
@@ -140,6 +141,61 @@ def test_die_slider_moves_the_readout_in_a_real_browser(voila_url):
             for message in page.locator(".chutes-message").all():
                 expect(message).to_have_text("")
             page.screenshot(path=str(ARTIFACTS / "browser_board_explorer.png"), full_page=True)
+            assert "Traceback" not in page.content()
+        finally:
+            browser.close()
+
+
+# (explorer's CSS class, the CSS class of one of its sliders)
+EXPLORERS = [("chutes-board-explorer", "chutes-die"), ("chutes-coin-explorer", "chutes-p"),
+             ("chutes-simulation-explorer", "chutes-cap"),
+             ("chutes-jump-explorer", "chutes-jump-to"),
+             ("chutes-race-explorer", "chutes-player-2"),
+             ("chutes-policy-explorer", "chutes-exact")]
+
+# every picture of an explorer: shown at its PNG's own size (not stretched, not upscaled)
+_IMAGE_SIZES = """root => [...root.querySelectorAll('img')].map(img => {
+  const box = img.getBoundingClientRect();
+  return [img.naturalWidth, img.naturalHeight, box.width, box.height];
+})"""
+
+
+def test_every_explorer_answers_its_slider_in_a_real_browser(voila_url):
+    from playwright.sync_api import expect, sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+                                    timeout=60_000)
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": 1100})
+            page.set_default_timeout(PAGE_TIMEOUT)
+            page.goto(voila_url, timeout=PAGE_TIMEOUT)
+            expect(page.locator(".chutes-readout")).to_have_count(len(EXPLORERS),
+                                                                  timeout=PAGE_TIMEOUT)
+            for root_class, slider_class in EXPLORERS:
+                root = page.locator(f".{root_class}")
+                expect(root).to_have_count(1)
+                readout = root.locator(".chutes-readout").first
+                expect(readout).not_to_have_text("")
+                expect(root.locator(".chutes-message").first).to_have_text("")  # opens valid
+                pictures = root.locator("img")
+                page.wait_for_function("r => [...r.querySelectorAll('img')].every("
+                                       "i => i.complete && i.naturalWidth > 0)",
+                                       arg=root.element_handle())
+                for natural_w, natural_h, shown_w, shown_h in root.evaluate(_IMAGE_SIZES):
+                    assert (shown_w, shown_h) == (natural_w, natural_h), root_class
+                text = readout.text_content() or ""       # what to_have_text compares
+                sources = [pictures.nth(i).get_attribute("src") for i in range(pictures.count())]
+                handle = root.locator(f".{slider_class} .noUi-handle")
+                expect(handle).to_have_count(1)
+                handle.press("ArrowRight")
+                expect(readout).not_to_have_text(text, timeout=UPDATE_TIMEOUT)
+                # the pictures are sent before the readout: at least one is new by now
+                assert any(pictures.nth(i).get_attribute("src") != before
+                           for i, before in enumerate(sources)), root_class
+                expect(root.locator(".chutes-message").first).to_have_text("")
+                root.screenshot(path=str(ARTIFACTS / f"browser_{root_class}.png"))
             assert "Traceback" not in page.content()
         finally:
             browser.close()

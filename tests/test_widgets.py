@@ -364,3 +364,177 @@ def test_race_reproduces_seed_004():
     for slider, square in zip(ex.squares, (14, 60, 31, 26, 48, 48), strict=True):
         slider.value = square
     assert "0.1328" in ex.readout.value and "0.2318" in ex.readout.value
+
+
+# --------------------------------------------------------------------------- every explorer
+from matplotlib.collections import PathCollection  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
+
+from chutes_edu import PolicyExplorer, square_distribution  # noqa: E402
+
+DIGIT_HEIGHT = 0.729      # DejaVu Sans digits are 0.729 em high
+
+
+def _views(ex):
+    """(FigureView, image) pairs of an explorer."""
+    if isinstance(ex, BoardExplorer):
+        return [ex.board_view, ex.distribution_view]
+    if isinstance(ex, RaceExplorer):
+        return [ex.view, ex.board_view]
+    return [ex.view]
+
+
+def _png_size(data):
+    data = bytes(data)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def _explorers():
+    return {"board": BoardExplorer(), "coin": CoinFlipExplorer(),
+            "simulation": SimulationExplorer(n_games=3000), "jump": JumpExplorer(),
+            "jump10": JumpExplorer(min_length=10), "race": RaceExplorer(),
+            "policy": PolicyExplorer()}
+
+
+@pytest.fixture(scope="module")
+def every():
+    return _explorers()
+
+
+def test_every_explorer_opens_valid(every):
+    for name, ex in every.items():
+        assert ex.message.value == "", name
+        assert getattr(ex, "last_error", "") == "", name
+        assert ex.readout.value, name
+
+
+def test_images_are_shown_at_their_pixel_size(every):
+    for name, ex in every.items():
+        for view in _views(ex):
+            image = view.image
+            width, height = _png_size(image.value)
+            assert (width, height) == view.size, name
+            assert (image.width, image.height) == (str(width), str(height)), name
+            assert (image.layout.width, image.layout.height) == (f"{width}px", f"{height}px")
+            # never stretched by a flex container; shrunk only, keeping the aspect ratio
+            assert image.layout.flex == "0 0 auto" and image.layout.align_self == "flex-start"
+            assert image.layout.max_width == "100%" and image.layout.object_fit == "contain"
+
+
+def test_images_keep_their_size_after_a_change():
+    ex = RaceExplorer()
+    ex.players.value = 5
+    ex.squares[4].value = 40
+    for view in _views(ex):
+        assert _png_size(view.image.value) == view.size
+    policy = PolicyExplorer()
+    policy.discount.value = 0.5
+    assert _png_size(policy.image.value) == policy.view.size
+
+
+def _glyph_font_px(collection):
+    """The font size in pixels of glyph outlines in a PathCollection (from digit heights)."""
+    if collection.get_offsets().size and collection.get_offset_transform() is not None \
+            and len(collection.get_offsets()) == len(collection.get_paths()):
+        scale = collection.get_transform().get_matrix()[1, 1]   # points -> pixels
+        heights = [p.get_extents().height * scale for p in collection.get_paths()]
+    else:
+        to_px = collection.get_transform()
+        heights = [p.get_extents(to_px).height for p in collection.get_paths()]
+    return min(heights) / DIGIT_HEIGHT
+
+
+def _smallest_text_px(figure):
+    figure.canvas.draw()
+    px = figure.dpi / 72
+    sizes = [t.get_fontsize() * px for t in figure.findobj(Text)
+             if t.get_visible() and t.get_text().strip()]
+    glyphs = [_glyph_font_px(c) for c in figure.findobj(PathCollection)
+              if c.get_gid() in ("numbers", "policy targets") and len(c.get_paths())]
+    return min(sizes), glyphs
+
+
+def test_smallest_text_is_11_px_at_display_size(every):
+    every["board"].heat.value = "after"
+    for name, ex in every.items():
+        for view in _views(ex):
+            # display size = PNG size (tested above), so figure pixels are page pixels
+            smallest, glyphs = _smallest_text_px(view.figure)
+            assert smallest >= 11.0, (name, smallest)
+            assert all(g >= 11.0 for g in glyphs), (name, glyphs)
+            if name in ("board", "race", "policy") and view is _views(ex)[-1 if name == "race"
+                                                                           else 0]:
+                assert glyphs, name                        # the square numbers were measured
+    every["board"].heat.value = "turns"
+
+
+def _points_inside(bbox, xy):
+    return (bbox.x0 < xy[:, 0]) & (xy[:, 0] < bbox.x1) & (bbox.y0 < xy[:, 1]) & (xy[:, 1] < bbox.y1)
+
+
+def test_convergence_legends_stay_off_the_data():
+    coin, sim = CoinFlipExplorer(), SimulationExplorer(n_games=5000)
+    sim.cap.value = 60
+    for ex in (coin, sim):
+        figure = ex.view.figure
+        figure.canvas.draw()
+        ax = figure.axes[0]
+        legend = ax.get_legend().get_window_extent()
+        assert not legend.overlaps(ax.get_window_extent())       # below the axes: covers nothing
+        for line in ax.get_lines():
+            if line.get_visible() and len(line.get_xdata()):
+                xy = line.get_transform().transform(line.get_xydata())
+                assert not _points_inside(legend, xy[-50:]).any()   # the converged end
+        assert not legend.overlaps(ax.xaxis.label.get_window_extent())
+
+
+def test_distribution_legend_and_summary_stay_off_the_curves():
+    ex = BoardExplorer()
+    for die in (6, 2, 20):
+        ex.die.value = die
+        figure = ex.distribution_view.figure
+        figure.canvas.draw()
+        ax, twin = figure.axes[0], figure.axes[1]
+        boxes = [twin.get_legend().get_window_extent(),
+                 next(t for t in twin.texts if t.get_gid() == "summary").get_window_extent()]
+        for box in boxes:
+            for line in [*ax.get_lines()[:1], *twin.get_lines()]:          # pmf edge and cdf
+                x, y = line.get_xdata(), line.get_ydata()
+                keep = x <= ax.get_xlim()[1]
+                xy = line.get_transform().transform(np.column_stack([x[keep], y[keep]]))
+                assert not _points_inside(box, xy).any(), (die, line.get_label())
+
+
+def test_race_and_jump_legends_sit_below_their_axes(every):
+    for figure in (every["race"].view.figure, every["race"].board_view.figure,
+                   every["jump"].view.figure, every["policy"].view.figure):
+        figure.canvas.draw()
+        for ax in figure.axes:
+            legend = ax.get_legend()
+            if legend is not None:
+                assert not legend.get_window_extent().overlaps(ax.get_window_extent())
+
+
+def test_square_numbers_are_drawn_after_the_arrows(every):
+    """Blitting draws the dynamic artists in list order: the numbers must come after arrows."""
+    for artists, painter in ((every["board"]._board_artists(), every["board"]._board_painter),
+                             (every["policy"]._painter.dynamic_artists(),
+                              every["policy"]._painter.cells)):
+        order = {id(a): i for i, a in enumerate(artists)}
+        assert painter.arrows
+        last_arrow = max(order[id(a)] for a in painter.arrows)
+        assert last_arrow < order[id(painter.halo)] < order[id(painter.numbers)]
+
+
+def test_after_k_turns_greys_the_final_square(fresh):
+    ex = fresh
+    ex.heat.value = "after"
+    ex.after_turns.value = 30
+    cells = ex._board_painter.cells.get_array()
+    assert np.ma.is_masked(cells[-1])                  # square 100: grey, off the colour scale
+    expected = square_distribution(MILTON_BRADLEY_1943, 30)
+    assert np.allclose(cells[:-1], expected[1:-1])
+    title = ex._board_ax.get_title()
+    assert f"{expected[-1]:.3f} finished" in title and "100, grey" in title
+    assert ex._board_painter.cells.get_clim()[1] < expected[-1]    # the scale ignores square 100
