@@ -179,6 +179,7 @@ class Hub:
         self.log = base / "jupyterhub.log"
         self.seen: dict[int, Any] = {}  # pid -> psutil.Process of everything the hub started
         self.samples: dict[str, dict[str, float]] = {}
+        self.cpu_series: dict[str, list[tuple[float, float]]] = {}
         self.hub_peak = self.proxy_peak = 0
         self._stop_sampling = threading.Event()
         bin_dir = Path(sys.executable).parent
@@ -271,6 +272,9 @@ c.JupyterHub.tornado_settings = {{"slow_spawn_timeout": 1}}
                                                "peak_kernels_rss": 0, "peak_kernels": 0,
                                                "cpu_s": 0.0, "last_rss": 0, "pid": server.pid})
             total = rss_server + rss_kernels
+            # the kernel's own record of each process's peak (VmHWM): nothing between samples is missed
+            s["server_hwm"] = max(s.get("server_hwm", 0), _hwm(server.pid))
+            s["kernel_hwm"] = max([s.get("kernel_hwm", 0), *(_hwm(k.pid) for k in kernels)])
             s["peak_rss"] = max(s["peak_rss"], total)
             s["peak_server_rss"] = max(s["peak_server_rss"], rss_server)
             s["peak_kernels_rss"] = max(s["peak_kernels_rss"], rss_kernels)
@@ -280,6 +284,7 @@ c.JupyterHub.tornado_settings = {{"slow_spawn_timeout": 1}}
             cpu = times.user + times.system + times.children_user + times.children_system
             cpu += sum(sum(k.cpu_times()[:2]) for k in kernels if k.is_running())
             s["cpu_s"] = max(s["cpu_s"], cpu)
+            self.cpu_series.setdefault(user, []).append((time.monotonic(), s["cpu_s"]))
 
     def stop(self) -> list[str]:
         """Stop the hub (which stops the servers and the proxy); then whatever is left, by pid.
@@ -315,6 +320,17 @@ c.JupyterHub.tornado_settings = {{"slow_spawn_timeout": 1}}
         return names
 
 
+def _hwm(pid: int) -> int:
+    """Peak resident memory of a process in bytes (VmHWM), 0 if unknown."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
 def _alive(p: Any) -> bool:
     try:
         return bool(p.is_running())
@@ -336,6 +352,7 @@ class Student:
     home_import: str = ""
     edit: str = ""
     failure: str = ""
+    t0: float = 0.0
 
     def __post_init__(self) -> None:
         self.s = requests.Session()
@@ -514,7 +531,7 @@ HOME_CODE = (
 
 def _first_session(student: Student, link: str, go: threading.Barrier, deadline: float) -> None:
     go.wait(timeout=120)
-    t0 = time.monotonic()
+    t0 = student.t0 = time.monotonic()
     student.timings["clicked"] = t0
     try:
         student.landed_on = student.follow_link(link, deadline)
@@ -662,7 +679,11 @@ def test_records_time_to_first_open_and_memory_per_student(classroom: Classroom,
                      "peak_server_rss_mib": round(sample.get("peak_server_rss", 0) / mib, 1),
                      "peak_kernels_rss_mib": round(sample.get("peak_kernels_rss", 0) / mib, 1),
                      "peak_kernels": sample.get("peak_kernels", 0),
+                     "server_vmhwm_mib": round(sample.get("server_hwm", 0) / mib, 1),
+                     "largest_kernel_vmhwm_mib": round(sample.get("kernel_hwm", 0) / mib, 1),
                      "idle_rss_mib": round(sample.get("last_rss", 0) / mib, 1),
+                     "cpu_to_first_open_s": round(max([c for when, c in classroom.hub.cpu_series.get(s.name, [])
+                                                       if when <= s.t0 + t["opened"]], default=0.0), 1),
                      "cpu_s": round(sample.get("cpu_s", 0.0), 1)})
     for row in rows:
         assert row["peak_rss_mib"] > 0 and row["t_opened_s"] > 0, row
@@ -681,7 +702,10 @@ def test_records_time_to_first_open_and_memory_per_student(classroom: Classroom,
         f"  peak memory, server + kernels, MiB:                {stats('peak_rss_mib')}",
         f"    of which server alone, MiB:                      {stats('peak_server_rss_mib')}",
         f"    of which kernels (2 open), MiB:                  {stats('peak_kernels_rss_mib')}",
+        f"  peak of the server process (VmHWM), MiB:           {stats('server_vmhwm_mib')}",
+        f"  peak of the largest kernel (VmHWM), MiB:           {stats('largest_kernel_vmhwm_mib')}",
         f"  idle server after the session, MiB:                {stats('idle_rss_mib')}",
+        f"  CPU time to first open (server start + pull), s:   {stats('cpu_to_first_open_s')}",
         f"  CPU time per student (server + kernels + git), s:  {stats('cpu_s')}",
         f"  hub {classroom.hub.hub_peak / mib:.0f} MiB, proxy {classroom.hub.proxy_peak / mib:.0f} MiB peak; "
         f"the whole class took {classroom.wall_s:.0f} s",
@@ -692,7 +716,8 @@ def test_records_time_to_first_open_and_memory_per_student(classroom: Classroom,
         "hub_peak_rss_mib": round(classroom.hub.hub_peak / mib, 1),
         "proxy_peak_rss_mib": round(classroom.hub.proxy_peak / mib, 1),
         "measured": "psutil RSS of jupyterhub-singleuser + its ipykernel children, sampled every "
-                    "0.5 s; CPU = user+system of the server, its reaped children and live kernels",
+                    "0.5 s; VmHWM = each process's own peak RSS from /proc; CPU = user+system of "
+                    "the server, its reaped children and live kernels",
     }, indent=1))
     (ARTIFACTS / "hub_summary.txt").write_text(summary + "\n")
     with capsys.disabled():
@@ -713,3 +738,24 @@ def _version(name: str) -> str:
     from importlib.metadata import version
     return version(name)
 
+
+
+def test_the_documented_link_and_config_match_what_the_test_uses() -> None:
+    """hub/README.md's link is the one the students follow here; hub/config.yaml says what it must."""
+    import yaml
+
+    readme = (ROOT / "hub" / "README.md").read_text()
+    link = git_pull_link("https://<your hub>", "<URL-encoded repository>")
+    documented = link.replace("%3Cyour+hub%3E", "<your hub>").replace(
+        "repo=%3CURL-encoded+repository%3E", "repo=<URL-encoded repository>")
+    assert documented in readme, documented
+    assert "targetpath=chutes-course" in documented and TARGET != "chutes_edu"
+    config = yaml.safe_load((ROOT / "hub" / "config.yaml").read_text())
+    single = config["singleuser"]
+    assert single["memory"]["guarantee"] and single["memory"]["limit"]
+    assert single["defaultUrl"] == "/lab" and config["cull"]["enabled"] is True
+    assert single["image"]["tag"] != "latest"
+    # the image is the one environment of binder/, which carries nbgitpuller and pins Python
+    requirements = (ROOT / "binder" / "requirements.txt").read_text()
+    assert re.search(r"^nbgitpuller==", requirements, re.M)
+    assert (ROOT / "binder" / "runtime.txt").read_text().strip().startswith("python-3.")
