@@ -57,7 +57,14 @@ def _without_thebe(app: Sphinx) -> None:
                         if "thebe" not in str(getattr(css, "filename", css))]
 
 
+def _one_search_field(app: Sphinx, config: Any) -> None:
+    """sphinx-book-theme 1.3 with pydata-sphinx-theme 0.17 puts a second search field in a bar
+    above the page; the one in the sidebar (and Ctrl+K) is enough."""
+    config.html_theme_options["navbar_persistent"] = []
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("config-inited", _one_search_field)
     NbElementRenderer.render_image = render_image  # type: ignore[method-assign]
     app.connect("doctree-resolved", _report_missing_alt)
     app.connect("builder-inited", _without_thebe)
