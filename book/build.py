@@ -231,14 +231,16 @@ def front_page(args: argparse.Namespace) -> str:
             .replace("{{ solutions }}", solutions))
 
 
-def _toc(names: list[str], solutions: bool) -> str:
+def _toc(src: Path, names: list[str]) -> str:
+    """Each lesson, then its exercise set (and its solutions): the order of previous/next."""
     lines = ["format: jb-book", "root: index", "parts:", "  - caption: The course", "    chapters:"]
     for name in names:
         lines.append(f"      - file: {LESSONS}/{name}")
-        lines.append("        sections:")
-        lines.append(f"          - file: {EXERCISES}/{name}")
-        if solutions:
-            lines.append(f"          - file: {SOLUTIONS}/{name}")
+        sections = [f"{folder}/{name}" for folder in (EXERCISES, SOLUTIONS)
+                    if (src / folder / f"{name}.ipynb").exists()]
+        if sections:
+            lines.append("        sections:")
+            lines.extend(f"          - file: {section}" for section in sections)
     return "\n".join(lines) + "\n"
 
 
@@ -319,12 +321,16 @@ def stage(args: argparse.Namespace, src: Path) -> None:
         raise SiteError("no lessons found in lessons/")
     for name in names:
         stage_notebook(ROOT / LESSONS / f"{name}.ipynb", src / LESSONS / f"{name}.ipynb", args)
-        stage_notebook(ROOT / EXERCISES / f"{name}.ipynb", src / EXERCISES / f"{name}.ipynb", args)
-        if args.solutions:
-            stage_notebook(ROOT / SOLUTIONS / f"{name}.ipynb", src / SOLUTIONS / f"{name}.ipynb",
-                           args, strip_solutions=True)
+        for folder in (EXERCISES, SOLUTIONS) if args.solutions else (EXERCISES,):
+            source = ROOT / folder / f"{name}.ipynb"
+            if source.exists():
+                stage_notebook(source, src / folder / f"{name}.ipynb", args,
+                               strip_solutions=folder == SOLUTIONS)
+            else:
+                print(f"book/build.py: warning: {folder}/{name}.ipynb does not exist yet",
+                      file=sys.stderr)
     (src / "index.md").write_text(front_page(args), encoding="utf-8")
-    (src / "_toc.yml").write_text(_toc(names, args.solutions), encoding="utf-8")
+    (src / "_toc.yml").write_text(_toc(src, names), encoding="utf-8")
     # JSON is YAML: no YAML writer needed.
     (src / "_config.yml").write_text(json.dumps(_config(args), indent=1), encoding="utf-8")
     shutil.copytree(BOOK / "_ext", src / "_ext", ignore=shutil.ignore_patterns("__pycache__"))
