@@ -540,8 +540,10 @@ def plot_distribution(pmf: Any, *, ax: Axes | None = None, cumulative: bool = Tr
 
 # --------------------------------------------------------------------------- Monte Carlo
 class _ConvergencePainter:
-    def __init__(self, ax: Axes, *, unit: str, what: str) -> None:
+    def __init__(self, ax: Axes, *, unit: str, what: str, legend_values: bool = True) -> None:
         self.ax, self.unit, self.what = ax, unit, what
+        self.legend_values = legend_values
+        self.relayout = True          # after an update: True if the legend needs a new layout
         self.line, = ax.plot([], [], color="#0072B2", lw=1.6, label="running mean", zorder=3)
         self.band: Any = None
         self.exact = ax.axhline(np.nan, color="black", lw=1.4, ls="--", label="exact", zorder=4)
@@ -579,7 +581,8 @@ class _ConvergencePainter:
         parts = [mean[first:]]
         if exact is not None and np.isfinite(exact):
             self.exact.set_ydata([exact, exact])
-            self.exact.set_label(exact_label or f"exact {exact:.4f} {self.unit}")
+            default = f"exact {exact:.4f} {self.unit}" if self.legend_values else "exact value"
+            self.exact.set_label(exact_label or default)
             self.exact.set_visible(True)
             handles.append(self.exact)
             parts.append(np.array([exact]))
@@ -588,7 +591,8 @@ class _ConvergencePainter:
         if cap is not None:
             cmean = running_mean(np.minimum(x, cap), z=z)[0][idx]
             self.capped.set_data(k, cmean)
-            self.capped.set_label(f"capped at {cap}: {cmean[-1]:.2f} {self.unit}")
+            self.capped.set_label(f"capped at {cap}: {cmean[-1]:.2f} {self.unit}"
+                                  if self.legend_values else "mean with the turn cap")
             self.capped.set_visible(True)
             handles.append(self.capped)
             parts.append(cmean[first:])
@@ -609,13 +613,13 @@ class _ConvergencePainter:
         # A new number of rows needs a new layout; a new entry in the same rows does not.
         labels = [h.get_label() for h in handles]
         old = [] if self.legend is None else [t.get_text() for t in self.legend.get_texts()]
-        relayout = self.legend is None or (len(old) + 1) // 2 != (len(labels) + 1) // 2
+        self.relayout = self.legend is None or (len(old) + 1) // 2 != (len(labels) + 1) // 2
         if labels != old:
             if self.legend is not None:
                 self.legend.remove()
             self.legend = _legend_below(self.ax, handles, ncol=2)
         frame = (lo, hi, float(x.size))
-        if frame == self.frame and not relayout:
+        if frame == self.frame and labels == old:
             return False
         self.frame = frame
         self.ax.set_ylim(lo, hi)
@@ -623,13 +627,14 @@ class _ConvergencePainter:
         return True
 
     def dynamic_artists(self) -> list[Any]:
-        return [self.band, self.line, self.capped, self.exact, self.legend]
+        """The curves; the legend (outside the axes) is background, redrawn when it changes."""
+        return [self.band, self.line, self.capped, self.exact]
 
 
 def plot_convergence(turns: Any, exact: float | None = None, *, ax: Axes | None = None,
                      z: float = 1.96, cap: int | None = None, title: str | None = None,
                      unit: str = "turns", what: str = "games",
-                     exact_label: str | None = None) -> Axes:
+                     exact_label: str | None = None, legend_values: bool = True) -> Axes:
     """Plot the running mean of simulated game lengths converging to the exact value.
 
     Parameters
@@ -653,6 +658,9 @@ def plot_convergence(turns: Any, exact: float | None = None, *, ax: Axes | None 
         What one sample is, for the x label.
     exact_label : str, optional
         Legend text of the exact line (default "exact <value> <unit>").
+    legend_values : bool, default True
+        Write the values (exact, capped mean) into the legend. The widgets turn it off: their
+        readout shows the values, and a legend that stays the same is drawn once, not per change.
 
     Returns
     -------
@@ -661,7 +669,7 @@ def plot_convergence(turns: Any, exact: float | None = None, *, ax: Axes | None 
     """
     if ax is None:
         ax = _new_axes((7.0, 4.0))
-    painter = _ConvergencePainter(ax, unit=unit, what=what)
+    painter = _ConvergencePainter(ax, unit=unit, what=what, legend_values=legend_values)
     painter.update(turns, exact, z=z, cap=cap, exact_label=exact_label)
     ax.set_title("Monte Carlo convergence" if title is None else title)
     setattr(ax, _PAINTER, painter)

@@ -108,13 +108,27 @@ class _FigureView:
             self.image.add_class(css)
         self._backgrounds: dict[Any, Any] = {}
         self._engine: Any = None
+        self._margins: tuple[Any, ...] = ()
+
+    def _margin_setters(self) -> tuple[Any, ...]:
+        """What the constrained layout's margins depend on, per axes (cheap: no drawing)."""
+        out: list[Any] = []
+        for ax in self.figure.axes:
+            lo, hi = ax.yaxis.get_view_interval()
+            ticks = ax.yaxis.get_major_locator().tick_values(lo, hi)
+            labels = ax.yaxis.get_major_formatter().format_ticks(list(ticks))
+            out.append((ax.get_title().count("\n"), ax.get_xlabel(), ax.get_ylabel(),
+                        max((len(label) for label in labels), default=0)))
+        return tuple(out)
 
     def render(self, full: bool = False, relayout: bool | None = None, key: Any = None) -> None:
         """Draw the figure and publish it to the ``image`` widget.
 
         ``full`` redraws the background too (needed when anything outside ``dynamic`` changed) and
-        forgets every cached background; ``relayout`` (default: ``full``) lays the figure out again
-        first. A background is cached per ``key``, for figures that switch between a few states.
+        forgets every cached background; ``relayout`` lays the figure out again first (default:
+        on a full redraw when what sets the margins changed: a title's number of lines, an axis
+        label, the widest tick label). A background is cached per ``key``, for figures that
+        switch between a few states.
         """
         canvas = self.canvas
         dynamic = self.dynamic()
@@ -128,9 +142,13 @@ class _FigureView:
                 canvas.draw()
                 self._engine = self.figure.get_layout_engine()
                 self.figure.set_layout_engine("none")
-            else:                           # ... unless asked to
-                if full if relayout is None else relayout:
+                self._margins = self._margin_setters()
+            else:                           # ... unless the margins need to change
+                if relayout is None:
+                    relayout = full and self._margin_setters() != self._margins
+                if relayout:
                     self._engine.execute(self.figure)
+                    self._margins = self._margin_setters()
                 canvas.draw()
             if dynamic:
                 self._backgrounds[key] = canvas.copy_from_bbox(self.figure.bbox)
@@ -551,13 +569,13 @@ class CoinFlipExplorer(_Explorer):
         self.flips = flips_until_heads(p, self.n.value, seed=self.seed.value)
         exact = expected_flips(p)
         mean, half = running_mean(self.flips)
-        label = f"1/p = {exact:.4g} flips"
+        label = "1/p, the first-step answer"
         if self._painter is None:
             plot_convergence(self.flips, exact, ax=self._ax, unit="flips", what="trials",
-                             exact_label=label, title="Waiting for heads")
+                             exact_label=label, title="Waiting for heads", legend_values=False)
             self._painter = getattr(self._ax, _PAINTER)
         changed = self._painter.update(self.flips, exact, exact_label=label, sticky=True)
-        self.view.render(full=changed)
+        self.view.render(full=changed, relayout=self._painter.relayout or None)
         self._clear_error()
         band = f" &plusmn; {half[-1]:.3f}" if np.isfinite(half[-1]) else ""
         self.readout.value = (f"average of {self.flips.size:,} trials: "
@@ -669,10 +687,10 @@ class SimulationExplorer(_Explorer):
                      f"({int((self.turns > cap).sum()):,} games cut short)")
         if self._painter is None:
             plot_convergence(self.turns, self.exact, ax=self._ax, cap=cap,
-                             title="Monte Carlo convergence")
+                             title="Monte Carlo convergence", legend_values=False)
             self._painter = getattr(self._ax, _PAINTER)
         changed = self._painter.update(self.turns, self.exact, cap=cap, sticky=True)
-        self.view.render(full=changed)
+        self.view.render(full=changed, relayout=self._painter.relayout or None)
         self._clear_error()
         self.readout.value = text
 
