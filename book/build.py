@@ -55,6 +55,7 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.
 SOLUTION_MARKERS = re.compile(r"^[ \t]*(### (BEGIN|END) SOLUTION|<!-- (BEGIN|END) SOLUTION -->)[ \t]*\n?",
                               re.MULTILINE)
+START_LINK = re.compile(r"\]\((?P<up>(?:\.\./)*)start_here\.ipynb(?P<anchor>#[^)]*)?\)")
 HIDDEN_TESTS = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*\n?",
                           re.MULTILINE | re.DOTALL)
 
@@ -161,6 +162,9 @@ def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
     for cell in nb.cells:
         cell = copy.deepcopy(cell)
         _clean_tags(cell)
+        if cell.cell_type == "markdown":
+            # The start page is the site's front page.
+            cell.source = START_LINK.sub(r"](\g<up>index.md\g<anchor>)", cell.source)
         if strip_solutions:
             text = HIDDEN_TESTS.sub("", cell.source)
             cell.source = SOLUTION_MARKERS.sub("", text).rstrip("\n")
