@@ -18,12 +18,22 @@ PORT      ?= 8888
 KERNELS   ?= Haswell Prescott
 NOTEBOOKS := lessons solutions tests/notebooks
 
-.PHONY: help lab lab-env test lint fmt notebooks-kernels bench exercises clean
+# The course website (`make site`): SOLUTIONS=1 adds the worked solutions; BINDER_URL / HUB_URL turn
+# on launch links under the widgets (REPO_URL and BRANCH say what the links open).
+SOLUTIONS  ?=
+BINDER_URL ?=
+HUB_URL    ?=
+REPO_URL   ?=
+BRANCH     ?= main
+SITE_NPM   := book/node_modules/.package-lock.json
+
+.PHONY: help lab lab-env test lint fmt notebooks-kernels site bench exercises clean
 
 help:
 	@echo "make lab        - create .venv-lab (the pinned course environment) and start JupyterLab"
 	@echo "make test       - create/update .venv, lint, type-check and run the whole test suite"
 	@echo "make lint       - ruff and mypy only;  make fmt - apply ruff's automatic fixes"
+	@echo "make site       - build the course website into _build/html (SOLUTIONS=1 adds solutions)"
 	@echo "make bench      - print the speed ratios (benchmarks/bench.py)"
 	@echo "make exercises  - regenerate exercises/ from solutions/"
 
@@ -76,6 +86,14 @@ notebooks-kernels: $(STAMP)
 test: lint notebooks-kernels
 	$(PY) -m pytest
 
+$(SITE_NPM): book/package.json book/package-lock.json
+	cd book && npm ci --no-audit --no-fund --ignore-scripts --prefer-offline
+
+# The course website in _build/html, from the executed notebooks, with every asset served locally.
+site: $(STAMP) $(SITE_NPM)
+	SOLUTIONS="$(SOLUTIONS)" BINDER_URL="$(BINDER_URL)" HUB_URL="$(HUB_URL)" \
+	REPO_URL="$(REPO_URL)" BRANCH="$(BRANCH)" $(PY) book/build.py
+
 bench: $(STAMP)
 	$(PY) benchmarks/bench.py
 
@@ -83,4 +101,5 @@ exercises: $(STAMP)
 	$(PY) tools/make_exercises.py
 
 clean:
-	rm -rf $(VENV) $(LAB_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache tests/artifacts
+	rm -rf $(VENV) $(LAB_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache tests/artifacts \
+		_build book/node_modules
