@@ -350,9 +350,9 @@ class Board:
             reach = more
         stuck = np.flatnonzero(~reach)
         if stuck.size:
-            goal = (f"the final square {n}" if not self._traps
-                    else f"neither the final square {n} nor a trap")
-            raise ValueError(f"unfinishable board: {goal} can ever be reached from "
+            goal = (f"the final square {n} can never" if not self._traps
+                    else f"neither the final square {n} nor a trap can ever")
+            raise ValueError(f"unfinishable board: {goal} be reached from "
                              f"squares {_ranges(stuck.tolist())}")
 
     # ----------------------------------------------------------------- properties
