@@ -84,7 +84,7 @@ def python_loop_games(n_games: int, seed: int = 0) -> list[int]:
 
 
 def plain_q() -> np.ndarray:
-    """Q built with loops from the jump dictionary (seed 000 style)."""
+    """Q built with loops from the jump dictionary (the blog post style)."""
     Q = np.zeros((N, N))
     for i in range(N):
         for r in range(1, 7):

@@ -13,10 +13,10 @@ the ``overshoot`` rule decides where the token goes:
 ==============  ===========================  ==========================================
 rule            square reached               source
 ==============  ===========================  ==========================================
-``"stay"``      :math:`s` (the move is lost)  seeds 001 and 002 (the 1943 rules)
-``"win"``       :math:`n`                    seed 000's house rule
-``"bounce"``    :math:`n - (s + r - n)`      seed 004 (walk back the excess)
-``"stop_short"`` :math:`n - 1`              seed 003
+``"stay"``      :math:`s` (the move is lost)  Sierakowski; Hochman (the 1943 rules)
+``"win"``       :math:`n`                    the blog post's house rule
+``"bounce"``    :math:`n - (s + r - n)`      Noordenbos (walk back the excess)
+``"stop_short"`` :math:`n - 1`              LosAlfajores (aiming game)
 ==============  ===========================  ==========================================
 
 Then, if the token moved onto the source of a jump, it follows that one jump (jumps never chain:
@@ -31,11 +31,11 @@ the final square.
 
 A **turn** is one roll, except that with ``bonus_roll = f`` rolling the face :math:`f` gives another
 roll in the same turn, unless the game has ended (the token is on the final square or on a trap:
-a bonus roll does not rescue a token from a trap) (seed 004's "roll a six again").
+a bonus roll does not rescue a token from a trap) (Noordenbos's "roll a six again").
 
 A token *standing* on a jump source :math:`a` (only possible if you put it there, since play never
 rests on one) rolls from :math:`a` like from any other square: a jump fires only when a move ends on
-its source. This keeps every square a proper state of the Markov chain (the 1943 matrix of seed 001
+its source. This keeps every square a proper state of the Markov chain (Sierakowski's 1943 matrix
 is built the same way) and never changes the answers for squares that play can reach.
 
 Every board is checked when it is built. A board that breaks a rule raises ``ValueError`` naming the

@@ -3,8 +3,8 @@ r"""The coin-flip warm-up: how long do you wait for the first heads?
 Flip a coin that shows heads with probability :math:`p` until it does, and let :math:`F` be the
 number of flips (the last one included). :math:`F` is geometric, :math:`\Pr(F = k) = (1-p)^{k-1} p`,
 and its mean follows from one step of the same reasoning that solves Chutes and Ladders
-(seed 000): the first flip is heads with probability :math:`p` (done after 1 flip), and otherwise
-we are back where we started, one flip later,
+(as in the blog post): the first flip is heads with probability :math:`p` (done after 1 flip), and
+otherwise we are back where we started, one flip later,
 
 .. math:: E = 1 + (1 - p)\,E \quad\Longrightarrow\quad E = \frac1p .
 

@@ -1,22 +1,23 @@
-r"""Optimal control: Chutes and Ladders as a decision problem (seed 003).
+r"""Optimal control: Chutes and Ladders as a decision problem (LosAlfajores, 2021).
 
 **The aimed move.** Instead of rolling, the player picks a *target* :math:`t \in \{1, \dots, m\}`
 (:math:`m` = the board's number of die faces) and then moves :math:`t - 1`, :math:`t` or
 :math:`t + 1` squares with probabilities ``accuracy`` :math:`= (a_-, a_0, a_+)`
-(seed 003 uses :math:`(\tfrac14, \tfrac12, \tfrac14)`: two coin flips). A move of :math:`d > 0`
-from square :math:`s` follows the board's rules: its overshoot rule when :math:`s + d > n`, then
-one jump. A move of 0 (aiming at 1 and falling short) leaves the token where it is; as in seed
-003's table, a token that stays on the foot of a jump (only possible if it was put there: play
-never rests on one) then takes the jump. We write :math:`\ell(s, t, k)` for the square reached with
-outcome :math:`k \in \{-, 0, +\}`. Only the *number* of faces matters: the die's weights and any
+(LosAlfajores, 2021, uses :math:`(\tfrac14, \tfrac12, \tfrac14)`: two coin flips). A move of
+:math:`d > 0` from square :math:`s` follows the board's rules: its overshoot rule when
+:math:`s + d > n`, then one jump. A move of 0 (aiming at 1 and falling short) leaves the token where
+it is; as in the aiming article's table, a token that stays on the foot of a jump (only possible if
+it was put there: play never rests on one) then takes the jump. We write :math:`\ell(s, t, k)` for
+the square reached with outcome :math:`k \in \{-, 0, +\}`. Only the *number* of faces matters: the die's weights and any
 bonus roll take no part in the aimed game. Boards with traps are refused (``ValueError``): a trap
 would end the game as fast as the final square, so "fewest turns" would aim into it.
 
 A *policy* :math:`\pi` maps each square :math:`0..n-1` to a target. Under a fixed policy the game
 is again an absorbing Markov chain, with :math:`P^\pi_{su} = \sum_k a_k [\ell(s, \pi(s), k) = u]`.
 
-**Discounted value (seed 003).** The final square, and any square whose jump leads to it, is worth
-a reward :math:`R`; every other square is worth the discounted best average of where it leads:
+**Discounted value (LosAlfajores, 2021).** The final square, and any square whose jump leads to it,
+is worth a reward :math:`R`; every other square is worth the discounted best average of where it
+leads:
 
 .. math:: V(s) = \gamma \max_t \sum_k a_k\, V(\ell(s, t, k)), \qquad 0 < \gamma \le 1 .
 
@@ -48,8 +49,8 @@ both play their best. After the move the roles swap, so
 a fixed point over all :math:`n^2` pairs of squares, found by value iteration on the whole array
 at once.
 
-Functions: :func:`aim_landings` (the rules of one aimed move), :func:`value_iteration` (seed 003),
-:func:`optimal_policy` (fewest turns), :func:`policy_expected_turns`,
+Functions: :func:`aim_landings` (the rules of one aimed move), :func:`value_iteration`
+(LosAlfajores, 2021), :func:`optimal_policy` (fewest turns), :func:`policy_expected_turns`,
 :func:`policy_turn_distribution` and :func:`simulate_policy` (any fixed way of aiming),
 :func:`race` (two players).
 """
@@ -71,7 +72,7 @@ __all__ = ["ValueIterationResult", "OptimalPolicyResult", "RaceResult", "aim_lan
            "simulate_policy", "race", "DEFAULT_ACCURACY"]
 
 DEFAULT_ACCURACY: tuple[float, float, float] = (0.25, 0.5, 0.25)
-"""Seed 003's aim: fall one short, hit, or go one too far with probabilities 1/4, 1/2, 1/4."""
+"""The aiming article's aim: one short, on target or one too far with chances 1/4, 1/2, 1/4."""
 
 _TIE = 1e-12
 """Relative gap below which two targets count as equally good (ties go to the smallest)."""
@@ -121,7 +122,7 @@ def _aim_table(board: Board) -> np.ndarray:
         raise ValueError(f"overshoot='bounce' cannot walk back an aimed move of up to "
                          f"{m + 1} squares on a board of size {n}")
     # A move of 0 (target == s) counts as landing on s, so on a jump's foot it takes the jump, as
-    # in seed 003's table; play never rests there, so no other square's value depends on it.
+    # in the aiming article's table; play never rests there, so no other square's value needs it.
     table = _landings(s, target, n, board.overshoot, board.jumps)
     table[n] = n
     table.setflags(write=False)
@@ -391,11 +392,11 @@ def _frozen(a: np.ndarray) -> np.ndarray:
     return a
 
 
-# --------------------------------------------------------------------------- seed 003's method
+# ---------------------------------------------------------------------- the aiming article's method
 def value_iteration(board: Board, accuracy: Sequence[float] = DEFAULT_ACCURACY,
                     discount: float = 0.9, reward: float = 100.0, tol: float = 1e-3,
                     max_iter: int = 10_000) -> ValueIterationResult:
-    r"""Seed 003's discounted value iteration for the aimed game.
+    r"""The aiming article's discounted value iteration for the aimed game.
 
     Values start at 0 on every square (the final square too). Each sweep computes, for every
     square :math:`s = 0..n-1` from the previous sweep's values,
@@ -407,12 +408,12 @@ def value_iteration(board: Board, accuracy: Sequence[float] = DEFAULT_ACCURACY,
     is at most ``tol``. The policy is the best target of that last sweep, the smallest among
     targets that tie (within a relative :math:`10^{-12}`).
 
-    One detail differs from seed 003's code without changing its answer: its array also
+    One detail differs from the aiming article's code without changing its answer: its array also
     holds ``m`` slots past the final square, copies of square ``n-1``, whose change it adds to the
     total; their change dies out within a few sweeps and we count squares ``0..n`` only (the
     number of sweeps agrees on its board for every discount and accuracy we tried). And as in its
     code, a move of 0 from the foot of a jump takes the jump (see the module docstring), so the
-    policy agrees with seed 003's on every square.
+    policy agrees with the aiming article's on every square.
 
     Parameters
     ----------

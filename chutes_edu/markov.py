@@ -22,10 +22,10 @@ so that still :math:`t = N\mathbf 1` with :math:`t_v = 0` on a trap :math:`v`. W
 
 .. math:: t = N\mathbf 1, \quad\text{i.e. the solution of}\quad (I - Q)\,t = \mathbf 1,
 
-the first-step equations :math:`t_s = 1 + \sum_u P_{su} t_u` of seed 000. The game length :math:`T`
-from a start :math:`s` has :math:`\Pr(T = k) = (Q^{k-1} R)_s` for :math:`k \ge 1`.
+the first-step equations :math:`t_s = 1 + \sum_u P_{su} t_u` of the blog post. The game length
+:math:`T` from a start :math:`s` has :math:`\Pr(T = k) = (Q^{k-1} R)_s` for :math:`k \ge 1`.
 
-**Bonus rolls** (seed 004's "a six rolls again"). With one roll's matrix :math:`B` split by face
+**Bonus rolls** (Noordenbos's "a six rolls again"). With one roll's matrix :math:`B` split by face
 into :math:`B = B_{\text{other}} + B_f`, and :math:`B_f = F_{\text{end}} + F_{\text{on}}` (the rolls
 of :math:`f` that end the game, and those that go on), a turn is :math:`P = (I - F_{\text{on}})^{-1}
 (B_{\text{other}} + F_{\text{end}})`: a geometric series over the repeats, exact with no depth cut.
@@ -378,7 +378,7 @@ def turn_distribution(board: Board, start: int = 0, *, tail: float = TAIL,
 
     :math:`\Pr(T = k) = (Q^{k-1} R)_{\text{start}}`. The array is long enough that the
     probability of a game longer than ``len(pmf) - 1`` turns is below ``tail``, however slow the
-    board: no fixed cut-off (seed 004 stops at 1000 turns).
+    board: no fixed cut-off (Noordenbos stops at 1000 turns).
 
     Parameters
     ----------
@@ -505,7 +505,7 @@ def square_distribution(board: Board, turns: int, start: int = 0) -> np.ndarray:
 
 
 def win_probabilities(board: Board, positions: Sequence[int]) -> np.ndarray:
-    r"""The probability that each player finishes first, seat 0 moving first (seed 004).
+    r"""The probability that each player finishes first, seat 0 moving first (Noordenbos).
 
     With :math:`T_i` the turns player :math:`i` needs from their square, players moving in seat
     order, player :math:`i` wins if they finish on some turn :math:`k` before every earlier seat
@@ -569,7 +569,7 @@ def win_probabilities(board: Board, positions: Sequence[int]) -> np.ndarray:
 def jump_effects(board: Board, min_length: int = 1) -> np.ndarray:
     r"""Expected turns from square 0 after adding each possible jump ``a -> b``, all at once.
 
-    Seed 002's experiment over every allowed jump: entry ``[a, b]`` is ``expected_turns`` from
+    Hochman's experiment over every allowed jump: entry ``[a, b]`` is ``expected_turns`` from
     square 0 of ``board.with_jump(a, b)``. Each added jump is a rank-one change of :math:`I - B_Q`
     (see the module docstring), so one inverse serves all of them.
 

@@ -10,8 +10,8 @@ by side as numpy arrays: one array operation moves every unfinished game one rol
 There is **no turn cap**. A game's length is unbounded (any number of turns has positive
 probability) but it is finite with probability 1, since every board is checked to be finishable
 (an absorbing square can be reached from every square); capping the loop would change the
-distribution and bias the mean down (seed 000). The optional ``cap`` of :func:`capped_mean`
-exists only to show that bias.
+distribution and bias the mean down (the blog post's point). The optional ``cap`` of
+:func:`capped_mean` exists only to show that bias.
 
 Randomness: every function takes ``seed`` (an int, a ``numpy.random.Generator``, or None), so a
 fixed seed gives the same games on every machine.
@@ -183,7 +183,7 @@ def capped_mean(turns: np.ndarray, cap: int) -> float:
     """The mean game length a simulation with a turn cap would report.
 
     A capped loop stops every game at ``cap`` turns and records ``cap``: games longer than the cap
-    are counted as shorter than they are, so the mean is biased down (seed 000).
+    are counted as shorter than they are, so the mean is biased down (the blog post's point).
 
     Parameters
     ----------
