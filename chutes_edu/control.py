@@ -8,9 +8,10 @@ r"""Optimal control: Chutes and Ladders as a decision problem (LosAlfajores, 202
 :math:`s + d > n`, then one jump. A move of 0 (aiming at 1 and falling short) leaves the token where
 it is; as in the aiming article's table, a token that stays on the foot of a jump (only possible if
 it was put there: play never rests on one) then takes the jump. We write :math:`\ell(s, t, k)` for
-the square reached with outcome :math:`k \in \{-, 0, +\}`. Only the *number* of faces matters: the die's weights and any
-bonus roll take no part in the aimed game. Boards with traps are refused (``ValueError``): a trap
-would end the game as fast as the final square, so "fewest turns" would aim into it.
+the square reached with outcome :math:`k \in \{-, 0, +\}`. Only the *number* of faces matters: the
+die's weights and any bonus roll take no part in the aimed game. Boards with traps are refused
+(``ValueError``): a trap would end the game as fast as the final square, so "fewest turns" would
+aim into it.
 
 A *policy* :math:`\pi` maps each square :math:`0..n-1` to a target. Under a fixed policy the game
 is again an absorbing Markov chain, with :math:`P^\pi_{su} = \sum_k a_k [\ell(s, \pi(s), k) = u]`.
