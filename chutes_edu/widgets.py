@@ -176,11 +176,13 @@ def _png(rgba: np.ndarray) -> bytes:
     Notes
     -----
     Pillow writes the file (zlib level 1: plots are flat colour, so it is nearly as small as
-    level 6 and twice as fast). ``FigureCanvasAgg.print_png`` is not an option here: it draws the
-    figure again, without the blitted artists. The hand-written struct/zlib encoder this replaced
-    was faster: ``make bench`` measured 3.7 ms against Pillow's 8.7 ms for the 480x448 board, 80
-    KiB either way; 5 ms of a 100 ms budget, which does not matter next to the page's own latency
-    (also in ``make bench``).
+    level 6 and faster). ``FigureCanvasAgg.print_png`` is not an option here: it draws the figure
+    again, without the blitted artists. The hand-written struct/zlib encoder this replaced is
+    faster on its own: ``make bench`` (2 shared cores, load average about 5) measured Pillow
+    16.6 ms against 8.0 ms for the 480x480 board and 27.2 ms against 14.8 ms for the 960x448
+    policy picture. From key press to settled page in Chromium the difference was lost in the
+    noise (BoardExplorer 94 and 85 ms with Pillow, 101 and 102 ms with the old encoder, runs
+    alternated; PolicyExplorer 80 and 64 against 127 and 52 ms), so the library it is.
     """
     if rgba.ndim != 3 or rgba.shape[2] != 4 or rgba.dtype != np.uint8:
         raise ValueError(f"png needs a (height, width, 4) uint8 array, got shape {rgba.shape} "
