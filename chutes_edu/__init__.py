@@ -15,7 +15,8 @@ The maths lives here; lessons and widgets only call it.
 - The coin-flip warm-up: :func:`flips_until_heads`, :func:`expected_flips` (:mod:`chutes_edu.coin`).
 - Optimal control: :mod:`chutes_edu.control`, with :class:`PolicyExplorer`, :func:`draw_policy` and
   :func:`plot_policy_profile`.
-- Pictures and widgets: :func:`draw_board`, :func:`plot_distribution`, ... and the explorers.
+- Pictures and widgets: :func:`draw_board`, :func:`plot_distribution`, ... and the explorers;
+  :func:`describe` gives a hand-made figure its alt text (every course picture has one).
 - Exercise self-checks: :func:`check`.
 """
 
@@ -49,6 +50,7 @@ from .markov import (
     win_probabilities,
 )
 from .plots import (
+    describe,
     draw_board,
     plot_convergence,
     plot_distribution,
@@ -87,6 +89,6 @@ __all__ = [
     "flips_until_heads", "expected_flips",
     # pictures and widgets
     "draw_board", "plot_distribution", "plot_convergence", "plot_jump_effects",
-    "plot_win_probabilities",
+    "plot_win_probabilities", "describe",
     "BoardExplorer", "CoinFlipExplorer", "SimulationExplorer", "JumpExplorer", "RaceExplorer",
 ]

@@ -2,11 +2,14 @@
 
 - :func:`draw_policy`: a board with a value map as a heat map and each square's target written on
   it (built on :func:`chutes_edu.plots.draw_board`).
-- :func:`plot_policy_profile`: seed 003's two plots, value and target along the squares, with the
-  fewest-turns targets for comparison.
+- :func:`plot_policy_profile`: the two plots of LosAlfajores (2021), value and target along the
+  squares, with the fewest-turns targets for comparison.
 - :class:`PolicyExplorer`: sliders for the aim's accuracy and the discount factor that redraw the
   value map and the policy. It only wires controls to :mod:`chutes_edu.control`; it computes
   nothing itself.
+
+Every picture is described in words (alt text, see :func:`chutes_edu.plots.describe`), from what
+it draws: the board's description, then the range of targets, then the profile's.
 """
 
 from __future__ import annotations
@@ -29,7 +32,16 @@ from matplotlib.transforms import Affine2D
 from . import control
 from .board import Board
 from .boards import AIMING_GAME_2021
-from .plots import _PAINTER, SMALL_TEXT, _legend_below, _sticky, draw_board, square_center
+from .plots import (
+    _PAINTER,
+    SMALL_TEXT,
+    _legend_below,
+    _set_alt,
+    _sticky,
+    describe,
+    draw_board,
+    square_center,
+)
 from .widgets import _FigureView
 
 __all__ = ["draw_policy", "plot_policy_profile", "PolicyExplorer"]
@@ -43,6 +55,30 @@ def _targets(board: Board, policy: Any) -> np.ndarray:
         raise ValueError(f"a policy needs one target for each square 0..{board.size - 1}, "
                          f"got {targets.size}")
     return targets
+
+
+def _targets_alt(board: Board, targets: Any) -> str:
+    """The targets of a policy in words: their range, and where none is written."""
+    shown = [int(t) for s, t in enumerate(targets) if s not in board.jumps]
+    if not shown:
+        return ""
+    return (f" The bold number on each square is the target the policy aims at there, from "
+            f"{min(shown)} to {max(shown)} (none at the foot of a ladder or chute).")
+
+
+def _profile_alt(values: Any, policy: Any, compare: Any, compare_label: str) -> str:
+    """The value and target profile in words."""
+    v = np.asarray(values, dtype=float)
+    finite = v[np.isfinite(v)]
+    span = (f", from {finite.min():.3g} to {finite.max():.3g}" if finite.size else "")
+    text = (f"Along the board, squares 0 to {v.size - 1}: the value of each square (top, solid "
+            f"line{span}) and the target aimed at on each square (bottom, steps, "
+            f"from {int(np.min(policy))} to {int(np.max(policy))})")
+    if compare is not None:
+        differ = int(np.sum(np.asarray(policy) != np.asarray(compare)))
+        text += (f"; open circles show the targets of the {compare_label} policy, which "
+                 f"differ on {differ} square{'' if differ == 1 else 's'}")
+    return text + "."
 
 
 def draw_policy(board: Board, policy: Sequence[int] | np.ndarray, values: Any = None, *,
@@ -72,7 +108,8 @@ def draw_policy(board: Board, policy: Sequence[int] | np.ndarray, values: Any = 
     -------
     matplotlib.axes.Axes
         The board of :func:`~chutes_edu.plots.draw_board`, plus one text per target
-        (gid ``"policy targets"``).
+        (gid ``"policy targets"``). Described (see :func:`~chutes_edu.plots.describe`) as the
+        board, then the range of its targets.
     """
     targets = _targets(board, policy)
     ax = draw_board(board, values, ax=ax, label=label, title=title, cmap=cmap)
@@ -85,6 +122,9 @@ def draw_policy(board: Board, policy: Sequence[int] | np.ndarray, values: Any = 
         x, y = square_center(s, board.size)
         ax.text(x + 0.12, y - 0.18, str(int(t)), ha="center", va="center", fontsize=fontsize,
                 fontweight="bold", color="black", path_effects=stroke, zorder=5, gid=_POLICY_GID)
+    painter = getattr(ax, _PAINTER)
+    targets_text = _targets_alt(board, targets)
+    _set_alt(ax, lambda: painter.alt_text() + targets_text)
     return ax
 
 
@@ -92,7 +132,8 @@ def plot_policy_profile(values: Any, policy: Sequence[int] | np.ndarray,
                         compare: Sequence[int] | np.ndarray | None = None, *,
                         axes: Sequence[Axes] | None = None,
                         compare_label: str = "fewest turns") -> Sequence[Axes]:
-    """Seed 003's view: the value of each square (top) and the target chosen there (bottom).
+    """The view of LosAlfajores (2021): the value of each square (top) and the target chosen there
+    (bottom).
 
     Parameters
     ----------
@@ -110,6 +151,8 @@ def plot_policy_profile(values: Any, policy: Sequence[int] | np.ndarray,
     Returns
     -------
     (value_axes, target_axes)
+        The value axes carry the description of both panels (see
+        :func:`~chutes_edu.plots.describe`).
     """
     if axes is None:
         import matplotlib.pyplot as plt
@@ -128,6 +171,7 @@ def plot_policy_profile(values: Any, policy: Sequence[int] | np.ndarray,
     if compare is not None:                   # under the panel: it never covers the steps
         _legend_below(bottom, bottom.get_lines(), ncol=2)
     bottom.set_yticks(range(1, int(np.max(policy)) + 1))
+    describe(top, _profile_alt(v, policy, compare, compare_label))
     return top, bottom
 
 
@@ -176,9 +220,15 @@ class _PolicyPainter:
         self.bottom.set_ylim(0.5, faces + 0.5)
         self.ymax: float | None = None
         self.top.set_title("along the board")
+        self.result, self.best = result, best
+        _set_alt(self.board_ax, lambda: (self.cells.alt_text()
+                                         + _targets_alt(self.board, self.result.policy)))
+        _set_alt(self.top, lambda: _profile_alt(self.result.values, self.result.policy,
+                                                self.best.policy, "fewest turns"))
 
     def update(self, result: control.ValueIterationResult, best: Any) -> bool:
         """Show ``result`` and the fewest-turns policy ``best``; True if a scale changed."""
+        self.result, self.best = result, best
         changed = bool(self.cells.set_values(result.values, sticky=True))
         paths = [self._glyph(int(result.policy[s])) for s in self.squares]
         self.halo.set_paths(paths)
@@ -214,12 +264,12 @@ class PolicyExplorer(widgets.VBox):
     """Sliders for the aim and the discount factor; the value map and policy redraw.
 
     The aim: ``exact`` is the chance of moving exactly the target; the rest is split between one
-    short and one too far, ``lean`` of it going too far (0.5: evenly, as in seed 003).
+    short and one too far, ``lean`` of it going too far (0.5: evenly, as in LosAlfajores (2021)).
 
     Parameters
     ----------
     board : Board, default AIMING_GAME_2021
-        The board (seed 003's by default).
+        The board (by default the one of LosAlfajores (2021)).
 
     Attributes
     ----------

@@ -24,6 +24,15 @@ Text is never smaller than ``SMALL_TEXT`` points (11 px in the widgets, which dr
 legends sit outside the data they explain (below the axes, or where the data leave room). Square
 numbers are drawn above the ladders and chutes, with a halo that keeps them readable.
 
+Every picture says what it shows: :func:`describe` gives a figure (or one of its axes) a sentence
+of *alt text*, and every function here describes its axes with a sentence computed from what it
+draws (counts, ranges, the mean ...). When a notebook shows a figure, the description becomes the
+output's ``{"image/png": {"alt": ...}}`` metadata (an IPython formatter registered on import), which
+the course website turns into ``<img alt=...>``; the widgets show it as their picture's title.
+A figure's description is its own if :func:`describe` was given the figure, otherwise its axes'
+descriptions in drawing order, so side-by-side pictures are all described; drawing twice on the same
+axes keeps the last description.
+
 Each picture keeps a small private *painter* on its axes (``ax._chutes_edu_painter``) whose
 ``update`` method redraws it in place; the widgets use it to stay fast.
 """
@@ -31,7 +40,7 @@ Each picture keeps a small private *painter* on its axes (``ax._chutes_edu_paint
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import matplotlib
@@ -41,6 +50,7 @@ import numpy as np
 from matplotlib import transforms
 from matplotlib.axes import Axes
 from matplotlib.collections import PathCollection, PolyCollection
+from matplotlib.figure import Figure, FigureBase
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch, Patch
 from matplotlib.textpath import TextPath
@@ -50,7 +60,7 @@ from .simulation import running_mean
 
 __all__ = ["draw_board", "plot_distribution", "plot_convergence", "plot_jump_effects",
            "plot_win_probabilities", "board_grid", "square_center", "surprising_jumps",
-           "OKABE_ITO"]
+           "describe", "description", "register_alt_text", "OKABE_ITO"]
 
 OKABE_ITO: tuple[str, ...] = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00",
                               "#CC79A7", "#000000")
@@ -64,7 +74,166 @@ TOKEN_MARKERS = ("o", "s", "^", "D", "v", "P")
 HATCHES = ("", "//", "..", "xx", "\\\\", "oo")
 SMALL_TEXT = 10.0
 """The smallest text in any picture, in points: 11 px at the widgets' 80 dpi, 14 px at 100 dpi."""
+TRAP_COLOR = "#8B0000"
+"""Trap squares (the game ends there): dark red with white crosses (they show in greyscale too)."""
 _PAINTER = "_chutes_edu_painter"
+_ALT = "_chutes_edu_alt"
+"""The attribute that holds a figure's or an axes' description: a ``str``, or for the pictures
+that widgets redraw in place, a callable returning the current one (see :func:`_set_alt`)."""
+
+
+# --------------------------------------------------------------------------- alt text
+Describable = FigureBase | Axes
+"""What :func:`describe` accepts: a figure (or subfigure) or an axes."""
+
+
+def describe(fig_or_ax: Describable, text: str) -> None:
+    """Say in one or two sentences what a picture shows: its alt text.
+
+    Notebooks and the course website show the text to readers who cannot see the picture (the
+    output's ``{"image/png": {"alt": text}}`` metadata becomes ``<img alt=...>``); the widgets
+    show it as their picture's title. Every plotting function of the course describes its own
+    axes; call this for a figure you draw by hand with matplotlib, after drawing it.
+
+    Parameters
+    ----------
+    fig_or_ax : matplotlib.figure.Figure or matplotlib.axes.Axes
+        The figure (the whole picture) or one of its axes (one panel).
+    text : str
+        What it shows, e.g. "The expected turns to finish from each square: 39.2 from the
+        start, falling to 0 at square 100." An empty text removes the description.
+
+    Notes
+    -----
+    A figure's description is the one given to the figure itself if any; otherwise the
+    descriptions of its axes, joined in drawing order. Describing an axes again replaces its
+    description (so the last plotting call on one axes wins); describing the figure overrides
+    all of its axes'.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from chutes_edu import describe
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.plot([0, 1, 2], [0, 1, 4])
+    >>> describe(ax, "A parabola through (0, 0), (1, 1) and (2, 4).")
+    >>> from chutes_edu.plots import description
+    >>> description(fig)
+    'A parabola through (0, 0), (1, 1) and (2, 4).'
+    """
+    if not isinstance(fig_or_ax, (FigureBase, Axes)):
+        raise ValueError(f"describe needs a matplotlib figure or axes, not "
+                         f"{type(fig_or_ax).__name__}")
+    if not isinstance(text, str):
+        raise ValueError(f"the description must be a str, not {type(text).__name__}")
+    _set_alt(fig_or_ax, text.strip())
+
+
+def description(fig_or_ax: Describable) -> str:
+    """The alt text of a figure (see :func:`describe`), or of one axes.
+
+    Parameters
+    ----------
+    fig_or_ax : matplotlib.figure.Figure or matplotlib.axes.Axes
+        A figure: its own description, else its axes' descriptions joined in drawing order.
+        An axes: its own description.
+
+    Returns
+    -------
+    str
+        The description, "" if there is none.
+    """
+    own = _alt_text(fig_or_ax)
+    if own or isinstance(fig_or_ax, Axes):
+        return own
+    return " ".join(part for ax in fig_or_ax.get_children()
+                    if isinstance(ax, Axes) and (part := _alt_text(ax)))
+
+
+def _set_alt(artist: Describable, alt: str | Callable[[], str]) -> None:
+    """Keep ``alt`` (a text, or a callable giving the current text) on a figure or axes."""
+    setattr(artist, _ALT, alt)
+
+
+def _alt_text(artist: Describable) -> str:
+    alt: str | Callable[[], str] | None = getattr(artist, _ALT, None)
+    return (alt() if callable(alt) else alt or "").strip()
+
+
+def _alt_bundle(figure: Figure) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """IPython's mime-bundle formatter for figures: only metadata, the alt text of the PNG.
+
+    It returns no data, so IPython's PNG formatter (the inline backend's) still draws the
+    picture; the metadata is merged into the output. A figure without a description gets None:
+    its output is unchanged.
+    """
+    text = description(figure)
+    return ({}, {"image/png": {"alt": text}}) if text else None
+
+
+class _PngWithAlt:
+    """The PNG formatter of figures, wrapped to add the alt text to its own metadata.
+
+    IPython lets a PNG formatter's metadata replace the mime bundle's: the inline backend's
+    ``figure_format = "retina"`` returns the picture's width and height, which would drop the alt
+    text. Wrapped, it keeps both.
+    """
+
+    def __init__(self, printer: Callable[[Figure], Any]) -> None:
+        self.printer = printer
+
+    def __call__(self, figure: Figure) -> Any:
+        out = self.printer(figure)
+        text = description(figure)
+        if not text or out is None:
+            return out
+        data, metadata = out if isinstance(out, tuple) else (out, None)
+        return data, {**(metadata or {}), "alt": text}
+
+
+def _wrap_png_printer(shell: Any) -> None:
+    """Wrap the PNG formatter of figures (again, after the inline backend registered a new one)."""
+    formatter = shell.display_formatter.formatters.get("image/png")
+    try:
+        printer = formatter.lookup_by_type(Figure)
+    except (KeyError, AttributeError):
+        return
+    if not isinstance(printer, _PngWithAlt):
+        formatter.for_type(Figure, _PngWithAlt(printer))
+
+
+def register_alt_text(shell: Any = None) -> bool:
+    """Give every figure a notebook shows its description as alt text (done on import).
+
+    The figure's output gets the metadata ``{"image/png": {"alt": description}}``; a figure
+    without a description is shown as before.
+
+    Parameters
+    ----------
+    shell : IPython.core.interactiveshell.InteractiveShell, optional
+        The shell to register with; default the running one (none outside IPython).
+
+    Returns
+    -------
+    bool
+        True if a shell was found and the formatter registered.
+    """
+    if shell is None:
+        try:
+            from IPython import get_ipython
+        except ImportError:                 # IPython is not installed: nothing shows figures
+            return False
+        shell = get_ipython()
+    if shell is None:
+        return False
+
+    def bundle(figure: Figure) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        _wrap_png_printer(shell)        # runs before the PNG formatter, in the same display
+        return _alt_bundle(figure)
+
+    shell.display_formatter.mimebundle_formatter.for_type(Figure, bundle)
+    return True
 
 
 # --------------------------------------------------------------------------- helpers
@@ -184,6 +353,33 @@ def _sticky(current: float | None, needed: float, sticky: bool) -> float:
     return _nice_ceiling(needed) if sticky else needed
 
 
+def _count(n: int, thing: str) -> str:
+    """"1 ladder", "3 ladders", "no ladders"."""
+    return f"{n} {thing}" if n == 1 else f"{n or 'no'} {thing}s"
+
+
+def _titled(title: str, sentence: str) -> str:
+    """A picture's title, then what it shows: "Title: sentence" ("Title? Sentence")."""
+    if not title:
+        return sentence[:1].upper() + sentence[1:]
+    if title.rstrip()[-1:] in "?!.":
+        return f"{title} {sentence[:1].upper()}{sentence[1:]}"
+    return f"{title}: {sentence}"
+
+
+def _kind(n: int, style: str) -> str:
+    """" (solid blue arrows)" for n jumps drawn that way, nothing for none."""
+    return "" if n == 0 else f" ({style} arrow{'' if n == 1 else 's'})"
+
+
+def _squares(squares: Sequence[int]) -> str:
+    """"square 5", "squares 5 and 8", "squares 5, 8 and 9"."""
+    names = [str(s) for s in squares]
+    if len(names) == 1:
+        return f"square {names[0]}"
+    return f"squares {', '.join(names[:-1])} and {names[-1]}"
+
+
 def _fmt(x: float) -> str:
     return "" if not np.isfinite(x) else (f"{x:.3g}" if abs(x) < 1000 else f"{x:.0f}")
 
@@ -267,6 +463,18 @@ class _BoardPainter:
                           mfc="none", label="chute (dashed)")]
         self.jump_handles = handles
         self.legend = None
+        # Traps: dark red cells with white crosses over the colour map (colour is not alone).
+        self.trap_cells = PolyCollection([], facecolors=TRAP_COLOR, edgecolors="0.35",
+                                         linewidths=0.6, hatch="xx", hatchcolor="white",
+                                         zorder=1.5, gid="traps")
+        ax.add_collection(self.trap_cells, autolim=False)
+        self.trap_handle = Patch(facecolor=TRAP_COLOR, edgecolor="white", hatch="xx",
+                                 label="trap (game ends)")
+        self.traps: tuple[int, ...] = ()
+        self.values: np.ndarray | None = None
+        self.token_squares: list[int] = []
+        self.label = label          # what the colours show, and the board's name, for alt_text
+        self.name = ""
 
     # -- pieces
     def set_jumps(self, jumps: dict[int, int]) -> None:
@@ -293,6 +501,32 @@ class _BoardPainter:
             self.arrows.append(arrow)
         self.jumps = jumps
 
+    def set_traps(self, traps: Sequence[int]) -> bool:
+        """Mark the traps; return True if they changed (the legend changes too)."""
+        traps = tuple(sorted(int(t) for t in traps))
+        if traps == self.traps:
+            return False
+        for t in traps:
+            if not 0 < t < self.size:
+                raise ValueError(f"trap {t} is not on a square 1..{self.size - 1}")
+        corners = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+        self.trap_cells.set_verts([self.centers[t] + corners for t in traps])
+        self.traps = traps
+        self._recolour_numbers()
+        self._legend()
+        return True
+
+    def _recolour_numbers(self) -> None:
+        """Black digits on a white halo on light cells, white on black on dark ones and traps."""
+        if self.heat and self.values is not None:
+            rgb = self.cells.to_rgba(np.ma.masked_invalid(self.values[1:]))[:, :3]
+            light = (rgb @ np.array([0.299, 0.587, 0.114]) > 0.5) | ~np.isfinite(self.values[1:])
+        else:
+            light = np.ones(self.size, dtype=bool)
+        light[[t - 1 for t in self.traps]] = False
+        self.numbers.set_facecolor(np.where(light[:, None], 0.0, 1.0).repeat(3, axis=1).tolist())
+        self.halo.set_edgecolor(np.where(light[:, None], 1.0, 0.0).repeat(3, axis=1).tolist())
+
     def set_values(self, values: Any, *, vmin: float | None = None, vmax: float | None = None,
                    sticky: bool = False) -> bool:
         """Recolour the cells; return True if the colour scale changed."""
@@ -314,17 +548,46 @@ class _BoardPainter:
             self.cells.set_clim(vmin, vmax)
             self.clim = (vmin, vmax)
         self.sticky_ok = sticky
-        rgb = self.cells.to_rgba(board_v)[:, :3]
-        light = (rgb @ np.array([0.299, 0.587, 0.114]) > 0.5) | ~np.isfinite(v[1:])
-        self.numbers.set_facecolor(np.where(light[:, None], 0.0, 1.0).repeat(3, axis=1).tolist())
-        self.halo.set_edgecolor(np.where(light[:, None], 1.0, 0.0).repeat(3, axis=1).tolist())
+        self.values = v
+        self._recolour_numbers()
         self.start_value.set_text(_fmt(v[0]))
         return changed
 
     def dynamic_artists(self) -> list[Any]:
         """What changes with values, jumps and tokens (the rest is a fixed background)."""
-        return [self.cells, *self.arrows, self.halo, self.numbers, self.start_value,
-                *self.tokens]
+        return [self.cells, self.trap_cells, *self.arrows, self.halo, self.numbers,
+                self.start_value, *self.tokens]
+
+    def alt_text(self) -> str:
+        """What the board shows now, in words (its title, jumps, traps, colours and tokens)."""
+        board = (f"the {self.size}-square board '{self.name}'" if self.name
+                 else f"a {self.size}-square Chutes and Ladders board")
+        title = self.ax.get_title().replace("\n", "; ")
+        text = _titled("" if title == self.name else title, board)
+        jumps = self.jumps or {}
+        ladders = sum(b > a for a, b in jumps.items())
+        chutes = len(jumps) - ladders
+        text += (f" with {_count(ladders, 'ladder')}{_kind(ladders, 'solid blue')} and "
+                 f"{_count(chutes, 'chute')}{_kind(chutes, 'dashed orange')}")
+        if self.traps:
+            text += (f", and {_count(len(self.traps), 'trap')} where the game ends on "
+                     f"{_squares(self.traps)} (dark red with white crosses)")
+        if self.values is not None:
+            v = self.values
+            finite = v[np.isfinite(v)]
+            what = self.label or "a value per square"
+            if finite.size:
+                text += (f"; colour shows {what}, from {_fmt(float(finite.min()))} to "
+                         f"{_fmt(float(finite.max()))}")
+                if np.isfinite(v[0]):
+                    text += f", {_fmt(float(v[0]))} at the start"
+            if not np.isfinite(v[1:]).all():
+                text += f" (grey: {_count(int((~np.isfinite(v[1:])).sum()), 'square')} "
+                text += "without a value)"
+        if self.token_squares:
+            text += "; " + ", ".join(f"player {i + 1} on square {sq}"
+                                     for i, sq in enumerate(self.token_squares))
+        return text + "."
 
     def set_tokens(self, tokens: Sequence[int] | None) -> None:
         tokens = list(tokens or [])
@@ -352,13 +615,17 @@ class _BoardPainter:
                                      mfc=TOKEN_COLORS[i % 6], mec="black", mew=1.2, zorder=6,
                                      label=f"player {i + 1}", gid=f"token {i + 1}")
                 self.tokens.append(line)
-        if self.legend is None or len(self.legend.legend_handles) != 2 + len(self.tokens):
+        self.token_squares = [int(t) for t in tokens]
+        if self.legend is None or len(self.legend.legend_handles) != len(self._handles()):
             self._legend()
+
+    def _handles(self) -> list[Any]:
+        return [*self.jump_handles, *([self.trap_handle] if self.traps else []), *self.tokens]
 
     def _legend(self) -> None:
         if self.legend is not None:
             self.legend.remove()
-        handles = self.jump_handles + self.tokens
+        handles = self._handles()
         self.legend = _legend_below(self.ax, handles,
                                     ncol=len(handles) if len(handles) <= 4 else 4,
                                     columnspacing=1.0)
@@ -368,7 +635,13 @@ def draw_board(board: Board, values: Any = None, *, ax: Axes | None = None,
                tokens: Sequence[int] | None = None, cmap: str = "viridis", label: str = "",
                title: str | None = None, vmin: float | None = None,
                vmax: float | None = None) -> Axes:
-    """Draw a board: numbered squares, ladders and chutes as arrows, optional heat map and tokens.
+    """Draw a board: numbered squares, ladders and chutes as arrows, traps, optional heat map and
+    tokens.
+
+    Traps (``board.traps``, squares where the game ends) are dark red cells with white crosses,
+    with the legend entry "trap (game ends)": they show in greyscale and over any colour map.
+    The axes are described (see :func:`describe`) by a sentence naming the board, its ladders,
+    chutes and traps, the range of the colours and the tokens' squares.
 
     Parameters
     ----------
@@ -395,8 +668,8 @@ def draw_board(board: Board, values: Any = None, *, ax: Axes | None = None,
     Returns
     -------
     matplotlib.axes.Axes
-        One cell per square in a ``PolyCollection`` (gid ``"cells"``), one ``FancyArrowPatch``
-        per jump, one ``Line2D`` per token.
+        One cell per square in a ``PolyCollection`` (gid ``"cells"``), the traps in another
+        (gid ``"traps"``), one ``FancyArrowPatch`` per jump, one ``Line2D`` per token.
 
     Examples
     --------
@@ -412,12 +685,15 @@ def draw_board(board: Board, values: Any = None, *, ax: Axes | None = None,
     if ax is None:
         ax = _new_axes((6.4, 6.4) if values is None else (7.4, 6.4))
     painter = _BoardPainter(ax, board.size, heat=values is not None, cmap=cmap, label=label)
+    painter.name = board.name
     painter.set_jumps(dict(board.jumps))
+    painter.set_traps(board.traps)
     if values is not None:
         painter.set_values(values, vmin=vmin, vmax=vmax)
     painter.set_tokens(tokens)
     ax.set_title((board.name or "Chutes and Ladders board") if title is None else title)
     setattr(ax, _PAINTER, painter)
+    _set_alt(ax, painter.alt_text)
     return ax
 
 
@@ -457,6 +733,17 @@ class _DistributionPainter:
                                             "edgecolor": "0.8", "alpha": 0.9})
         self.frame: tuple[float, float] | None = None
         self.sticky_ok = False
+        self.stats: tuple[float, int, int, float] = (np.nan, 0, 0, 0.0)
+
+    def alt_text(self) -> str:
+        """The picture in words: what the bars and the line show, the mean, median and mode."""
+        mean, median, mode, xmax = self.stats
+        text = _titled(self.ax.get_title() or "Distribution of the game length T",
+                       "bars show the probability P(T = k) that a game takes k turns")
+        if self.cdf is not None:
+            text += ", the dash-dotted line the cumulative probability P(T ≤ k)"
+        return (text + f", for k up to {xmax:.0f}; mean {mean:.2f} turns (solid line), median "
+                f"{median} turns (dashed), mode {mode} turns (dotted).")
 
     def update(self, pmf: Any, xmax: float | None = None, *, sticky: bool = False) -> bool:
         """Show ``pmf``; return True if the axes limits changed."""
@@ -484,6 +771,7 @@ class _DistributionPainter:
                        float(p.max()) * 1.08 or 1.0, sticky)
         self.sticky_ok = sticky
         frame = (float(xmax), ymax)
+        self.stats = (mean, median, mode, frame[0])
         if frame == self.frame:
             return False
         self.frame = frame
@@ -519,7 +807,7 @@ def plot_distribution(pmf: Any, *, ax: Axes | None = None, cumulative: bool = Tr
     matplotlib.axes.Axes
         The pmf axes. The mean (solid), median (dashed) and mode (dotted) are vertical lines,
         their values in a text box (gid ``"summary"``); the cdf line lives on the twin axes that
-        share its x-axis.
+        share its x-axis. Described (see :func:`describe`) with the mean, median and mode.
 
     Examples
     --------
@@ -535,6 +823,7 @@ def plot_distribution(pmf: Any, *, ax: Axes | None = None, cumulative: bool = Tr
     painter.update(pmf, xmax)
     ax.set_title("Game length distribution" if title is None else title)
     setattr(ax, _PAINTER, painter)
+    _set_alt(ax, painter.alt_text)
     return ax
 
 
@@ -555,6 +844,11 @@ class _ConvergencePainter:
         ax.grid(True, which="major", alpha=0.3)
         self.legend: Any = None
         self.frame: tuple[float, float, float] | None = None
+        self.summary = ""
+
+    def alt_text(self) -> str:
+        """The picture in words: the number of samples, where the running mean ends, the lines."""
+        return _titled(self.ax.get_title(), self.summary)
 
     def update(self, turns: Any, exact: float | None = None, *, z: float = 1.96,
                cap: int | None = None, exact_label: str | None = None,
@@ -573,6 +867,8 @@ class _ConvergencePainter:
         if self.band is not None:
             self.band.remove()
         conf = math.erf(z / math.sqrt(2))
+        summary = (f"the running mean of {x.size:,} {self.what} (log x-axis, solid line) with "
+                   f"its {100 * conf:.0f}% confidence band ends at {mean[-1]:.3f} {self.unit}")
         self.band = self.ax.fill_between(k, mean - half, mean + half, color="#56B4E9", alpha=0.35,
                                          lw=0, label=f"{100 * conf:.0f}% confidence band",
                                          zorder=2)
@@ -586,6 +882,7 @@ class _ConvergencePainter:
             self.exact.set_visible(True)
             handles.append(self.exact)
             parts.append(np.array([exact]))
+            summary += f"; the dashed line is the exact value {exact:.4f} {self.unit}"
         else:
             self.exact.set_visible(False)
         if cap is not None:
@@ -596,8 +893,11 @@ class _ConvergencePainter:
             self.capped.set_visible(True)
             handles.append(self.capped)
             parts.append(cmean[first:])
+            summary += (f"; with each capped at {cap} {self.unit} (dash-dotted line) the mean "
+                        f"ends at {cmean[-1]:.3f} {self.unit}")
         else:
             self.capped.set_visible(False)
+        self.summary = summary + "."
         # y range: the curves after the first ten samples, and the band once it has settled
         start = int(np.searchsorted(k, min(x.size, max(10, x.size // 50))))
         band = np.concatenate([(mean - half)[start:], (mean + half)[start:]])
@@ -666,6 +966,7 @@ def plot_convergence(turns: Any, exact: float | None = None, *, ax: Axes | None 
     -------
     matplotlib.axes.Axes
         With a log x-axis; lines for the running mean (and capped mean), a band, the exact line.
+        Described (see :func:`describe`) with the number of samples and where the means end.
     """
     if ax is None:
         ax = _new_axes((7.0, 4.0))
@@ -673,6 +974,7 @@ def plot_convergence(turns: Any, exact: float | None = None, *, ax: Axes | None 
     painter.update(turns, exact, z=z, cap=cap, exact_label=exact_label)
     ax.set_title("Monte Carlo convergence" if title is None else title)
     setattr(ax, _PAINTER, painter)
+    _set_alt(ax, painter.alt_text)
     return ax
 
 
@@ -726,7 +1028,8 @@ def plot_jump_effects(effects: Any, baseline: float, *, ax: Axes | None = None,
     -------
     matplotlib.axes.Axes
         x is the destination b, y the source a; an ``AxesImage`` of shape ``effects.shape``
-        and a colour bar in turns.
+        and a colour bar in turns. Described (see :func:`describe`) with the range of changes,
+        the jumps that shorten and lengthen the game most and the number of surprises.
     """
     e = np.asarray(effects, dtype=float)
     if e.ndim != 2 or e.shape[0] != e.shape[1]:
@@ -761,7 +1064,30 @@ def plot_jump_effects(effects: Any, baseline: float, *, ax: Axes | None = None,
     ax.set_xlim(-0.5, n + 0.5)
     ax.set_ylim(-0.5, n + 0.5)
     ax.set_title("Adding one jump a -> b" if title is None else title)
+    describe(ax, _jump_effects_alt(e, float(baseline), ax.get_title(), highlight))
     return ax
+
+
+def _jump_effects_alt(effects: np.ndarray, baseline: float, title: str, highlight: bool) -> str:
+    """The heat map of added jumps in words: its axes, the range, the best and worst jump."""
+    change = effects - baseline
+    text = _titled(title, f"a heat map of the change in expected turns when one jump a -> b is "
+                          f"added to a board of squares 0 to {effects.shape[0] - 1} (source a up "
+                          "the side, destination b along the bottom, blank where no jump may be "
+                          "added)")
+    if np.isfinite(change).any():
+        best = np.unravel_index(np.nanargmin(change), change.shape)
+        worst = np.unravel_index(np.nanargmax(change), change.shape)
+
+        def jump(a: Any, b: Any) -> str:
+            return f"the {'ladder' if b > a else 'chute'} {int(a)} -> {int(b)}"
+        text += (f"; from {change[best]:+.2f} turns ({jump(*best)}) to {change[worst]:+.2f} "
+                 f"turns ({jump(*worst)})")
+    if highlight:
+        count = int(surprising_jumps(effects, baseline).sum())
+        text += (f"; {_count(count, 'hatched square')} mark surprises, a ladder that lengthens "
+                 "the game or a chute that shortens it")
+    return text + "."
 
 
 # --------------------------------------------------------------------------- races
@@ -776,6 +1102,11 @@ class _WinPainter:
         self.legend: Any = None
         self.ymax: float | None = None
         self.sticky_ok = False
+        self.summary = ""
+
+    def alt_text(self) -> str:
+        """The picture in words: each seat's probability and the fair share."""
+        return _titled(self.ax.get_title(), self.summary)
 
     def update(self, probs: Any, labels: Sequence[str] | None = None, *,
                sticky: bool = False) -> bool:
@@ -807,6 +1138,9 @@ class _WinPainter:
                 self.legend.remove()
             self.legend = _legend_below(self.ax, [self.fair], ncol=1)
             changed = True
+        self.summary = ("bars show each seat's probability of winning, "
+                        + ", ".join(f"{n} {v:.3f}" for n, v in zip(names, p, strict=True))
+                        + f"; the dashed line is the fair share 1/{p.size}.")
         for bar, text, value in zip(self.bars, self.texts, p, strict=True):
             bar.set_height(value)
             text.set_position((bar.get_x() + bar.get_width() / 2, value))
@@ -845,7 +1179,8 @@ def plot_win_probabilities(probs: Any, *, ax: Axes | None = None,
     Returns
     -------
     matplotlib.axes.Axes
-        One bar per seat (colours and hatching differ), its value written on top.
+        One bar per seat (colours and hatching differ), its value written on top. Described
+        (see :func:`describe`) with each seat's probability.
     """
     if ax is None:
         ax = _new_axes((6.0, 4.0))
@@ -853,4 +1188,8 @@ def plot_win_probabilities(probs: Any, *, ax: Axes | None = None,
     painter.update(probs, labels)
     ax.set_title("Who wins? (seat 1 moves first)" if title is None else title)
     setattr(ax, _PAINTER, painter)
+    _set_alt(ax, painter.alt_text)
     return ax
+
+
+register_alt_text()

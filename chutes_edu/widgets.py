@@ -23,6 +23,10 @@ aspect ratio), and its smallest text is 11 px (:data:`~chutes_edu.plots.SMALL_TE
 80 dpi). A change re-draws only the artists that change (blitting over a cached background) to
 stay well under 100 ms per interaction on the standard board (``make bench`` measures it, from key
 press to settled page in Chromium through Voila).
+
+Every picture says what it shows: with each new picture the image's ``tooltip`` (its ``title`` in
+the page, which the course website also copies into ``alt``) is set to the figure's description
+(:func:`~chutes_edu.plots.describe`), computed from what was drawn.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
+import traitlets
 from matplotlib import patheffects
 from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -54,6 +59,8 @@ from .markov import (
 )
 from .plots import (
     _PAINTER,
+    _set_alt,
+    description,
     draw_board,
     plot_convergence,
     plot_distribution,
@@ -80,6 +87,18 @@ _ERROR_STYLE = "color:#b2182b"
 
 
 # --------------------------------------------------------------------------- plumbing
+class _DescribedImage(widgets.Image):
+    """An ``ipywidgets.Image`` whose ``tooltip`` (the ``<img>``'s ``title``) says what it shows.
+
+    ipywidgets 8's front end shows a widget's tooltip only when its ``description`` is empty, and
+    reads that description's length: an Image has no ``description``, so a tooltip alone raises
+    a TypeError in the page (jupyter-widgets/ipywidgets pull request 3921). The empty
+    ``description`` synced here makes the tooltip the image's title.
+    """
+
+    description = traitlets.Unicode("", help="Always empty: lets the tooltip show.").tag(sync=True)
+
+
 class _FigureView:
     """A persistent Agg figure shown as a PNG in an ``ipywidgets.Image``.
 
@@ -100,7 +119,7 @@ class _FigureView:
         self.figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, layout="constrained")
         self.canvas = FigureCanvasAgg(self.figure)
         self.dynamic = dynamic or list
-        self.image = widgets.Image(format="png", width=str(width), height=str(height),
+        self.image = _DescribedImage(format="png", width=str(width), height=str(height),
                                    layout=widgets.Layout(width=f"{width}px", height=f"{height}px",
                                                          max_width="100%", object_fit="contain",
                                                          flex="0 0 auto", align_self="flex-start"))
@@ -156,6 +175,8 @@ class _FigureView:
             canvas.restore_region(background)
         for artist in dynamic:
             self.figure.draw_artist(artist)
+        # the words first, so the page never shows a new picture under an old title
+        self.image.tooltip = description(self.figure) or None
         self.image.value = _png(np.asarray(canvas.buffer_rgba()))
 
 
@@ -512,9 +533,12 @@ class BoardExplorer(_Explorer):
             self._board_painter = getattr(self._board_ax, _PAINTER)
             full = True
         else:
+            self._board_painter.name = board.name
             self._board_painter.set_jumps(dict(board.jumps))
+            full |= self._board_painter.set_traps(board.traps)      # a new legend
             if self._board_painter.colorbar.ax.get_ylabel() != label:
                 self._board_painter.colorbar.set_label(label)
+                self._board_painter.label = label
                 full = True
             self._board_ax.set_title(title)         # drawn with the data: no full redraw
         full |= self._board_painter.set_values(values, sticky=True)
@@ -718,7 +742,7 @@ class JumpExplorer(_Explorer):
         The source ``a`` and destination ``b`` of the added jump (``.value`` is the square). The
         options of ``jump_from`` are the squares where some jump may start; those of ``jump_to``
         the allowed destinations from ``jump_from.value``. Both start on the allowed jump nearest
-        to seed 002's surprising ladder 27 -> 29.
+        to the surprising ladder 27 -> 29 of Hochman's paper.
     readout, message : ipywidgets.HTML
         The new expected turns and the change; "surprise" when a ladder lengthens the game or a
         chute shortens it. ``message`` stays empty (no refused jump can be picked).
@@ -765,6 +789,10 @@ class JumpExplorer(_Explorer):
                                 mew=2.0, label="your jump",
                                 path_effects=[patheffects.withStroke(linewidth=4,
                                                                      foreground="white")])
+        effects_text = description(ax)
+        _set_alt(ax, lambda: (f"{effects_text} The square outlined in black is your jump "
+                              f"{self.jump_from.value} -> {self.jump_to.value}: expected turns "
+                              f"{self.effects[self.jump_from.value, self.jump_to.value]:.4f}."))
         self._observe(self.jump_from, self._on_source)
         self._observe(self.jump_to, self._refresh)
         self._refresh(full=True)
