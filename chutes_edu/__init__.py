@@ -29,7 +29,7 @@ from .absorption import (
     quasi_stationary_distribution,
     stationary_distribution,
 )
-from .board import OVERSHOOT_RULES, Board
+from .board import OVERSHOOT_RULES, Board, random_board
 from .boards import (
     AIMING_GAME_2021,
     MILTON_BRADLEY_1943,
@@ -70,7 +70,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     # the board
-    "Board", "OVERSHOOT_RULES",
+    "Board", "OVERSHOOT_RULES", "random_board",
     "MILTON_BRADLEY_1943", "MILTON_BRADLEY_1943_CHUTE_48", "NOORDENBOS_2023", "AIMING_GAME_2021",
     "PRESETS",
     # the Markov chain

@@ -41,7 +41,12 @@ is built the same way) and never changes the answers for squares that play can r
 Every board is checked when it is built. A board that breaks a rule raises ``ValueError`` naming the
 squares or values at fault, so that no later calculation can hang, fail inside linear algebra, or
 return a number for a game that cannot end (from every square some absorbing square must be
-reachable).
+reachable). That check is one breadth-first search backwards from the absorbing squares over the
+``(size + 1) x faces`` moves, and the landing table is built with array operations, so boards of
+10,000 squares and more are built in milliseconds.
+
+:func:`random_board` draws a board of any size with a given number of jumps from a seed, so that a
+lesson and the benchmark build the same big boards.
 """
 
 from __future__ import annotations
@@ -54,8 +59,10 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import breadth_first_order
 
-__all__ = ["Board", "OVERSHOOT_RULES"]
+__all__ = ["Board", "OVERSHOOT_RULES", "random_board"]
 
 OVERSHOOT_RULES: tuple[str, ...] = ("stay", "win", "bounce", "stop_short")
 
@@ -160,6 +167,33 @@ def _parse_die(die: Any) -> tuple[int | tuple[Any, ...], tuple[Fraction, ...]]:
     if total == 0:
         raise ValueError(f"die weights are all zero: {list(weights)!r}")
     return weights, tuple(w / total for w in exact)
+
+
+def _can_finish(table: np.ndarray, probs: Iterable[Fraction | float],
+                absorbing: Iterable[int], avoid: int | None = None) -> np.ndarray:
+    """``ok[s]``: some absorbing square can be reached from square ``s`` by rolls of faces of
+    positive weight (``table[s, r-1]`` is where face r leads), never passing square ``avoid``.
+
+    One breadth-first search backwards from the absorbing squares (scipy's csgraph, in C): linear
+    in the number of moves, so it stays fast on boards of 10,000 squares and more.
+    """
+    squares = table.shape[0]
+    faces = [r for r, p in enumerate(probs) if p > 0]
+    moves = table[:, faces]
+    source = np.repeat(np.arange(squares), len(faces))
+    target = moves.ravel()
+    ends = np.asarray(list(absorbing), dtype=np.int64)
+    keep = source != target                    # staying put never helps
+    if avoid is not None:                      # no move into or out of ``avoid``
+        keep &= (source != avoid) & (target != avoid)
+    # Edges run backwards (target -> source); node ``squares`` is a root joined to every end.
+    rows = np.concatenate([target[keep], np.full(ends.size, squares)])
+    cols = np.concatenate([source[keep], ends])
+    graph = csr_matrix((np.ones(rows.size, dtype=np.int8), (rows, cols)),
+                       shape=(squares + 1, squares + 1))
+    ok = np.zeros(squares + 1, dtype=bool)
+    ok[breadth_first_order(graph, squares, directed=True, return_predecessors=False)] = True
+    return ok[:squares]
 
 
 class Board:
@@ -338,18 +372,9 @@ class Board:
         return table
 
     def _check_finishable(self) -> None:
-        n = self._size
-        faces = [r for r, p in enumerate(self._probabilities) if p > 0]
-        table = self._roll_table[:, faces]
-        reach = np.zeros(n + 1, dtype=bool)
-        reach[list(self.absorbing)] = True
-        while True:  # at most n sweeps: each adds a square or stops
-            more = reach | reach[table].any(axis=1)
-            if (more == reach).all():
-                break
-            reach = more
-        stuck = np.flatnonzero(~reach)
+        stuck = np.flatnonzero(~_can_finish(self._roll_table, self._probabilities, self.absorbing))
         if stuck.size:
+            n = self._size
             goal = (f"the final square {n} can never" if not self._traps
                     else f"neither the final square {n} nor a trap can ever")
             raise ValueError(f"unfinishable board: {goal} be reached from "
@@ -516,3 +541,71 @@ def _rebuild(jumps: dict[int, int], size: int, die: Any, overshoot: str, bonus_r
              name: str, traps: tuple[int, ...] = ()) -> Board:
     return Board(jumps, size=size, die=die, overshoot=overshoot, bonus_roll=bonus_roll, name=name,
                  traps=traps)
+
+
+RANDOM_BOARD_TRIES = 100
+"""How many draws :func:`random_board` makes before it gives up on finding a finishable board."""
+
+
+def random_board(size: int, jumps: int, *, seed: int | np.random.Generator | None = None,
+                 die: int | Iterable[float | Fraction] = 6, overshoot: str = "stay") -> Board:
+    """A random board of any size with a given number of jumps, the same for the same seed.
+
+    The sources are ``jumps`` distinct squares drawn uniformly from ``1..size-1``; each
+    destination is drawn uniformly from the squares ``0..size`` that are not sources (so jumps
+    never chain): a jump from square :math:`a` is a ladder with probability about
+    :math:`(n - a)/n`. A draw whose board cannot be finished is thrown away and the next one is
+    taken from the same generator, so the result still depends on the seed only.
+
+    Parameters
+    ----------
+    size : int
+        The final square :math:`n` (at least 2).
+    jumps : int
+        The number of jumps, ``0..size-1``.
+    seed : int, numpy.random.Generator or None
+        The source of randomness; the same int gives the same board on every machine.
+    die : int or sequence of float, default 6
+        As for :class:`Board`.
+    overshoot : {"stay", "win", "bounce", "stop_short"}, default "stay"
+        As for :class:`Board`.
+
+    Returns
+    -------
+    Board
+        A validated board named after its recipe.
+
+    Raises
+    ------
+    ValueError
+        For a bad size, number of jumps, die or rule, or if ``RANDOM_BOARD_TRIES`` draws in a row
+        gave unfinishable boards (too many jumps for the board: ask for fewer).
+
+    Examples
+    --------
+    >>> b = random_board(4000, 400, seed=1)
+    >>> b.size, len(b.jumps), b == random_board(4000, 400, seed=1)
+    (4000, 400, True)
+    """
+    plain = Board(size=size, die=die, overshoot=overshoot)     # checks size, die and the rule
+    size = plain.size
+    jumps = _square(jumps, "jumps")
+    if not 0 <= jumps <= size - 1:
+        raise ValueError(f"jumps must be between 0 and size - 1 = {size - 1} (one jump per "
+                         f"square 1..{size - 1} at most), got {jumps}")
+    rng = np.random.default_rng(seed)
+    name = f"random board: {size} squares, {jumps} jumps"
+    if isinstance(seed, numbers.Integral):
+        name += f", seed {seed}"
+    for _ in range(RANDOM_BOARD_TRIES):
+        sources = rng.choice(np.arange(1, size), size=jumps, replace=False)
+        allowed = np.setdiff1d(np.arange(size + 1), sources, assume_unique=True)
+        destinations = allowed[rng.integers(0, allowed.size, size=jumps)]
+        try:
+            return plain._replace(jumps=dict(zip(sources.tolist(), destinations.tolist(),
+                                                 strict=True)), name=name)
+        except ValueError as error:
+            if not str(error).startswith("unfinishable board"):
+                raise                                                # pragma: no cover
+    raise ValueError(f"random_board({size}, {jumps}): {RANDOM_BOARD_TRIES} draws in a row could "
+                     f"not be finished (too many jumps for {size} squares); ask for fewer jumps")
