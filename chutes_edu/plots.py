@@ -475,6 +475,7 @@ class _BoardPainter:
         self.token_squares: list[int] = []
         self.label = label          # what the colours show, and the board's name, for alt_text
         self.name = ""
+        self.light = np.ones(size, dtype=bool)
 
     # -- pieces
     def set_jumps(self, jumps: dict[int, int]) -> None:
@@ -524,6 +525,7 @@ class _BoardPainter:
         else:
             light = np.ones(self.size, dtype=bool)
         light[[t - 1 for t in self.traps]] = False
+        self.light = light                  # per square 1..size: black digits on a white halo
         self.numbers.set_facecolor(np.where(light[:, None], 0.0, 1.0).repeat(3, axis=1).tolist())
         self.halo.set_edgecolor(np.where(light[:, None], 1.0, 0.0).repeat(3, axis=1).tolist())
 
