@@ -852,25 +852,25 @@ def _square_list(board: Board, squares: Iterable[int] | None, what: str) -> np.n
     return np.array([_on_board(board, a, what) for a in items], dtype=np.int64)
 
 
-def _banned(board: Board, a: np.ndarray, b: np.ndarray, min_length: int) -> np.ndarray:
-    """``[i, j]``: the jump ``a[i] -> b[j]`` is not allowed (see :func:`jump_effects`)."""
+def _bad_ends(board: Board, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sources ``a`` that can take no new jump, and destinations ``b`` that no jump may lead to
+    (see :func:`jump_effects`)."""
     n = board.size
     sources = np.array(list(board.jumps.keys()), dtype=np.int64)
     dests = np.array(list(board.jumps.values()), dtype=np.int64)
     bad_a = (a == 0) | (a == n) | np.isin(a, sources) | np.isin(a, dests)
     bad_a |= np.isin(a, np.array(board.traps, dtype=np.int64))
-    gap = np.abs(a[:, None] - b[None, :])
-    return bad_a[:, None] | np.isin(b, sources)[None, :] | (gap == 0) | (gap < min_length)
+    return bad_a, np.isin(b, sources)
 
 
 def _jump_effects_sparse(board: Board, min_length: int, rows: np.ndarray,
                          cols: np.ndarray) -> np.ndarray:
     """:func:`jump_effects` on a big board: sparse solves for the columns of :math:`N_B` it needs,
-    a block of sources at a time."""
+    a block of sources at a time (memory: the result and one block)."""
     n = board.size
     out = np.full((rows.size, cols.size), np.nan)
-    banned = _banned(board, rows, cols, min_length)
-    todo = np.unique(rows[~banned.all(axis=1)])        # the sources that have a price to compute
+    bad_a, bad_b = _bad_ends(board, rows, cols)
+    todo = np.unique(rows[~bad_a])                    # the sources that can take a jump
     if todo.size == 0:
         return out
     lu = _roll_lu(board)
@@ -882,6 +882,7 @@ def _jump_effects_sparse(board: Board, min_length: int, rows: np.ndarray,
     low = np.flatnonzero(~end[cols])                  # destinations b < n, not a trap
     high = np.flatnonzero(end[cols])                  # the final square or a trap
     bl = cols[low]
+    shortest = max(min_length, 1)                     # a -> a is never a jump
     f = board.bonus_roll
     if f is not None:          # W[s, a] = [l(s, f) == a], the rolls that a jump a -> n finishes
         pf = float(board.probabilities[f - 1])
@@ -889,8 +890,8 @@ def _jump_effects_sparse(board: Board, min_length: int, rows: np.ndarray,
         inside = np.flatnonzero(~end[:n] & ~end[dest])
         W = sp.csc_matrix((np.ones(inside.size), (inside, dest[inside])), shape=(n, n))
     where = np.searchsorted(todo, rows)               # rows[p] is todo[where[p]] when computed
-    block = max(1, (1 << 22) // n)                    # about 32 MB of solved columns at a time
-    suspects: list[tuple[int, int, int]] = []
+    block = max(1, (1 << 20) // n)                    # about 8 MB of solved columns at a time
+    suspects: dict[int, list[tuple[int, int]]] = {}   # source a -> cells (row, column) to settle
     for first in range(0, todo.size, block):
         a = todo[first: first + block]
         k = np.arange(a.size)
@@ -907,22 +908,22 @@ def _jump_effects_sparse(board: Board, min_length: int, rows: np.ndarray,
             else:                                     # c' = c + p_f w_a: N c' = t + p_f N w_a
                 Z = lu.solve(W[:, a].toarray())
                 finished = (t[0] + pf * Z[0]) - y0 * (t[a] + pf * Z[a, k]) / naa
-        mine = np.flatnonzero((rows >= a[0]) & (rows <= a[-1]) & ~banned.all(axis=1))
+        mine = np.flatnonzero((rows >= a[0]) & (rows <= a[-1]) & ~bad_a)
         local = where[mine] - first
-        out[np.ix_(mine, low)] = prices[local]
-        out[np.ix_(mine, high)] = finished[local][:, None]
+        part = np.empty((mine.size, cols.size))
+        part[:, low] = prices[local]
+        part[:, high] = finished[local][:, None]
+        banned = bad_b[None, :] | (np.abs(rows[mine][:, None] - cols[None, :]) < shortest)
+        part[banned] = np.nan
         near = np.abs(denom[local]) < 1e-9 * np.maximum(1.0, naa[local])[:, None]
-        near &= ~banned[np.ix_(mine, low)]
+        near &= ~banned[:, low]
         for i, j in zip(*np.nonzero(near), strict=True):
-            suspects.append((int(mine[i]), int(low[j]), int(rows[mine[i]])))
-    out[banned] = np.nan
+            suspects.setdefault(int(rows[mine[i]]), []).append((int(mine[i]), int(low[j])))
+        out[mine] = part
     # A jump a -> b (b < n) makes the board unfinishable exactly when every way from b to the end
     # passes a; then the denominator is 0. Rounding blurs 0: settle the near-zero ones by a graph
     # search from the absorbing squares that avoids a (one search per such a).
-    by_source: dict[int, list[tuple[int, int]]] = {}
-    for p, j, a_sq in suspects:
-        by_source.setdefault(a_sq, []).append((p, j))
-    for a_sq, cells in by_source.items():
+    for a_sq, cells in suspects.items():
         ok = _can_finish(board._roll_table, board.probabilities, board.absorbing, avoid=a_sq)
         for p, j in cells:
             if not ok[cols[j]]:
