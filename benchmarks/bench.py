@@ -8,7 +8,12 @@ the *ratio* is compared with the goal from the core issue:
 - expected_turns(exact=True): >= 100x faster than sympy ``Matrix.LUsolve`` on the same system;
 - jump_effects: >= 100x faster than re-solving every changed board;
 - expected_turns and turn_distribution: no slower (ratio >= 1) than a straightforward numpy version;
-- widgets (if present): one control change re-computes and re-draws in < 100 ms.
+- widgets (if present): one control change re-computes and re-draws in < 100 ms;
+- big boards (issue 13): on ``random_board(4000, 400, seed=1)`` expected_turns >= 50x faster than a
+  dense ``np.linalg.solve`` of the same system (and equal to 1e-9); a 10,000-square board faster
+  than that dense solve at 4,000 squares. Then times (no goal) for building and validating boards,
+  the length distribution, simulation and a slice of jump_effects on big boards, and how the
+  exact solve grows with the size.
 
 Exit status 0 whatever the numbers (a benchmark reports; the tests decide correctness).
 """
@@ -37,6 +42,7 @@ from chutes_edu import (  # noqa: E402 - imports numpy
     Board,
     expected_turns,
     jump_effects,
+    random_board,
     simulate,
     turn_distribution,
 )
@@ -153,6 +159,70 @@ def resolve_every_jump(with_library: bool) -> int:
     return count
 
 
+def dense_system(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """The first-step system (I - Q) t = 1 of a board without traps or bonus rolls, as a dense
+    matrix built from its landing table (what a dense solver would be handed)."""
+    n, faces = board.size, board.faces
+    A = np.eye(n)
+    table = board._roll_table[:n]
+    inside = table < n
+    rows = np.repeat(np.arange(n), faces).reshape(n, faces)
+    np.add.at(A, (rows[inside], table[inside]), -1.0 / faces)
+    return A, np.ones(n)
+
+
+def cold_copy(board: Board) -> Board:
+    """An equal board with empty caches."""
+    return board.replace(name=board.name)
+
+
+def exact_growth(sizes: tuple[int, ...] = (100, 200, 400, 800)) -> list[tuple[int, float]]:
+    """Seconds for expected_turns(exact=True) on random boards (size // 10 jumps) of each size."""
+    def solve_exact(size: int) -> Callable[[], object]:
+        boards = [random_board(size, size // 10, seed=1) for _ in range(3)]   # caches empty
+
+        def call() -> object:
+            return expected_turns(boards.pop(), exact=True)
+        return call
+
+    return [(size, _median_time(solve_exact(size), 1 if size >= 400 else 3)) for size in sizes]
+
+
+def big_boards(add: Callable[[str, float, float, float], None]) -> None:
+    """Issue 13: boards of 4,000 and 10,000 squares."""
+    print("\nbig boards (issue 13)")
+    big = random_board(4_000, 400, seed=1)
+    huge = random_board(10_000, 1_000, seed=1)
+    A, ones = dense_system(big)
+    dense = np.linalg.solve(A, ones)
+    ours = expected_turns(cold_copy(big))[:-1]
+    error = float(np.abs(ours - dense).max() / np.abs(dense).max())
+    copies = [cold_copy(big) for _ in range(3)]
+    fast, slow = _side_by_side(lambda: expected_turns(copies.pop()),
+                               lambda: np.linalg.solve(A, ones), repeat=3)
+    add(f"expected_turns 4,000 sq. vs dense solve (err {error:.0e})", fast, slow, 50)
+    copies = [cold_copy(huge) for _ in range(3)]
+    ours_huge = _median_time(lambda: expected_turns(copies.pop()), 3)
+    add("expected_turns 10,000 sq. vs dense solve at 4,000", ours_huge, slow, 1)
+    timings = [
+        ("Board validation, 10,000 squares, 1,000 jumps",
+         _median_time(lambda: huge.replace(name="again"), 5)),
+        ("random_board(10_000, 1_000)", _median_time(lambda: random_board(10_000, 1_000,
+                                                                          seed=2), 3)),
+        ("simulate 1,000 games, 4,000 squares", _median_time(lambda: simulate(big, 1_000,
+                                                                              seed=1), 3)),
+        ("jump_effects 4,000 sq., 40 sources x all", _median_time(
+            lambda: jump_effects(cold_copy(big), sources=range(1, 4_000, 100)), 3)),
+        ("turn_distribution 4,000 squares", _median_time(lambda: turn_distribution(
+            cold_copy(big)), 1)),
+    ]
+    for name, seconds in timings:
+        print(f"{'(' + name + ')':<46} {seconds * 1e3:10.1f} ms", flush=True)
+    print("expected_turns(exact=True) on random_board(n, n // 10), by size n (no goal):")
+    for size, seconds in exact_growth():
+        print(f"{'  n = ' + str(size):<46} {seconds * 1e3:10.1f} ms", flush=True)
+
+
 # --------------------------------------------------------------------------- report
 def main() -> int:
     rows: list[tuple[str, float, float, str, bool]] = []
@@ -191,6 +261,7 @@ def main() -> int:
     add("turn_distribution vs v @ Q loop", ours, base, 1)
     build = _median_time(fresh_board, 50)
     print(f"{'(Board construction and validation)':<46} {build * 1e3:10.3f} ms")
+    big_boards(add)
 
     timings: Callable[[], list[tuple[str, float]]] | None
     try:
