@@ -40,6 +40,18 @@ from .boards import (
 from .checks import check
 from .coin import expected_flips, flips_until_heads
 from .control_widgets import PolicyExplorer, draw_policy, plot_policy_profile
+from .design import (
+    Design,
+    FairestRace,
+    LongestGame,
+    ShortestGame,
+    SmallestSpread,
+    TargetLength,
+    design_board,
+    game_variance,
+    plot_design,
+    variance_effects,
+)
 from .markov import (
     expected_turns,
     fundamental_matrix,
@@ -87,6 +99,9 @@ __all__ = [
     "control", "PolicyExplorer", "draw_policy", "plot_policy_profile",
     # the coin-flip warm-up
     "flips_until_heads", "expected_flips",
+    # designing a board
+    "design_board", "Design", "TargetLength", "ShortestGame", "LongestGame", "SmallestSpread",
+    "FairestRace", "game_variance", "variance_effects", "plot_design",
     # pictures and widgets
     "draw_board", "plot_distribution", "plot_convergence", "plot_jump_effects",
     "plot_win_probabilities", "describe",
