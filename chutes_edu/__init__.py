@@ -52,6 +52,7 @@ from .design import (
     plot_design,
     variance_effects,
 )
+from .design_widgets import DesignExplorer
 from .markov import (
     expected_turns,
     fundamental_matrix,
@@ -101,7 +102,7 @@ __all__ = [
     "flips_until_heads", "expected_flips",
     # designing a board
     "design_board", "Design", "TargetLength", "ShortestGame", "LongestGame", "SmallestSpread",
-    "FairestRace", "game_variance", "variance_effects", "plot_design",
+    "FairestRace", "game_variance", "variance_effects", "plot_design", "DesignExplorer",
     # pictures and widgets
     "draw_board", "plot_distribution", "plot_convergence", "plot_jump_effects",
     "plot_win_probabilities", "describe",

@@ -994,7 +994,8 @@ def plot_design(design: Design, *, ax: Axes | None = None, title: str | None = N
     Returns
     -------
     matplotlib.axes.Axes
-        With two step artists (gids ``"original"`` and ``"designed"``) and two mean lines.
+        With two step artists (gids ``"original"`` and ``"designed"``) and two mean lines, and
+        a description (alt text, :func:`~chutes_edu.plots.describe`).
 
     Examples
     --------
@@ -1004,7 +1005,7 @@ def plot_design(design: Design, *, ax: Axes | None = None, title: str | None = N
     >>> [a.get_gid() for a in plot_design(d).patches]
     ['original', 'designed']
     """
-    from .plots import SMALL_TEXT, _legend_below, _new_axes
+    from .plots import SMALL_TEXT, _legend_below, _new_axes, describe
     if not isinstance(design, Design):
         raise ValueError(f"plot_design needs a Design, not {type(design).__name__}")
     if ax is None:
@@ -1030,4 +1031,8 @@ def plot_design(design: Design, *, ax: Axes | None = None, title: str | None = N
     ax.tick_params(labelsize=SMALL_TEXT)
     ax.set_title(f"Designed for {design.goal.describe()}" if title is None else title)
     _legend_below(ax, [old, new, m_old, m_new], ncol=2)
+    describe(ax, f"The distribution of the game length before and after adding "
+                 f"{_label(design.added)}: the mean goes from {design.original_mean:.1f} to "
+                 f"{design.mean:.1f} turns, the most likely length from "
+                 f"{int(np.argmax(before))} to {int(np.argmax(after))} turns.")
     return ax
