@@ -747,8 +747,12 @@ def _local(search: _Search, board: Board, added: list[Jump], value: float, mean:
             steps.append(Step("stop: a local optimum (no add, drop or swap improves it)",
                               tuple(added), value, mean))
             break
-        best = min(improving, key=lambda mv: (mv[0], mv[2]))
-        _, action, added, value, mean = best
+        top = min(mv[0] for mv in improving)
+        tied = sorted((mv for mv in improving if _close(mv[0], top)), key=lambda mv: mv[2])
+        sets = [mv[2] for mv in tied]
+        chosen = search.decide(original, sets, lambda base, jumps: base.replace(
+            jumps={**base.jumps, **dict(jumps)}))
+        _, action, added, value, mean = tied[sets.index(chosen)]
         board = original.replace(jumps={**original.jumps, **dict(added)})
         steps.append(Step(action, tuple(added), value, mean))
     return board, added, value, mean
