@@ -169,31 +169,47 @@ def _parse_die(die: Any) -> tuple[int | tuple[Any, ...], tuple[Fraction, ...]]:
     return weights, tuple(w / total for w in exact)
 
 
+SWEEP_MAX = 300
+"""Boards up to this size are checked by sweeps of array operations, bigger ones by a graph
+search (the sweeps are cheaper on small boards, the search on big ones)."""
+
+
 def _can_finish(table: np.ndarray, probs: Iterable[Fraction | float],
                 absorbing: Iterable[int], avoid: int | None = None) -> np.ndarray:
     """``ok[s]``: some absorbing square can be reached from square ``s`` by rolls of faces of
     positive weight (``table[s, r-1]`` is where face r leads), never passing square ``avoid``.
 
-    One breadth-first search backwards from the absorbing squares (scipy's csgraph, in C): linear
-    in the number of moves, so it stays fast on boards of 10,000 squares and more.
+    Up to ``SWEEP_MAX`` squares: sweeps ``ok |= ok[moves].any(axis=1)`` until nothing changes
+    (few, cheap array operations). Above: one breadth-first search backwards from the absorbing
+    squares (scipy's csgraph, in C), linear in the number of moves however long the paths, so it
+    stays fast on boards of 10,000 squares and more.
     """
     squares = table.shape[0]
     faces = [r for r, p in enumerate(probs) if p > 0]
     moves = table[:, faces]
+    ends = np.asarray(list(absorbing), dtype=np.int64)
+    if avoid is not None:                      # a move into ``avoid`` goes nowhere
+        moves = np.where(moves == avoid, np.arange(squares)[:, None], moves)
+        moves[avoid] = avoid
+    if squares <= SWEEP_MAX:
+        ok = np.zeros(squares, dtype=bool)
+        ok[ends] = True
+        while True:                            # at most `squares` sweeps: each adds or stops
+            more = ok | ok[moves].any(axis=1)
+            if (more == ok).all():
+                return ok
+            ok = more
     source = np.repeat(np.arange(squares), len(faces))
     target = moves.ravel()
-    ends = np.asarray(list(absorbing), dtype=np.int64)
     keep = source != target                    # staying put never helps
-    if avoid is not None:                      # no move into or out of ``avoid``
-        keep &= (source != avoid) & (target != avoid)
     # Edges run backwards (target -> source); node ``squares`` is a root joined to every end.
     rows = np.concatenate([target[keep], np.full(ends.size, squares)])
     cols = np.concatenate([source[keep], ends])
     graph = csr_matrix((np.ones(rows.size, dtype=np.int8), (rows, cols)),
                        shape=(squares + 1, squares + 1))
-    ok = np.zeros(squares + 1, dtype=bool)
-    ok[breadth_first_order(graph, squares, directed=True, return_predecessors=False)] = True
-    return ok[:squares]
+    reached = np.zeros(squares + 1, dtype=bool)
+    reached[breadth_first_order(graph, squares, directed=True, return_predecessors=False)] = True
+    return reached[:squares]
 
 
 class Board:

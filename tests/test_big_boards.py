@@ -295,6 +295,24 @@ def test_random_board_gives_up_with_a_hint(monkeypatch: pytest.MonkeyPatch) -> N
     assert outcomes == {2, "refused"}
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_sweeps_and_graph_search_agree(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(seed)
+    size = int(rng.integers(20, 120))
+    board = random_board(size, size // 4, seed=seed, die=int(rng.integers(1, 4)))
+    table, probs, ends = board._roll_table, board.probabilities, board.absorbing
+    for avoid in [None, *rng.integers(1, size, 5).tolist()]:
+        monkeypatch.setattr(board_module, "SWEEP_MAX", 10**9)
+        swept = board_module._can_finish(table, probs, ends, avoid=avoid)
+        monkeypatch.setattr(board_module, "SWEEP_MAX", 0)
+        searched = board_module._can_finish(table, probs, ends, avoid=avoid)
+        np.testing.assert_array_equal(swept, searched)
+        if avoid is None:
+            assert swept.all()
+        else:
+            assert not swept[avoid]
+
+
 def test_finishability_of_a_big_board_names_the_stuck_squares() -> None:
     # Two chutes side by side that a two-faced die cannot jump over: nothing below them finishes.
     with pytest.raises(ValueError, match=r"can never be reached from squares 0-8999$"):
