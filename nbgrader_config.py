@@ -38,8 +38,9 @@ class ClearWidgetState(Preprocessor):
         return nb, resources
 
 
+c.ClearWidgetState.enabled = True
 c.GenerateAssignment.preprocessors = [
-    *GenerateAssignment.class_traits()["preprocessors"].default_value, ClearWidgetState]
+    *GenerateAssignment.class_traits()["preprocessors"].default(), ClearWidgetState]
 
 # The hidden tests start one grader process per notebook (about two seconds); some checks simulate
 # thousands of games. A cell may take up to two minutes when 30 notebooks are graded on a small

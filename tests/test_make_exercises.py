@@ -199,3 +199,20 @@ def test_points_table_lists_every_set(tree: Path) -> None:
     mx.main([])
     table = mx.points_table([tree / "solutions" / "01_demo.ipynb"])
     assert "| `01_demo` | 1 | 4 | 3 | 1 |" in table
+
+
+def test_teaching_guide_shows_the_current_points_table() -> None:
+    """TEACHING.md's table is what `make_exercises.py --points` computes from the notebooks."""
+    guide = (ROOT / "TEACHING.md").read_text()
+    table = mx.points_table(sorted((ROOT / "solutions").glob("*.ipynb")))
+    start = guide.index("<!-- points table")
+    end = guide.index("<!-- end of points table -->")
+    assert guide[start:end].split("\n", 1)[1].strip() == table, (
+        "run `python tools/make_exercises.py --points` and paste the table into TEACHING.md")
+
+
+def test_teaching_guide_link_is_what_the_link_maker_prints() -> None:
+    from chutes_edu.hub import nbgitpuller_link
+
+    guide = (ROOT / "TEACHING.md").read_text()
+    assert nbgitpuller_link("https://hub.example.edu", "https://github.com/you/fork") in guide

@@ -1,12 +1,20 @@
-"""Teachers can run nbgrader on solutions/: generate_assignment accepts every notebook and releases
-it with the solutions removed."""
+"""A teacher's nbgrader round on every exercise set, with the repository's nbgrader_config.py:
+generate_assignment, then autograde three students: one who hands in the solutions (every
+autograded point), one who hands in the untouched release (no points) and one who cheats by
+redefining ``check``, the grader's entry points and the library and answering 1 everywhere (no
+points). ``nbgrader validate`` fails an unfinished notebook and passes a finished one.
+
+The whole round takes a few minutes on two cores; its stages' times are printed (``pytest -s``)."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import nbformat
@@ -14,26 +22,177 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
+SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
+ASSIGNMENT = "chutes_edu"
+sys.path.insert(0, str(ROOT / "tools"))
+import make_exercises  # noqa: E402
+
+CHEAT = '''# a student who would rather not do the work
+import chutes_edu
+import chutes_edu.checks
+import chutes_edu.grading
+import chutes_edu.markov
+from chutes_edu.checks import CheckResult
 
 
-def test_nbgrader_generates_the_assignments(tmp_path: Path) -> None:
+def check(exercise, answer):
+    return CheckResult(exercise, True, f"✔ {exercise} right")
+
+
+chutes_edu.check = chutes_edu.checks.check = check
+chutes_edu.grading.grade = chutes_edu.grading.graded = lambda *args: None
+chutes_edu.expected_turns = chutes_edu.markov.expected_turns = lambda *a, **k: [1.0] * 201
+chutes_edu.checks._REGISTRY.clear()
+'''
+
+
+def _nbgrader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",  # it runs alembic
+           "OPENBLAS_NUM_THREADS": "1"}
+    return subprocess.run([str(BIN / "nbgrader"), *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=1800)
+
+
+def _cheat(release: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Answer 1 everywhere (functions return 1), after redefining everything a grader might use."""
+    nb = nbformat.from_dict(release)
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        cell.source = re.sub(r"^(\w+) = None\n(\s*)# YOUR CODE HERE", r"\1 = 1",
+                             cell.source, flags=re.M)
+        cell.source = re.sub(r"^(\s+)# YOUR CODE HERE", r"\1return 1", cell.source, flags=re.M)
+    setup = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
+    nb.cells.insert(setup + 1, nbformat.v4.new_code_cell(CHEAT))
+    return nb
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A course folder after generate_assignment and autograde of the three students."""
     if not (BIN / "nbgrader").exists():
-        pytest.skip("nbgrader is not installed (pip install -e '.[test]')")
-    source = tmp_path / "source" / "chutes_edu"
+        pytest.skip("nbgrader is not installed (pip install -e '.[teacher]')")
+    root = tmp_path_factory.mktemp("course")
+    shutil.copy(ROOT / "nbgrader_config.py", root)
+    source = root / "source" / ASSIGNMENT
     source.mkdir(parents=True)
-    solutions = sorted((ROOT / "solutions").glob("*.ipynb"))
-    for nb in solutions:
+    for nb in SOLUTIONS:
         shutil.copy(nb, source)
-    (tmp_path / "nbgrader_config.py").write_text(
-        'c = get_config()\nc.CourseDirectory.course_id = "chutes_edu"\n')
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}  # it runs alembic
-    done = subprocess.run([str(BIN / "nbgrader"), "generate_assignment", "chutes_edu", "--force"],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    times: dict[str, float] = {}
+    start = time.perf_counter()
+    done = _nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=root)
     assert done.returncode == 0 and "ERROR" not in done.stderr, done.stderr[-4000:]
-    for nb in solutions:
-        released = nbformat.read(tmp_path / "release" / "chutes_edu" / nb.name, as_version=4)
+    times["generate_assignment"] = time.perf_counter() - start
+
+    release = root / "release" / ASSIGNMENT
+    for student in ("solutions", "untouched", "cheat"):
+        folder = root / "submitted" / student / ASSIGNMENT
+        folder.mkdir(parents=True)
+        for nb in SOLUTIONS:
+            if student == "solutions":
+                shutil.copy(nb, folder)
+            elif student == "untouched":
+                shutil.copy(release / nb.name, folder)
+            else:
+                nbformat.write(_cheat(nbformat.read(release / nb.name, as_version=4)),
+                               folder / nb.name)
+    start = time.perf_counter()
+    done = _nbgrader("autograde", ASSIGNMENT, "--create", "--force", cwd=root)
+    assert done.returncode == 0, done.stderr[-4000:]
+    times["autograde (3 students x 10 sets)"] = time.perf_counter() - start
+    print("\nnbgrader round: " + ", ".join(f"{k} {v:.0f} s" for k, v in times.items()))
+    yield root
+
+
+def _scores(root: Path, student: str) -> dict[str, tuple[float, float]]:
+    """(autograded score, autograded maximum) of each notebook of a student."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+        return {nb.name: (nb.code_score, nb.max_code_score)
+                for nb in gb.find_submission(ASSIGNMENT, student).notebooks}
+
+
+def _failures(root: Path, student: str, name: str) -> str:
+    """The graded cells that failed in a student's autograded notebook, with their errors."""
+    nb = nbformat.read(root / "autograded" / student / ASSIGNMENT / f"{name}.ipynb", as_version=4)
+    lines = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "error":
+                grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+                lines.append(f"{grade_id}: {out['ename']}: {out['evalue']}")
+    return "\n".join(lines)
+
+
+def test_release_is_the_exercises_without_hidden_tests_widgets_or_broken_links(
+        course: Path) -> None:
+    for solution in SOLUTIONS:
+        released = nbformat.read(course / "release" / ASSIGNMENT / solution.name, as_version=4)
+        exercise = nbformat.read(ROOT / "exercises" / solution.name, as_version=4)
+        assert "widgets" not in released.metadata
         text = "\n".join(cell.source for cell in released.cells)
-        assert "### BEGIN SOLUTION" not in text
-        blocks = nb.read_text().count("### BEGIN SOLUTION")
-        stubs = text.count("raise NotImplementedError()") + text.count("YOUR ANSWER HERE")
-        assert stubs == blocks, nb.name
+        assert "### BEGIN SOLUTION" not in text and "HIDDEN TESTS" not in text
+        assert "Rubric" not in text
+        assert not re.search(r"\]\((?!https?:)[^)]*\)", text), "a relative link in a release"
+        # the same stubs and cells as exercises/ (which links back to its lesson)
+        assert [c.source for c in released.cells] == [
+            re.sub(r"\[(lessons/[\w-]+\.ipynb)\]\(\.\./\1\)", r"`\1`", c.source)
+            for c in exercise.cells]
+        for cell in released.cells:
+            if cell.cell_type == "code":
+                assert not cell.outputs and "execution" not in cell.metadata
+
+
+def test_solutions_earn_every_autograded_point(course: Path) -> None:
+    scores = _scores(course, "solutions")
+    assert sorted(scores) == sorted(p.stem for p in SOLUTIONS)
+    for name, (score, maximum) in scores.items():
+        assert maximum >= 7, name
+        assert score == maximum, f"{name}: {score} of {maximum}\n" + _failures(
+            course, "solutions", name)
+
+
+def test_untouched_release_earns_nothing(course: Path) -> None:
+    for name, (score, _) in _scores(course, "untouched").items():
+        assert score == 0, name
+
+
+def test_a_cheat_earns_nothing(course: Path) -> None:
+    scores = _scores(course, "cheat")
+    total = sum(s for s, _ in scores.values())
+    maximum = sum(m for _, m in scores.values())
+    assert total <= 0.05 * maximum, scores
+
+
+def test_every_exercise_is_graded_and_written_answers_have_rubrics() -> None:
+    for path in SOLUTIONS:
+        nb = nbformat.read(path, as_version=4)
+        for ex in make_exercises.exercises_of(nb):
+            assert ex.auto >= 1, f"{path.name}: exercise {ex.number} is not autograded"
+        for cell in nb.cells:
+            meta = cell.metadata.get("nbgrader", {})
+            if cell.cell_type == "markdown" and meta.get("grade"):
+                rubric = re.search(r"\*\*Rubric \((\d+) points?\)\.\*\*(.*)### END SOLUTION",
+                                   cell.source, re.S)
+                assert rubric, f"{path.name}: {meta['grade_id']} has no rubric"
+                assert int(rubric.group(1)) == meta["points"]
+                for mark in range(int(rubric.group(1)) + 1):
+                    assert f"{mark}:" in rubric.group(2), (meta["grade_id"], mark)
+
+
+def test_validate_fails_unfinished_work_and_passes_finished_work(course: Path) -> None:
+    name = "03_markov_chains.ipynb"
+    unfinished = _nbgrader("validate", str(course / "release" / ASSIGNMENT / name), cwd=course)
+    assert "VALIDATION FAILED" in unfinished.stdout, unfinished.stdout[-3000:]
+    assert "no answer given" in unfinished.stdout
+    finished = _nbgrader("validate", str(course / "submitted" / "solutions" / ASSIGNMENT / name),
+                         cwd=course)
+    assert "Success! Your notebook passes all the tests." in finished.stdout, (
+        finished.stdout[-3000:])
+
+
+def test_nbgrader_config_stub_matches_the_generator() -> None:
+    text = (ROOT / "nbgrader_config.py").read_text()
+    stub = "\\n".join(make_exercises.STUB)
+    assert f'c.ClearSolutions.code_stub = {{"python": "{stub}"}}' in text

@@ -26,6 +26,7 @@ from __future__ import annotations
 import importlib
 import math
 import numbers
+import os
 import pkgutil
 import re
 from collections.abc import Callable, Sequence
@@ -35,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["check", "register", "CheckResult", "NotYet", "close", "exactly", "whole_number",
-           "same_array", "one_of", "same_expression", "exercise_ids", "is_function_exercise",
-           "tolerance_text"]
+__all__ = ["check", "graded", "register", "CheckResult", "NotYet", "close", "exactly",
+           "whole_number", "same_array", "one_of", "same_expression", "exercise_ids",
+           "is_function_exercise", "tolerance_text"]
 
 Verifier = Callable[[Any], bool]
 
@@ -201,6 +202,27 @@ def check(exercise: str, answer: Any) -> CheckResult:
                 return CheckResult(exercise, True, f"✔ {exercise} right")
     message = f"✘ {exercise} not yet{': ' + problem if problem else ''}. Hint: {ex.hint}"
     return CheckResult(exercise, False, message, problem)
+
+
+def graded(exercise: str, answer: Any) -> None:
+    """The visible part of a graded test cell: silent when you run it, a grade under nbgrader.
+
+    While ``nbgrader validate`` or ``nbgrader autograde`` runs the notebook, this grades the answer
+    with :func:`chutes_edu.grading.grade` (loaded afresh, in a grader process) and raises
+    ``AssertionError`` when it is not right yet; otherwise it does nothing (:func:`check` is the
+    self-check).
+
+    Parameters
+    ----------
+    exercise : str
+        The exercise number, e.g. ``"3.6"``.
+    answer : object
+        The answer, as for :func:`check`.
+    """
+    if os.environ.get("NBGRADER_EXECUTION") in ("validate", "autograde"):
+        import runpy
+
+        runpy.run_module("chutes_edu.grading")["grade"](exercise, answer)
 
 
 # --------------------------------------------------------------------------- verifier helpers

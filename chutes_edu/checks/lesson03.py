@@ -18,7 +18,8 @@ from chutes_edu.checks import (
     whole_number,
 )
 
-# The chains of the lesson, as data (seed 002, section 3): meals H, P, C, F and a 3-station loop.
+# The chains of the lesson, as data (Hochman, Chutes and Ladders, section 3): meals H, P, C, F
+# and a 3-station loop.
 _R = sympy.Rational
 EATER = sympy.Matrix([[_R(1, 3), 0, _R(1, 3), _R(1, 3)],
                       [_R(1, 4), _R(1, 4), _R(1, 4), _R(1, 4)],

@@ -45,7 +45,8 @@ def _which_shorter(first: Board, second: Board) -> str:
 
 
 # --------------------------------------------------------------------------- 5.1
-@register("5.1", hint="Change one rule of seed 000's board with .replace(...) and ask "
+@register("5.1", hint="Change one rule of the blog post's board "
+                      "(MILTON_BRADLEY_1943_CHUTE_48) with .replace(...) and ask "
                       "expected_turns for the exact answer (exact=True); a float is not accepted.")
 def _ex_5_1(answer: Any) -> bool:
     house = MILTON_BRADLEY_1943_CHUTE_48.replace(overshoot="win")

@@ -52,9 +52,9 @@ def _ex_6_1(answer: Any) -> bool:
 
 
 # --------------------------------------------------------------------------- 6.2
-@register("6.2", hint="Take the cumulative sum of the pmf of seed 000's board and find the first "
-                      "k at which it reaches 0.95 (np.flatnonzero or np.searchsorted). The answer "
-                      "is a number of turns.")
+@register("6.2", hint="Take the cumulative sum of the pmf of the blog post's board "
+                      "(MILTON_BRADLEY_1943_CHUTE_48) and find the first k at which it reaches "
+                      "0.95 (np.flatnonzero or np.searchsorted). The answer is a number of turns.")
 def _ex_6_2(answer: Any) -> bool:
     cdf = np.cumsum(turn_distribution(MILTON_BRADLEY_1943_CHUTE_48))
     return whole_number(int(np.flatnonzero(cdf >= 0.95)[0]))(answer)
