@@ -5,6 +5,10 @@ The test needs /usr/bin/chromium (``.ci/run`` installs it with apt), Playwright 
 Voila; without them it is skipped with the reason. ``playwright install`` is never used: the
 browser is Debian's, passed as ``executable_path``. Screenshots of the page and of each explorer
 are kept in tests/artifacts/. Timings are not tested here: ``make bench`` measures them.
+
+Every picture must say what it shows (issue 11): each explorer's ``<img>`` has a non-empty ``alt``
+or ``title`` (the widget's tooltip; the course website copies it into ``alt``), and a new picture
+comes with a new one.
 """
 
 from __future__ import annotations
@@ -160,6 +164,11 @@ _IMAGE_SIZES = """root => [...root.querySelectorAll('img')].map(img => {
 })"""
 
 
+def _alt(picture) -> str:
+    """What a picture says it shows: its alt text, else its title."""
+    return (picture.get_attribute("alt") or picture.get_attribute("title") or "").strip()
+
+
 def test_every_explorer_answers_its_slider_in_a_real_browser(voila_url):
     from playwright.sync_api import expect, sync_playwright
 
@@ -187,6 +196,8 @@ def test_every_explorer_answers_its_slider_in_a_real_browser(voila_url):
                     assert (shown_w, shown_h) == (natural_w, natural_h), root_class
                 text = readout.text_content() or ""       # what to_have_text compares
                 sources = [pictures.nth(i).get_attribute("src") for i in range(pictures.count())]
+                words = [_alt(pictures.nth(i)) for i in range(pictures.count())]
+                assert all(len(w) > 40 for w in words), (root_class, words)
                 handle = root.locator(f".{slider_class} .noUi-handle")
                 expect(handle).to_have_count(1)
                 handle.press("ArrowRight")
@@ -194,6 +205,9 @@ def test_every_explorer_answers_its_slider_in_a_real_browser(voila_url):
                 # the pictures are sent before the readout: at least one is new by now
                 assert any(pictures.nth(i).get_attribute("src") != before
                            for i, before in enumerate(sources)), root_class
+                for i, before in enumerate(sources):        # a new picture, new words
+                    if pictures.nth(i).get_attribute("src") != before:
+                        assert _alt(pictures.nth(i)) not in ("", words[i]), (root_class, i)
                 expect(root.locator(".chutes-message").first).to_have_text("")
                 root.screenshot(path=str(ARTIFACTS / f"browser_{root_class}.png"))
             assert "Traceback" not in page.content()

@@ -518,13 +518,36 @@ def test_race_and_jump_legends_sit_below_their_axes(every):
 
 def test_square_numbers_are_drawn_after_the_arrows(every):
     """Blitting draws the dynamic artists in list order: the numbers must come after arrows."""
-    for artists, painter in ((every["board"]._board_artists(), every["board"]._board_painter),
-                             (every["policy"]._painter.dynamic_artists(),
-                              every["policy"]._painter.cells)):
-        order = {id(a): i for i, a in enumerate(artists)}
-        assert painter.arrows
-        last_arrow = max(order[id(a)] for a in painter.arrows)
-        assert last_arrow < order[id(painter.halo)] < order[id(painter.numbers)]
+    policy = every["policy"]._painter
+    artists, painter = policy.dynamic_artists(), policy.cells
+    order = {id(a): i for i, a in enumerate(artists)}
+    assert painter.arrows
+    last_arrow = max(order[id(a)] for a in painter.arrows)
+    assert last_arrow < order[id(painter.halo)] < order[id(painter.numbers)]
+    # the board explorer draws its numbers as one picture (_NumberLayer), after the arrows
+    board = every["board"]
+    artists, painter = board._board_artists(), board._board_painter
+    order = {id(a): i for i, a in enumerate(artists)}
+    assert max(order[id(a)] for a in painter.arrows) < order[id(board._numbers)]
+    assert id(painter.halo) not in order and id(painter.numbers) not in order
+    assert painter.halo.get_animated() and painter.numbers.get_animated()   # not in background
+
+
+def test_the_number_picture_matches_drawing_the_numbers(fresh):
+    """The board explorer's cached numbers give the picture drawing them gives (up to rounding)."""
+    ex = fresh
+    for die in (7, 3):
+        ex.die.value = die
+        fast = np.asarray(ex.board_view.canvas.buffer_rgba()).copy()
+        painter, view = ex._board_painter, ex.board_view
+        view.canvas.restore_region(view._backgrounds[None])   # as render does, but drawing
+        for artist in [ex._board_ax.title, *painter.dynamic_artists()]:   # the numbers directly
+            view.figure.draw_artist(artist)
+        slow = np.asarray(view.canvas.buffer_rgba()).copy()
+        difference = np.abs(fast.astype(int) - slow.astype(int))
+        assert difference.max() <= 6                   # blending rounds twice: a few levels
+        assert (difference.max(axis=2) > 0).mean() < 0.05
+        assert not painter.light.all()                 # both shades are on the board
 
 
 def test_after_k_turns_greys_the_final_square(fresh):
