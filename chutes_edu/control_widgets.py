@@ -42,7 +42,7 @@ from .plots import (
     draw_board,
     square_center,
 )
-from .widgets import _FigureView
+from .widgets import _FigureView, _NumberLayer
 
 __all__ = ["draw_policy", "plot_policy_profile", "PolicyExplorer"]
 
@@ -188,6 +188,7 @@ class _PolicyPainter:
                     label=f"value of the square (reward {result.reward:g}, discounted)",
                     title="value map and targets (number = target)")
         self.cells = getattr(self.board_ax, _PAINTER)
+        self._numbers = _NumberLayer(self.cells)
         # draw_policy's targets are Text artists with a halo; a hundred of them take 150 ms to
         # draw. Here they become glyph outlines in two collections (halo, digits), like the
         # square numbers: one draw call each.
@@ -255,8 +256,11 @@ class _PolicyPainter:
         return self._glyphs[target]
 
     def dynamic_artists(self) -> list[Artist]:
-        """What a slider changes; the rest is a fixed background."""
-        return [self.board_ax.title, *self.cells.dynamic_artists(), self.halo, self.targets,
+        """What a slider changes; the rest is a fixed background. The square numbers are one
+        cached picture (a :class:`~chutes_edu.widgets._NumberLayer`), drawn after the arrows."""
+        board = [self._numbers if a is self.cells.halo else a
+                 for a in self.cells.dynamic_artists() if a is not self.cells.numbers]
+        return [self.board_ax.title, *board, self.halo, self.targets,
                 self.value_line, self.policy_line, self.compare_line]
 
 

@@ -220,12 +220,16 @@ class _NumberLayer(Artist):
             shades.append(np.asarray(off.buffer_rgba()).copy())
         p.numbers.set_facecolor(faces)
         p.halo.set_edgecolor(edges)
+        # Each square's pixels: its cell, moved up and left by the halo's reach, as a number and
+        # its halo stick out of the cell's top left corner only. The cells tile the board.
+        reach = int(np.ceil(float(p.halo.get_linewidth()[0]) * renderer.dpi / 144.0)) + 1
         height = renderer.height
         corners = p.ax.transData.transform(
             np.concatenate([p.centers[1:] - 0.5, p.centers[1:] + 0.5]))
         lo, hi = corners[: p.size], corners[p.size:]
-        self._cells = [(slice(max(int(height - y1), 0), int(np.ceil(height - y0))),
-                        slice(max(int(x0), 0), int(np.ceil(x1))))
+        self._cells = [(slice(max(round(height - y1) - reach, 0),
+                              max(round(height - y0) - reach, 0)),
+                        slice(max(round(x0) - reach, 0), max(round(x1) - reach, 0)))
                        for (x0, y0), (x1, y1) in zip(lo, hi, strict=True)]
         return shades[0], shades[1]
 

@@ -518,19 +518,16 @@ def test_race_and_jump_legends_sit_below_their_axes(every):
 
 def test_square_numbers_are_drawn_after_the_arrows(every):
     """Blitting draws the dynamic artists in list order: the numbers must come after arrows."""
-    policy = every["policy"]._painter
-    artists, painter = policy.dynamic_artists(), policy.cells
-    order = {id(a): i for i, a in enumerate(artists)}
-    assert painter.arrows
-    last_arrow = max(order[id(a)] for a in painter.arrows)
-    assert last_arrow < order[id(painter.halo)] < order[id(painter.numbers)]
-    # the board explorer draws its numbers as one picture (_NumberLayer), after the arrows
-    board = every["board"]
-    artists, painter = board._board_artists(), board._board_painter
-    order = {id(a): i for i, a in enumerate(artists)}
-    assert max(order[id(a)] for a in painter.arrows) < order[id(board._numbers)]
-    assert id(painter.halo) not in order and id(painter.numbers) not in order
-    assert painter.halo.get_animated() and painter.numbers.get_animated()   # not in background
+    # both draw the numbers as one picture (_NumberLayer), after the arrows
+    policy, board = every["policy"]._painter, every["board"]
+    for artists, painter, layer in ((policy.dynamic_artists(), policy.cells, policy._numbers),
+                                    (board._board_artists(), board._board_painter,
+                                     board._numbers)):
+        order = {id(a): i for i, a in enumerate(artists)}
+        assert painter.arrows
+        assert max(order[id(a)] for a in painter.arrows) < order[id(layer)]
+        assert id(painter.halo) not in order and id(painter.numbers) not in order
+        assert painter.halo.get_animated() and painter.numbers.get_animated()  # not background
 
 
 def test_the_number_picture_matches_drawing_the_numbers(fresh):
