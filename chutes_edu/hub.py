@@ -2,14 +2,14 @@
 
 A student who follows the link logs in to the hub; nbgitpuller clones the course repository into
 their home (or pulls the teacher's new commits into it, keeping the student's own edits) and opens
-the start page. The link names the folder the course lands in (``targetpath``) and the page to
-open inside it (``urlpath``), so it works for a fork with any name::
+the start page. The link names the folder the course lands in (``targetpath``, ``chutes-course``
+for every fork) and the page to open inside it (``urlpath``), so it works for a fork with any name::
 
     python -m chutes_edu.hub --hub https://hub.example.edu --repo https://github.com/you/fork
 
 prints ::
 
-    https://hub.example.edu/hub/user-redirect/git-pull?repo=https%3A%2F%2Fgithub.com%2Fyou%2Ffork&branch=main&targetpath=fork&urlpath=lab%2Ftree%2Ffork%2Fstart_here.ipynb
+    https://hub.example.edu/hub/user-redirect/git-pull?repo=https%3A%2F%2Fgithub.com%2Fyou%2Ffork&branch=main&targetpath=chutes-course&urlpath=lab%2Ftree%2Fchutes-course%2Fstart_here.ipynb
 
 (nbgitpuller's own link generator is a web page; this is the same link, made offline.)
 """
@@ -20,33 +20,18 @@ import argparse
 import sys
 from urllib.parse import quote, urlsplit
 
-__all__ = ["nbgitpuller_link", "repository_name"]
+__all__ = ["DEFAULT_TARGETPATH", "nbgitpuller_link"]
+
+DEFAULT_TARGETPATH = "chutes-course"
+"""The folder the course lands in, for every fork: one name the teacher's instructions can use, and
+not the package's name (a folder ``chutes_edu`` in a student's home, where kernels start, could
+shadow the library as a namespace package)."""
 
 _APPS = {"lab": "lab/tree", "notebook": "tree", "voila": "voila/render"}
 
 
-def repository_name(repo: str) -> str:
-    """The folder ``git clone`` would make for ``repo``: its last path part without ``.git``.
-
-    Parameters
-    ----------
-    repo : str
-        The repository's URL, e.g. ``https://github.com/you/fork.git``.
-
-    Returns
-    -------
-    str
-        E.g. ``"fork"``.
-    """
-    path = urlsplit(repo).path.rstrip("/")
-    name = path.rsplit("/", 1)[-1]
-    name = name.removesuffix(".git")
-    if not name:
-        raise ValueError(f"cannot tell the repository's name from {repo!r}")
-    return name
-
-
-def nbgitpuller_link(hub: str, repo: str, branch: str = "main", targetpath: str | None = None,
+def nbgitpuller_link(hub: str, repo: str, branch: str = "main",
+                     targetpath: str = DEFAULT_TARGETPATH,
                      path: str = "start_here.ipynb", app: str = "lab") -> str:
     """The nbgitpuller link that clones ``repo`` into ``targetpath`` and opens ``path`` in it.
 
@@ -58,8 +43,9 @@ def nbgitpuller_link(hub: str, repo: str, branch: str = "main", targetpath: str 
         The course repository's URL (the one ``git clone`` takes).
     branch : str
         The branch to hand out.
-    targetpath : str, optional
-        The folder in each student's home the course goes to; by default the repository's name.
+    targetpath : str
+        The folder in each student's home the course goes to (default ``"chutes-course"``, the same
+        for every fork). It may not be named ``chutes_edu``, the library's name.
     path : str
         The page to open, relative to the course folder (default: the start page).
     app : str
@@ -79,10 +65,14 @@ def nbgitpuller_link(hub: str, repo: str, branch: str = "main", targetpath: str 
                          f"branch={branch!r})")
     if app not in _APPS:
         raise ValueError(f"app must be one of {sorted(_APPS)}, not {app!r}")
-    folder = (targetpath if targetpath is not None else repository_name(repo)).strip("/")
+    folder = targetpath.strip("/")
     if not folder or ".." in folder.split("/"):
         raise ValueError(f"targetpath must be a folder inside the student's home, not "
                          f"{targetpath!r}")
+    if folder.split("/")[0] == "chutes_edu":
+        raise ValueError(f"targetpath {targetpath!r} is the library's name: a folder of that "
+                         f"name in a student's home can shadow the library; keep the default "
+                         f"{DEFAULT_TARGETPATH!r} or choose another name")
     urlpath = f"{_APPS[app]}/{folder}/{path.lstrip('/')}"
     query = "&".join(f"{key}={quote(value, safe='')}" for key, value in (
         ("repo", repo), ("branch", branch), ("targetpath", folder), ("urlpath", urlpath)))
@@ -107,8 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hub", required=True, help="the hub, e.g. https://hub.example.edu")
     parser.add_argument("--repo", required=True, help="the course repository's clone URL")
     parser.add_argument("--branch", default="main")
-    parser.add_argument("--targetpath", default=None,
-                        help="folder in the students' homes (default: the repository's name)")
+    parser.add_argument("--targetpath", default=DEFAULT_TARGETPATH,
+                        help=f"folder in the students' homes (default: {DEFAULT_TARGETPATH})")
     parser.add_argument("--path", default="start_here.ipynb",
                         help="page to open inside the course (default: start_here.ipynb)")
     parser.add_argument("--app", default="lab", choices=sorted(_APPS))

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 
-from chutes_edu.hub import nbgitpuller_link, repository_name
+from chutes_edu.hub import DEFAULT_TARGETPATH, nbgitpuller_link
 
 
 def _query(link: str) -> dict[str, str]:
@@ -19,22 +19,16 @@ def _query(link: str) -> dict[str, str]:
     return {k: v[0] for k, v in query.items()}
 
 
-def test_a_fork_with_any_name_lands_in_its_own_folder_and_opens_the_start_page() -> None:
-    link = nbgitpuller_link("https://hub.example.edu", "https://github.com/you/markov-fun.git")
+@pytest.mark.parametrize("repo", ["https://github.com/you/markov-fun.git",
+                                  "https://github.com/owner/chutes_edu"])
+def test_a_fork_with_any_name_lands_in_the_course_folder_and_opens_the_start_page(repo: str) -> None:
+    link = nbgitpuller_link("https://hub.example.edu", repo)
     assert link == ("https://hub.example.edu/hub/user-redirect/git-pull?"
-                    "repo=https%3A%2F%2Fgithub.com%2Fyou%2Fmarkov-fun.git&branch=main&"
-                    "targetpath=markov-fun&urlpath=lab%2Ftree%2Fmarkov-fun%2Fstart_here.ipynb")
+                    f"repo={quote(repo, safe='')}&branch=main&"
+                    "targetpath=chutes-course&urlpath=lab%2Ftree%2Fchutes-course%2Fstart_here.ipynb")
     q = _query(link)
     assert q["urlpath"] == f"lab/tree/{q['targetpath']}/start_here.ipynb"
-
-
-@pytest.mark.parametrize("repo, name", [
-    ("https://github.com/owner/chutes_edu", "chutes_edu"),
-    ("https://github.com/owner/chutes_edu/", "chutes_edu"),
-    ("https://gitlab.example.org/group/sub/course.git", "course"),
-])
-def test_repository_name(repo: str, name: str) -> None:
-    assert repository_name(repo) == name
+    assert q["targetpath"] == DEFAULT_TARGETPATH != "chutes_edu"   # never the library's name
 
 
 def test_everything_is_url_encoded_and_round_trips() -> None:
@@ -54,6 +48,7 @@ def test_everything_is_url_encoded_and_round_trips() -> None:
     ({"hub": "ftp://hub.example.edu"}, "ftp://"),
     ({"repo": ""}, "repo=''"),
     ({"targetpath": "../elsewhere"}, "../elsewhere"),
+    ({"targetpath": "chutes_edu"}, "library's name"),
     ({"app": "emacs"}, "emacs"),
 ])
 def test_bad_input_is_named(kwargs: dict[str, str], words: str) -> None:
