@@ -53,8 +53,8 @@ WIDGETS_JS = f"{VENDOR}/html-manager/embed.js"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.
-SOLUTION_MARKERS = re.compile(r"^[ \t]*(### (BEGIN|END) SOLUTION|<!-- (BEGIN|END) SOLUTION -->)[ \t]*\n?",
-                              re.MULTILINE)
+SOLUTION_MARKERS = re.compile(
+    r"^[ \t]*(### (BEGIN|END) SOLUTION|<!-- (BEGIN|END) SOLUTION -->)[ \t]*\n?", re.MULTILINE)
 START_LINK = re.compile(r"\]\((?P<up>(?:\.\./)*)start_here\.ipynb(?P<anchor>#[^)]*)?\)")
 HIDDEN_TESTS = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*\n?",
                           re.MULTILINE | re.DOTALL)
@@ -88,9 +88,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--binder-url", default=env("BINDER_URL", ""),
                         help="a BinderHub, e.g. https://mybinder.org (env BINDER_URL)")
     parser.add_argument("--hub-url", default=env("HUB_URL", ""),
-                        help="a JupyterHub with nbgitpuller, e.g. https://hub.example.edu (env HUB_URL)")
+                        help="a JupyterHub with nbgitpuller, e.g. https://hub.example.edu "
+                             "(env HUB_URL)")
     parser.add_argument("--repo-url", default=env("REPO_URL", "") or None,
-                        help="the course's git repository (env REPO_URL; default: the origin remote)")
+                        help="the course's git repository "
+                             "(env REPO_URL; default: the origin remote)")
     parser.add_argument("--branch", default=env("BRANCH", "") or "main",
                         help="the branch the launch links open (env BRANCH; default: main)")
     args = parser.parse_args(argv)

@@ -163,7 +163,7 @@ _PAGE_REPORT = """async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
     await MathJax.startup.promise;
   }
-  const views = document.querySelectorAll('script[type="%s"]').length;
+  const views = document.querySelectorAll('script[type="WIDGET_VIEW"]').length;
   const deadline = Date.now() + 20000;
   while (document.querySelectorAll('.widget-subarea .jupyter-widgets').length < views
          && Date.now() < deadline) {
@@ -191,7 +191,7 @@ _PAGE_REPORT = """async () => {
     headings: [...article.querySelectorAll('h1, h2, h3, h4, h5, h6')].map(
       h => [Number(h.tagName[1]), h.innerText.trim()]),
   };
-}""" % WIDGET_VIEW
+}""".replace("WIDGET_VIEW", WIDGET_VIEW)
 
 
 def _alt_problem(image: dict) -> str | None:
@@ -229,8 +229,12 @@ def reports(site):
             rel = path.relative_to(site).as_posix()
             missing: list[str] = []
             errors: list[str] = []
-            on_fail = lambda r: missing.append(r.url)  # noqa: E731
-            on_error = lambda e: errors.append(str(e))  # noqa: E731
+            def on_fail(r, missing=missing):  # bound now: each page has its own lists
+                missing.append(r.url)
+
+            def on_error(e, errors=errors):
+                errors.append(str(e))
+
             page.on("requestfailed", on_fail)
             page.on("pageerror", on_error)
             page.goto(path.as_uri(), wait_until="load")
