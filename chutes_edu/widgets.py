@@ -175,9 +175,12 @@ class _FigureView:
             canvas.restore_region(background)
         for artist in dynamic:
             self.figure.draw_artist(artist)
-        # the words first, so the page never shows a new picture under an old title
-        self.image.tooltip = description(self.figure) or None
-        self.image.value = _png(np.asarray(canvas.buffer_rgba()))
+        # Picture and words in one message: the page's Image view redraws on any change, so a
+        # tooltip sent alone would make it decode the old picture once more.
+        png = _png(np.asarray(canvas.buffer_rgba()))
+        with self.image.hold_sync():
+            self.image.tooltip = description(self.figure) or None
+            self.image.value = png
 
 
 class _NumberLayer(Artist):
