@@ -1,0 +1,133 @@
+"""Self-checks for exercise set 11 (lessons/11_long_run.ipynb)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from chutes_edu import (
+    MILTON_BRADLEY_1943,
+    NOORDENBOS_2023,
+    Board,
+    absorption_probabilities,
+    expected_rounds,
+    expected_turns,
+    game_variance,
+    stationary_distribution,
+)
+from chutes_edu.checks import (
+    close,
+    exactly,
+    one_of,
+    register,
+    same_array,
+    same_expression,
+    whole_number,
+)
+
+TWO_VOLCANOES = MILTON_BRADLEY_1943.replace(traps=(33, 66), name="1943 board, volcanoes on 33, 66")
+"""The board of exercise 11.1: the 1943 board with traps on squares 33 and 66."""
+
+GF_BOARD = Board({3: 1}, size=5, die=2, name="coin board of exercise 11.6")
+"""The small board of exercise 11.6: squares 0..5, a fair coin (1 or 2), a chute from 3 to 1."""
+
+# boards the student's stationary_from_n of exercise 11.3 is tried on
+_STATIONARY_CASES = (
+    MILTON_BRADLEY_1943,
+    Board({2: 0}, size=3, die=2),
+    Board({6: 2}, size=10, die=(1, 0, 1), overshoot="win"),
+    Board({3: 7, 8: 2}, size=10, die=3, overshoot="bounce"),
+    Board({4: 1}, size=8, die=3, traps=(6,)),
+    NOORDENBOS_2023,
+)
+
+
+# --------------------------------------------------------------------------- 11.1
+@register("11.1", hint="Make the board with board.replace(traps=(33, 66)) and take "
+                       "absorption_probabilities of it: row 0 is a game from square 0, and the "
+                       "columns follow board.absorbing (the traps in increasing order, then 100).")
+def _ex_11_1(answer: Any) -> bool:
+    B = absorption_probabilities(TWO_VOLCANOES)
+    column = list(TWO_VOLCANOES.absorbing).index(66)
+    return close(float(B[0, column]), rel=1e-6)(answer)
+
+
+# --------------------------------------------------------------------------- 11.2
+def _reach_4(p: Any) -> Any:
+    """P(reach 4 chips before 0 | 2 chips), by B = NR in exact arithmetic, for a number p."""
+    p = sympy.Rational(p.numerator, p.denominator) if isinstance(p, Fraction) else sympy.S(p)
+    P = sympy.zeros(5, 5)
+    P[0, 0] = P[4, 4] = 1
+    for i in range(1, 4):
+        P[i, i + 1] = p
+        P[i, i - 1] = 1 - p
+    return absorption_probabilities(P, absorbing=[4, 0], exact=True)[2, 0]
+
+
+@register("11.2", hint="Build the 5 x 5 matrix with a sympy symbol p, take Q (states 1, 2, 3) and "
+                       "R (columns 4 and 0), solve B = (I - Q)^-1 R and keep the entry for 2 "
+                       "chips and 4 chips. The answer is an expression in p.")
+def _ex_11_2(answer: Any) -> bool:
+    values = (Fraction(1, 3), Fraction(1, 2), Fraction(2, 5), Fraction(3, 4), Fraction(9, 10))
+    return same_expression(_reach_4, values)(answer)
+
+
+# --------------------------------------------------------------------------- 11.3
+@register("11.3", hint="Row 0 of fundamental_matrix(board) counts the turns a game from square 0 "
+                       "begins on each square; divide it by its sum (t_0) and append a 0 for the "
+                       "final square, so that the array has board.size + 1 entries.",
+          function=True)
+def _ex_11_3(answer: Any) -> bool:
+    for board in _STATIONARY_CASES:
+        if not same_array(stationary_distribution(board), rel=1e-9, abs_tol=1e-12)(
+                answer(board)):
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------- 11.4
+@register("11.4", hint="Kac: the mean return time of a square is 1 / pi_j, with pi from "
+                       "stationary_distribution of the board with overshoot='bounce' "
+                       "(or N_0j / t_0 from its fundamental matrix).")
+def _ex_11_4(answer: Any) -> bool:
+    pi = stationary_distribution(MILTON_BRADLEY_1943.replace(overshoot="bounce"))
+    return close(1.0 / float(pi[99]), rel=1e-6)(answer)
+
+
+# --------------------------------------------------------------------------- 11.5
+@register("11.5", hint="Follow the parity of the token's square: how far does each roll move it, "
+                       "and how far does the chute move it? Then think of a trip round the loop.")
+def _ex_11_5(answer: Any) -> bool:
+    return one_of("a")(answer)
+
+
+# --------------------------------------------------------------------------- 11.6
+def _second_factorial_moment(board: Board) -> Fraction:
+    """E[T(T - 1)] = Var T + E[T]^2 - E[T], exactly."""
+    mean = Fraction(str(expected_turns(board, exact=True)[0]))
+    variance = Fraction(game_variance(board, exact=True))
+    return variance + mean * mean - mean
+
+
+@register("11.6", hint="G(z) = z [(I - zQ)^-1 R]_0 with Q and R from transition_matrix(board, "
+                       "exact=True); differentiate twice with sympy.diff and put z = 1. The answer "
+                       "is an exact fraction.")
+def _ex_11_6(answer: Any) -> bool:
+    return exactly(_second_factorial_moment(GF_BOARD))(answer)
+
+
+# --------------------------------------------------------------------------- 11.7
+def _fewest_players(board: Board, rounds: float) -> int:
+    players = 1
+    while expected_rounds(board, players) >= rounds:
+        players += 1
+    return players
+
+
+@register("11.7", hint="Loop over the number of players m = 1, 2, 3, ... and ask "
+                       "expected_rounds(NOORDENBOS_2023, m) until it drops below 25. The answer is "
+                       "a number of players.")
+def _ex_11_7(answer: Any) -> bool:
+    return whole_number(_fewest_players(NOORDENBOS_2023, 25.0))(answer)
