@@ -191,9 +191,9 @@ class _NumberLayer(Artist):
     a dark one). So both shades of all the numbers are drawn once, off screen, and each redraw
     copies each square's shade into one RGBA picture and lays it over the cells. That is the
     picture drawing the numbers gives (pixels differ by at most 4 of 255 levels, the rounding of
-    blending twice), in a fraction of the time: ``make bench`` measured the die slider's headless
-    change at 96 against 126 ms (load average 4.7). The pictures are drawn again when the axes
-    move (a new layout).
+    blending twice), in a fraction of the time: drawing the halo took 12 ms of a die change, the
+    picture 0.4 ms; the whole change took 40.6 against 48.9 ms (medians of 24, alternated in one
+    process, load average 2.2). The pictures are drawn again when the axes move (a new layout).
     """
 
     def __init__(self, painter: Any) -> None:
