@@ -464,9 +464,9 @@ class _BoardPainter:
         self.jump_handles = handles
         self.legend = None
         # Traps: dark red cells with white crosses over the colour map (colour is not alone).
-        self.trap_cells = PolyCollection([], facecolors=TRAP_COLOR, edgecolors="0.35",
-                                         linewidths=0.6, hatch="xx", hatchcolor="white",
-                                         zorder=1.5, gid="traps")
+        with matplotlib.rc_context({"hatch.color": "white"}):   # read here, in any version
+            self.trap_cells = PolyCollection([], facecolors=TRAP_COLOR, edgecolors="0.35",
+                                             linewidths=0.6, hatch="xx", zorder=1.5, gid="traps")
         ax.add_collection(self.trap_cells, autolim=False)
         self.trap_handle = Patch(facecolor=TRAP_COLOR, edgecolor="white", hatch="xx",
                                  label="trap (game ends)")
