@@ -51,9 +51,10 @@ sparse product :math:`v \mapsto vP` per turn, with :math:`P` applied as
 :math:`(I - F_{\text{on}})^{-1}(B_{\text{other}} + F_{\text{end}})` through a sparse solve, never
 formed; and :func:`jump_effects` from the columns of :math:`N_B` that it needs, solved with the same
 LU. On a 4,000-square board with 400 jumps the sparse solve is about a hundred times faster than a
-dense one (``make bench``). The exact solver stays dense: its cost grows about like :math:`n^4`
-(0.01 s at 100 squares, 2 s at 800), and ``expected_turns(exact=True)`` refuses boards above
-``EXACT_MAX`` squares.
+dense one (``make bench``). The exact solver stays dense: each doubling of the board costs it
+about 5 to 7 times more from a few hundred squares on (measured: about 0.01 s at 100 squares, 1 s at
+800, 6 s at 1,600, as the fractions' digits grow with the board), and
+``expected_turns(exact=True)`` refuses boards above ``EXACT_MAX`` squares.
 """
 
 from __future__ import annotations
@@ -98,8 +99,9 @@ DISTRIBUTION_WORK = 5e10
 operations; they refuse (``ValueError``) beyond this, about a minute of work."""
 
 EXACT_MAX = 2_000
-"""The largest board ``expected_turns(exact=True)`` solves; the time of the exact solve grows about
-like :math:`n^4` (about half a minute at 2,000 squares), so bigger boards raise ``ValueError``."""
+"""The largest board ``expected_turns(exact=True)`` solves; the time of the exact solve grows 5 to 7
+times with each doubling of the board (about ten seconds at 2,000 squares), so bigger boards raise
+``ValueError``."""
 
 
 # --------------------------------------------------------------------------- one roll, one turn
@@ -473,7 +475,8 @@ def expected_turns(board: Board, exact: bool = False) -> np.ndarray | sympy.Matr
     if exact:
         if board.size > EXACT_MAX:
             raise ValueError(f"an exact solve of a board of {board.size} squares would take many "
-                             f"minutes (the cost grows about like size**4; the limit is "
+                             f"minutes (the cost grows 5 to 7 times with each doubling of the "
+                             f"board; the limit is "
                              f"EXACT_MAX = {EXACT_MAX} squares): use expected_turns(board) for "
                              "floats, which agree with the exact answer to about 1e-12")
         def build() -> sympy.Matrix:
