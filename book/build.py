@@ -170,6 +170,9 @@ def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
         if strip_solutions:
             text = HIDDEN_TESTS.sub("", cell.source)
             cell.source = SOLUTION_MARKERS.sub("", text).rstrip("\n")
+            if not cells and cell.cell_type == "markdown":
+                # The page's title: "Solutions N — ...", not the exercise set's own title again.
+                cell.source = re.sub(r"^# Exercises ", "# Solutions ", cell.source, count=1)
         cells.append(cell)
         if cell.cell_type == "code" and _has_widget(cell):
             note = ("```{admonition} A saved picture of a live control\n:class: tip widget-note\n"

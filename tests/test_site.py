@@ -100,6 +100,14 @@ def test_every_lesson_exercise_set_and_solution_is_a_page(site):
     assert (site / "search.html").exists() and (site / "searchindex.js").exists()
 
 
+def test_a_solutions_page_is_titled_as_solutions(site):
+    """In the navigation a set's worked solutions are told apart from the set itself."""
+    for source in _sources():
+        if source.startswith("solutions/"):
+            title = re.search(r"<title>(.*?)</title>", (site / f"{source}.html").read_text())
+            assert title and title[1].startswith("Solutions "), (source, title)
+
+
 def test_pages_follow_the_course_order(site):
     """Previous/next: lesson 1, its exercises, its solutions, lesson 2, ..."""
     expected = ["index", *_sources()]
