@@ -76,3 +76,17 @@ def test_the_lab_opens_on_the_start_page() -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert '--ServerApp.root_dir="$(CURDIR)"' in makefile
     assert f"--LabApp.default_url=/lab/tree/{START.name}" in makefile
+
+
+EXECUTED = sorted(p for folder in ("lessons", "solutions") for p in (ROOT / folder).glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("path", EXECUTED, ids=_ids(EXECUTED))
+def test_every_saved_picture_has_alt_text(path: Path) -> None:
+    """Set where the figure is made (chutes_edu's plots, or describe()), so the site gets it too."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if "image/png" in out.get("data", {}):
+                alt = out.get("metadata", {}).get("image/png", {}).get("alt")
+                assert alt and alt.strip(), f"{path.name}: a picture without alt text:\n{cell.source}"
