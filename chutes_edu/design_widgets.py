@@ -26,8 +26,8 @@ from .design import (
     design_board,
     plot_design,
 )
-from .markov import expected_turns
-from .plots import draw_board
+from .markov import expected_turns, turn_distribution
+from .plots import draw_board, plot_distribution
 from .widgets import _escape, _Explorer, _FigureView
 
 __all__ = ["DesignExplorer"]
@@ -98,6 +98,11 @@ class DesignExplorer(_Explorer):
         draw_board(board, ax=self.board_view.figure.add_subplot(),
                    title=board.name or "the board")
         self.board_view.render()
+        # Before the first search, the starting board's game length: the picture a design is
+        # compared with (and never an empty picture without a description).
+        plot_distribution(turn_distribution(board), ax=self.comparison_view.figure.add_subplot(),
+                          cumulative=False, title="Before a design: the starting board")
+        self.comparison_view.render()
         self._observe(self.goal, self._on_goal)
         self.run.on_click(self._handler(lambda _button: self._design()))
         self.children = [

@@ -90,3 +90,9 @@ def test_every_saved_picture_has_alt_text(path: Path) -> None:
             if "image/png" in out.get("data", {}):
                 alt = out.get("metadata", {}).get("image/png", {}).get("alt")
                 assert alt and alt.strip(), f"{path.name}: a picture without alt text:\n{cell.source}"
+    # the saved pictures of the widgets: their tooltip becomes the <img>'s title and alt on the site
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
+    for model in state.get("state", {}).values():
+        if model.get("model_name") == "ImageModel":
+            assert (model["state"].get("tooltip") or "").strip(), \
+                f"{path.name}: a saved widget picture without a description"
