@@ -25,16 +25,10 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 # BLAS reads its thread count once, when numpy is imported: these imports come after the setting.
 import functools  # noqa: E402
-import shutil  # noqa: E402
-import signal  # noqa: E402
-import socket  # noqa: E402
 import statistics  # noqa: E402
-import subprocess  # noqa: E402
 import sys  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Callable, Iterator, Sequence  # noqa: E402
-from contextlib import contextmanager  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -51,10 +45,10 @@ from chutes_edu import (  # noqa: E402
 from chutes_edu.widgets import _png  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))          # the browser harness the tests use: tests/browser.py
+from tests import browser  # noqa: E402
+
 NOTEBOOK = ROOT / "tests" / "notebooks" / "widgets_demo.ipynb"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking"]
 QUIET_MS = 250            # no DOM mutation for this long after the output changed = settled
 PRESSES = 8               # arrow presses each way (right, then back left) per explorer
 # (explorer, its root's CSS class, the slider's CSS class): one slider per explorer
@@ -221,69 +215,6 @@ def _zlib_png(rgba: np.ndarray) -> bytes:
 
 
 # --------------------------------------------------------------------------- in a browser
-def browser_missing() -> str | None:
-    """Why the browser timings cannot run here, or None."""
-    if not Path(CHROMIUM).exists():
-        return f"{CHROMIUM} not found (apt-get install chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright for Python is not installed (pip install -e '.[test]')"
-    if _voila() is None:
-        return "voila is not installed (pip install -e '.[test]')"
-    return None
-
-
-def _voila() -> str | None:
-    here = Path(sys.executable).parent / "voila"
-    return str(here) if here.exists() else shutil.which("voila")
-
-
-@contextmanager
-def serve_demo(timeout: float = 120.0) -> Iterator[str]:
-    """Serve the demo notebook with Voila on 127.0.0.1; yield its URL; stop Voila and its kernel."""
-    voila = _voila()
-    if voila is None:
-        raise RuntimeError("voila is not installed")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    paths = [str(ROOT), os.environ.get("PYTHONPATH", "")]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p),
-           "OPENBLAS_NUM_THREADS": "1"}
-    with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(
-            [voila, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-             str(NOTEBOOK.relative_to(ROOT))],
-            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        try:
-            deadline = time.monotonic() + timeout
-            while True:
-                if process.poll() is not None:
-                    log.seek(0)
-                    raise RuntimeError(f"voila exited early:\n{log.read().decode()[-3000:]}")
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise TimeoutError(f"voila did not listen within {timeout} s") from None
-                    time.sleep(0.25)
-            yield f"http://127.0.0.1:{port}/"
-        finally:
-            # Voila and its kernel share the session started for them: end that group only.
-            for sig in (signal.SIGTERM, signal.SIGKILL):
-                try:
-                    os.killpg(process.pid, sig)
-                except ProcessLookupError:
-                    break
-                try:
-                    process.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    continue
-            process.wait()
-
-
 def browser_timings(presses: int = PRESSES,
                     screenshots: Path | None = None) -> list[tuple[str, float]]:
     """Median seconds from an arrow key on a slider to the settled page, per explorer.
@@ -302,39 +233,33 @@ def browser_timings(presses: int = PRESSES,
         ``("browser: <explorer> <slider>", median seconds)``; empty, with the reason on stderr,
         when Chromium, Playwright or Voila is missing.
     """
-    missing = browser_missing()
+    missing = browser.missing()
     if missing is not None:
         print(f"(browser timings skipped: {missing})", file=sys.stderr)
         return []
-    from playwright.sync_api import sync_playwright
-
     out: list[tuple[str, float]] = []
-    with serve_demo() as url, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1300, "height": 1000})
-            page.goto(url, timeout=240_000)
-            page.locator(".chutes-readout").nth(len(SLIDERS) - 1).wait_for(timeout=240_000)
-            page.wait_for_function(f"document.querySelectorAll('.chutes-readout').length "
-                                   f">= {len(SLIDERS)}", timeout=240_000)
-            for name, root_class, slider_class in SLIDERS:
-                root = page.locator(f".{root_class}").first
-                handle = root.locator(f".{slider_class} .noUi-handle").first
-                handle.scroll_into_view_if_needed()
-                root.evaluate(_WATCH)
-                times = []
-                for i, key in enumerate(["ArrowRight"] * presses + ["ArrowLeft"] * presses):
-                    handle.press(key)
-                    page.wait_for_function(_SETTLED, timeout=60_000, polling=20)
-                    t0, last = page.evaluate("[window.__chutes.t0, window.__chutes.last]")
-                    if i not in (0, presses):            # the first move each way warms up
-                        times.append((last - t0) / 1000)
-                out.append((f"browser: {name} (key to settled page)", statistics.median(times)))
-                if screenshots is not None:
-                    screenshots.mkdir(parents=True, exist_ok=True)
-                    root.screenshot(path=str(screenshots / f"bench_{root_class}.png"))
-        finally:
-            browser.close()
+    with browser.voila(NOTEBOOK) as url, browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 1300, "height": 1000})
+        page.goto(url, timeout=240_000)
+        page.locator(".chutes-readout").nth(len(SLIDERS) - 1).wait_for(timeout=240_000)
+        page.wait_for_function(f"document.querySelectorAll('.chutes-readout').length "
+                               f">= {len(SLIDERS)}", timeout=240_000)
+        for name, root_class, slider_class in SLIDERS:
+            root = page.locator(f".{root_class}").first
+            handle = root.locator(f".{slider_class} .noUi-handle").first
+            handle.scroll_into_view_if_needed()
+            root.evaluate(_WATCH)
+            times = []
+            for i, key in enumerate(["ArrowRight"] * presses + ["ArrowLeft"] * presses):
+                handle.press(key)
+                page.wait_for_function(_SETTLED, timeout=60_000, polling=20)
+                t0, last = page.evaluate("[window.__chutes.t0, window.__chutes.last]")
+                if i not in (0, presses):            # the first move each way warms up
+                    times.append((last - t0) / 1000)
+            out.append((f"browser: {name} (key to settled page)", statistics.median(times)))
+            if screenshots is not None:
+                screenshots.mkdir(parents=True, exist_ok=True)
+                root.screenshot(path=str(screenshots / f"bench_{root_class}.png"))
     return out
 
 

@@ -13,141 +13,61 @@ comes with a new one.
 
 from __future__ import annotations
 
-import os
-import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from chutes_edu import MILTON_BRADLEY_1943, expected_turns
 
+from . import browser
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "tests" / "notebooks" / "widgets_demo.ipynb"
 ARTIFACTS = ROOT / "tests" / "artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-START_TIMEOUT = 120      # seconds for Voila to listen
 PAGE_TIMEOUT = 180_000   # ms for the kernel to start and the widget to appear
 UPDATE_TIMEOUT = 60_000  # ms for the readout to follow the slider
 
-
-def _voila() -> str | None:
-    here = Path(sys.executable).parent / "voila"
-    return str(here) if here.exists() else shutil.which("voila")
+pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
 
 
-def _requirements() -> str | None:
-    """Why the browser test cannot run here, or None."""
-    if not Path(CHROMIUM).exists():
-        return f"{CHROMIUM} not found (install Debian's chromium: apt-get install chromium)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright for Python is not installed (pip install -e '.[test]')"
-    if _voila() is None:
-        return "voila is not installed (pip install -e '.[test]')"
-    return None
-
-
-pytestmark = pytest.mark.skipif(_requirements() is not None, reason=str(_requirements()))
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_for_port(port: int, process: subprocess.Popen, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"voila exited early with code {process.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.25)
-    raise TimeoutError(f"voila did not listen on port {port} within {timeout} s")
-
-
-@pytest.fixture
-def voila_url(tmp_path):
-    port = _free_port()
-    log = open(tmp_path / "voila.log", "w+b")
-    paths = [str(ROOT), os.environ.get("PYTHONPATH", "")]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p),
-           "OPENBLAS_NUM_THREADS": "1"}
-    process = subprocess.Popen(
-        [_voila(), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-         str(NOTEBOOK.relative_to(ROOT))],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-    try:
-        _wait_for_port(port, process, START_TIMEOUT)
-        yield f"http://127.0.0.1:{port}/"
-    except Exception:
-        log.seek(0)
-        print(log.read().decode(errors="replace")[-5000:])
-        raise
-    finally:
-        # Voila and the kernel it started share the session we gave it: end that group only.
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=15)
-        try:
-            os.killpg(process.pid, signal.SIGKILL)     # a kernel left behind, if any
-        except ProcessLookupError:
-            pass
-        log.close()
+@pytest.fixture(scope="module")
+def voila_url():
+    with browser.voila(NOTEBOOK) as url:
+        yield url
 
 
 def test_die_slider_moves_the_readout_in_a_real_browser(voila_url):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     seven = f"{float(expected_turns(MILTON_BRADLEY_1943.replace(die=7))[0]):.4f}"
     six = f"{float(expected_turns(MILTON_BRADLEY_1943)[0]):.4f}"
     assert (six, seven) == ("39.2251", "34.6966")
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-                                    timeout=60_000)
-        try:
-            page = browser.new_page(viewport={"width": 1300, "height": 1100})
-            page.set_default_timeout(PAGE_TIMEOUT)
-            page.goto(voila_url, timeout=PAGE_TIMEOUT)
-            readout = page.locator(".chutes-readout").first      # the board explorer's
-            expect(readout).to_contain_text(six, timeout=PAGE_TIMEOUT)
-            # the notebook shows all six explorers; each has drawn its readout and pictures
-            expect(page.locator(".chutes-readout")).to_have_count(6, timeout=PAGE_TIMEOUT)
-            for i in range(6):
-                expect(page.locator(".chutes-readout").nth(i)).not_to_have_text("")
-            handle = page.locator(".chutes-die .noUi-handle")
-            expect(handle).to_have_count(1)
-            picture = page.locator("img.chutes-distribution-image")
-            expect(picture).to_have_count(1)
-            before = picture.get_attribute("src")
-            handle.focus()
-            handle.press("ArrowRight")
-            expect(readout).to_contain_text(seven, timeout=UPDATE_TIMEOUT)
-            # the widget sends the pictures before the readout: they are new by now
-            expect(picture).not_to_have_attribute("src", before or "", timeout=UPDATE_TIMEOUT)
-            expect(page.locator(".chutes-die")).to_contain_text("7")
-            for message in page.locator(".chutes-message").all():
-                expect(message).to_have_text("")
-            page.screenshot(path=str(ARTIFACTS / "browser_board_explorer.png"), full_page=True)
-            assert "Traceback" not in page.content()
-        finally:
-            browser.close()
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 1300, "height": 1100})
+        page.set_default_timeout(PAGE_TIMEOUT)
+        page.goto(voila_url, timeout=PAGE_TIMEOUT)
+        readout = page.locator(".chutes-readout").first      # the board explorer's
+        expect(readout).to_contain_text(six, timeout=PAGE_TIMEOUT)
+        # the notebook shows all six explorers; each has drawn its readout and pictures
+        expect(page.locator(".chutes-readout")).to_have_count(6, timeout=PAGE_TIMEOUT)
+        for i in range(6):
+            expect(page.locator(".chutes-readout").nth(i)).not_to_have_text("")
+        handle = page.locator(".chutes-die .noUi-handle")
+        expect(handle).to_have_count(1)
+        picture = page.locator("img.chutes-distribution-image")
+        expect(picture).to_have_count(1)
+        before = picture.get_attribute("src")
+        handle.focus()
+        handle.press("ArrowRight")
+        expect(readout).to_contain_text(seven, timeout=UPDATE_TIMEOUT)
+        # the widget sends the pictures before the readout: they are new by now
+        expect(picture).not_to_have_attribute("src", before or "", timeout=UPDATE_TIMEOUT)
+        expect(page.locator(".chutes-die")).to_contain_text("7")
+        for message in page.locator(".chutes-message").all():
+            expect(message).to_have_text("")
+        page.screenshot(path=str(ARTIFACTS / "browser_board_explorer.png"), full_page=True)
+        assert "Traceback" not in page.content()
 
 
 # (explorer's CSS class, the CSS class of one of its sliders)
@@ -170,46 +90,41 @@ def _alt(picture) -> str:
 
 
 def test_every_explorer_answers_its_slider_in_a_real_browser(voila_url):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-                                    timeout=60_000)
-        try:
-            page = browser.new_page(viewport={"width": 1300, "height": 1100})
-            page.set_default_timeout(PAGE_TIMEOUT)
-            page.goto(voila_url, timeout=PAGE_TIMEOUT)
-            expect(page.locator(".chutes-readout")).to_have_count(len(EXPLORERS),
-                                                                  timeout=PAGE_TIMEOUT)
-            for root_class, slider_class in EXPLORERS:
-                root = page.locator(f".{root_class}")
-                expect(root).to_have_count(1)
-                readout = root.locator(".chutes-readout").first
-                expect(readout).not_to_have_text("")
-                expect(root.locator(".chutes-message").first).to_have_text("")  # opens valid
-                pictures = root.locator("img")
-                page.wait_for_function("r => [...r.querySelectorAll('img')].every("
-                                       "i => i.complete && i.naturalWidth > 0)",
-                                       arg=root.element_handle())
-                for natural_w, natural_h, shown_w, shown_h in root.evaluate(_IMAGE_SIZES):
-                    assert (shown_w, shown_h) == (natural_w, natural_h), root_class
-                text = readout.text_content() or ""       # what to_have_text compares
-                sources = [pictures.nth(i).get_attribute("src") for i in range(pictures.count())]
-                words = [_alt(pictures.nth(i)) for i in range(pictures.count())]
-                assert all(len(w) > 40 for w in words), (root_class, words)
-                handle = root.locator(f".{slider_class} .noUi-handle")
-                expect(handle).to_have_count(1)
-                handle.press("ArrowRight")
-                expect(readout).not_to_have_text(text, timeout=UPDATE_TIMEOUT)
-                # the pictures are sent before the readout: at least one is new by now
-                assert any(pictures.nth(i).get_attribute("src") != before
-                           for i, before in enumerate(sources)), root_class
-                for i, before in enumerate(sources):        # a new picture, new words
-                    if pictures.nth(i).get_attribute("src") != before:
-                        assert _alt(pictures.nth(i)) not in ("", words[i]), (root_class, i)
-                expect(root.locator(".chutes-message").first).to_have_text("")
-                root.screenshot(path=str(ARTIFACTS / f"browser_{root_class}.png"))
-            assert "Traceback" not in page.content()
-        finally:
-            browser.close()
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 1300, "height": 1100})
+        page.set_default_timeout(PAGE_TIMEOUT)
+        page.goto(voila_url, timeout=PAGE_TIMEOUT)
+        expect(page.locator(".chutes-readout")).to_have_count(len(EXPLORERS),
+                                                              timeout=PAGE_TIMEOUT)
+        for root_class, slider_class in EXPLORERS:
+            root = page.locator(f".{root_class}")
+            expect(root).to_have_count(1)
+            readout = root.locator(".chutes-readout").first
+            expect(readout).not_to_have_text("")
+            expect(root.locator(".chutes-message").first).to_have_text("")  # opens valid
+            pictures = root.locator("img")
+            page.wait_for_function("r => [...r.querySelectorAll('img')].every("
+                                   "i => i.complete && i.naturalWidth > 0)",
+                                   arg=root.element_handle())
+            for natural_w, natural_h, shown_w, shown_h in root.evaluate(_IMAGE_SIZES):
+                assert (shown_w, shown_h) == (natural_w, natural_h), root_class
+            text = readout.text_content() or ""       # what to_have_text compares
+            sources = [pictures.nth(i).get_attribute("src") for i in range(pictures.count())]
+            words = [_alt(pictures.nth(i)) for i in range(pictures.count())]
+            assert all(len(w) > 40 for w in words), (root_class, words)
+            handle = root.locator(f".{slider_class} .noUi-handle")
+            expect(handle).to_have_count(1)
+            handle.press("ArrowRight")
+            expect(readout).not_to_have_text(text, timeout=UPDATE_TIMEOUT)
+            # the pictures are sent before the readout: at least one is new by now
+            assert any(pictures.nth(i).get_attribute("src") != before
+                       for i, before in enumerate(sources)), root_class
+            for i, before in enumerate(sources):        # a new picture, new words
+                if pictures.nth(i).get_attribute("src") != before:
+                    assert _alt(pictures.nth(i)) not in ("", words[i]), (root_class, i)
+            expect(root.locator(".chutes-message").first).to_have_text("")
+            root.screenshot(path=str(ARTIFACTS / f"browser_{root_class}.png"))
+        assert "Traceback" not in page.content()

@@ -27,12 +27,11 @@ from urllib.parse import unquote, urlsplit
 import nbformat
 import pytest
 
+from . import browser
+
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 ARTIFACTS = ROOT / "tests" / "artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 BUILD_TIMEOUT = 600       # seconds
 PAGE_TIMEOUT = 30_000     # ms for a page, its maths and its widgets
 REPO_URL = "https://github.com/example-org/chutes_edu"
@@ -47,9 +46,10 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 def _requirements() -> str | None:
     """Why the site test cannot run here, or None."""
-    if not Path(CHROMIUM).exists():
-        return f"{CHROMIUM} not found (install Debian's chromium: apt-get install chromium)"
-    for module, what in (("playwright", "playwright for Python"), ("jupyter_book", "jupyter-book")):
+    why = browser.missing(voila=False)
+    if why is not None:
+        return why
+    for module, what in (("jupyter_book", "jupyter-book"),):
         if importlib.util.find_spec(module) is None:
             return f"{what} is not installed (pip install -e '.[test]')"
     if not (BOOK / "node_modules" / "mathjax").exists() and shutil.which("npm") is None:
@@ -215,13 +215,10 @@ def _alt_problem(image: dict) -> str | None:
 @pytest.fixture(scope="module")
 def reports(site):
     """Every page, opened from disk with the network refused: what it shows."""
-    from playwright.sync_api import sync_playwright
-
     offsite: list[str] = []
     results = {}
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
+    with browser.chromium() as chromium:
+        context = chromium.new_context(viewport={"width": 1280, "height": 900})
 
         def route(r):
             if r.request.url.startswith(("file:", "data:", "blob:")):
@@ -258,7 +255,6 @@ def reports(site):
             page.remove_listener("requestfailed", on_fail)
             page.remove_listener("pageerror", on_error)
             results[rel] = report
-        browser.close()
     results["__offsite__"] = offsite
     return results
 

@@ -1,0 +1,190 @@
+"""One way to put the course in a real browser: Voila on 127.0.0.1 and Debian's Chromium.
+
+Shared by the browser tests (tests/test_browser.py, tests/test_accessibility.py, ...) and the
+widget benchmark (benchmarks/bench_widgets.py), so that they start, drive and stop things alike:
+
+- :func:`missing` says why a browser run cannot happen here (no Chromium, Playwright or Voila), so
+  that a test can skip with the reason and a benchmark can say so;
+- :func:`voila` serves a notebook (at ``/``) or a folder (``/voila/render/<path>``) on a free port
+  of 127.0.0.1 and stops Voila and every kernel it started, whatever happens;
+- :func:`chromium` launches Debian's Chromium (``/usr/bin/chromium``, never ``playwright
+  install``) with the flags this closed network needs;
+- :func:`axe_violations` runs the pinned axe-core (tests/js/package.json) on a page.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from .support import ROOT, node_tools
+
+CHROMIUM = "/usr/bin/chromium"
+# Without the background-networking flags Chromium keeps calling Google's hosts, and this
+# machine's closed network refuses each call.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+START_TIMEOUT = 120.0     # seconds for Voila to listen
+# The WCAG 2.1 A and AA rules: the standard the course meets (ACCESSIBILITY.md).
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def voila_command() -> str | None:
+    """The ``voila`` of this interpreter's environment, else one on PATH, else None."""
+    here = Path(sys.executable).parent / "voila"
+    return str(here) if here.exists() else shutil.which("voila")
+
+
+def missing(*, voila: bool = True) -> str | None:
+    """Why a browser run cannot happen here, or None."""
+    if not Path(CHROMIUM).exists():
+        return f"{CHROMIUM} not found (install Debian's chromium: apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright for Python is not installed (pip install -e '.[test]')"
+    if voila and voila_command() is None:
+        return "voila is not installed (pip install -e '.[test]')"
+    return None
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    # The server and the kernels it started share the session we gave it: end that group only.
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            continue
+    try:
+        os.killpg(process.pid, signal.SIGKILL)      # a kernel left behind, if any
+    except ProcessLookupError:
+        pass
+    process.wait()
+
+
+@contextmanager
+def voila(target: Path, *, timeout: float = START_TIMEOUT,
+          extra: tuple[str, ...] = ()) -> Iterator[str]:
+    """Serve ``target`` with Voila on 127.0.0.1; yield its base URL; stop it and its kernels.
+
+    Parameters
+    ----------
+    target : pathlib.Path
+        A notebook (rendered at the base URL) or a folder (its notebooks at
+        ``<base URL>voila/render/<path relative to the folder>``).
+    timeout : float
+        Seconds to wait for Voila to listen.
+    extra : tuple of str
+        More command-line options for Voila.
+    """
+    command = voila_command()
+    if command is None:
+        raise RuntimeError("voila is not installed")
+    target = Path(target).resolve()
+    cwd = target if target.is_dir() else target.parent
+    port = free_port()
+    paths = [str(ROOT), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p),
+           "OPENBLAS_NUM_THREADS": "1"}
+    args = [command, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1", *extra]
+    if target.is_file():
+        args.append(target.name)
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(args, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                   start_new_session=True)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                if process.poll() is not None:
+                    raise RuntimeError(f"voila exited early with code {process.returncode}")
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise TimeoutError(f"voila did not listen within {timeout} s") from None
+                    time.sleep(0.25)
+            yield f"http://127.0.0.1:{port}/"
+        except BaseException:
+            log.seek(0)
+            print(log.read().decode(errors="replace")[-5000:], file=sys.stderr)
+            raise
+        finally:
+            _stop(process)
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium under Playwright: yield the browser; close it and Playwright after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                             args=CHROMIUM_ARGS, timeout=60_000)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def axe_violations(page: Any, *, context: str = "document",
+                   impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict[str, Any]]:
+    """The axe-core violations of WCAG 2.1 A and AA on ``page`` with the given impacts.
+
+    Parameters
+    ----------
+    page : playwright Page
+        A page that has finished drawing.
+    context : str
+        A JavaScript expression for what to audit (``document``, or an element).
+    impacts : tuple of str
+        Keep the violations with these impacts.
+
+    Returns
+    -------
+    list of dict
+        ``{"id", "impact", "help", "nodes": [{"target", "html", "summary"}]}`` per rule.
+    """
+    _, tools = node_tools()
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(tools / "node_modules" / "axe-core" / "axe.min.js"))
+    found = page.evaluate(
+        """async ([context, tags]) => {
+             const result = await axe.run(eval(context), {runOnly: {type: 'tag', values: tags},
+                                                          resultTypes: ['violations']});
+             return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+               nodes: v.nodes.map(n => ({target: n.target.join(' '), html: n.html,
+                                          summary: n.failureSummary}))}));
+           }""", [context, WCAG_TAGS])
+    return [v for v in found if v["impact"] in impacts]
+
+
+def describe_violations(violations: list[dict[str, Any]], limit: int = 3) -> str:
+    """A readable summary of :func:`axe_violations`, for an assertion message."""
+    lines = []
+    for v in violations:
+        lines.append(f"{v['impact']} {v['id']} ({len(v['nodes'])}): {v['help']}")
+        for node in v["nodes"][:limit]:
+            lines.append(f"    {node['target']}: {node['html'][:160]}")
+    return "\n".join(lines)
