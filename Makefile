@@ -26,6 +26,8 @@ HUB_URL    ?=
 REPO_URL   ?=
 BRANCH     ?= main
 SITE_NPM   := book/node_modules/.package-lock.json
+# What the tests run in Node or inject into Chromium (axe-core, marked), pinned in tests/js.
+TEST_NPM   := tests/js/node_modules/.package-lock.json
 
 .PHONY: help lab lab-env test lint fmt notebooks-kernels site bench exercises clean
 
@@ -83,8 +85,11 @@ notebooks-kernels: $(STAMP)
 		OPENBLAS_CORETYPE=$$k $(PY) -m pytest -q -p no:cacheprovider $(NOTEBOOKS) || exit 1; \
 	done
 
-test: lint notebooks-kernels
+test: lint notebooks-kernels $(TEST_NPM)
 	$(PY) -m pytest
+
+$(TEST_NPM): tests/js/package.json tests/js/package-lock.json
+	cd tests/js && npm ci --no-audit --no-fund --ignore-scripts --prefer-offline
 
 $(SITE_NPM): book/package.json book/package-lock.json
 	cd book && npm ci --no-audit --no-fund --ignore-scripts --prefer-offline
@@ -102,4 +107,4 @@ exercises: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(LAB_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache tests/artifacts \
-		_build book/node_modules
+		_build book/node_modules tests/js/node_modules

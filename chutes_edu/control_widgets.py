@@ -42,7 +42,7 @@ from .plots import (
     draw_board,
     square_center,
 )
-from .widgets import _FigureView, _NumberLayer
+from .widgets import _FigureView, _NumberLayer, _Offline
 
 __all__ = ["draw_policy", "plot_policy_profile", "PolicyExplorer"]
 
@@ -264,7 +264,7 @@ class _PolicyPainter:
                 self.value_line, self.policy_line, self.compare_line]
 
 
-class PolicyExplorer(widgets.VBox):
+class PolicyExplorer(_Offline, widgets.VBox):
     """Sliders for the aim and the discount factor; the value map and policy redraw.
 
     The aim: ``exact`` is the chance of moving exactly the target; the rest is split between one
@@ -290,6 +290,9 @@ class PolicyExplorer(widgets.VBox):
     result : chutes_edu.control.ValueIterationResult or None
         The last solution.
     """
+
+    offline_summary = ("Aiming explorer: set how accurately the token moves and see the best "
+                       "target from every square")
 
     def __init__(self, board: Board = AIMING_GAME_2021) -> None:
         if not isinstance(board, Board):

@@ -70,6 +70,9 @@ class DesignExplorer(_Explorer):
         The designed board, and the game lengths before and after.
     """
 
+    offline_summary = ("Design explorer: choose a goal and let a search add ladders and "
+                       "chutes to the board")
+
     def __init__(self, board: Board = MILTON_BRADLEY_1943) -> None:
         super().__init__()
         self.add_class("chutes-design-explorer")

@@ -328,7 +328,24 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;")
 
 
-class _Explorer(widgets.VBox):
+class _Offline:
+    """What a notebook shows where a saved explorer cannot be drawn: a sentence, not a repr.
+
+    An untrusted notebook in JupyterLab, or any viewer without the widget manager (GitHub, a
+    text export), shows a widget output's ``text/plain``; ipywidgets puts the widget's repr there.
+    """
+
+    #: The explorer in a few words, e.g. "Board explorer: change the board and its rules".
+    offline_summary = "an interactive explorer"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        bundle: dict[str, Any] = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
+        bundle["text/plain"] = (f"{self.offline_summary}. This is an interactive explorer: "
+                                "run this cell to use it.")
+        return bundle
+
+
+class _Explorer(_Offline, widgets.VBox):
     """Shared behaviour: the message line, guarded control updates, library errors caught."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -400,6 +417,9 @@ class BoardExplorer(_Explorer):
     board_image, distribution_image : ipywidgets.Image
         The pictures.
     """
+
+    offline_summary = ("Board explorer: change the board and its rules and watch the expected "
+                       "length of a game")
 
     def __init__(self, board: Board = MILTON_BRADLEY_1943) -> None:
         super().__init__()
@@ -643,6 +663,9 @@ class CoinFlipExplorer(_Explorer):
         The running average with its 95% band and the line ``1/p``.
     """
 
+    offline_summary = ("Waiting for heads: flip a coin until heads and watch the average "
+                       "number of flips")
+
     def __init__(self, p: float = 0.5, n_trials: int = 1000, seed: int = 0) -> None:
         super().__init__()
         self.add_class("chutes-coin-explorer")
@@ -716,6 +739,9 @@ class SimulationExplorer(_Explorer):
     turns : numpy.ndarray
         The game lengths of the last run.
     """
+
+    offline_summary = ("Simulation explorer: play many games and watch the running mean "
+                       "approach the exact value")
 
     def __init__(self, board: Board = MILTON_BRADLEY_1943, n_games: int = 10_000,
                  seed: int = 0) -> None:
@@ -836,6 +862,9 @@ class JumpExplorer(_Explorer):
     image : ipywidgets.Image
     """
 
+    offline_summary = ("Jump explorer: add a ladder or chute anywhere and see how the "
+                       "expected length changes")
+
     def __init__(self, board: Board = MILTON_BRADLEY_1943, min_length: int = 1) -> None:
         super().__init__()
         self.add_class("chutes-jump-explorer")
@@ -948,6 +977,9 @@ class RaceExplorer(_Explorer):
     image, board_image : ipywidgets.Image
         The bars and the board with the tokens.
     """
+
+    offline_summary = ("Race explorer: put the players anywhere and see who is most likely to "
+                       "win")
 
     def __init__(self, board: Board = MILTON_BRADLEY_1943, players: int = 2) -> None:
         super().__init__()

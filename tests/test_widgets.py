@@ -558,3 +558,17 @@ def test_after_k_turns_greys_the_final_square(fresh):
     title = ex._board_ax.get_title()
     assert f"{expected[-1]:.3f} finished" in title and "100, grey" in title
     assert ex._board_painter.cells.get_clim()[1] < expected[-1]    # the scale ignores square 100
+
+
+@pytest.mark.parametrize("explorer", ["BoardExplorer", "CoinFlipExplorer", "SimulationExplorer",
+                                      "JumpExplorer", "RaceExplorer", "PolicyExplorer",
+                                      "DesignExplorer"])
+def test_an_explorer_that_cannot_be_drawn_says_what_it_is_not_its_repr(explorer):
+    import chutes_edu
+
+    widget = getattr(chutes_edu, explorer)()
+    bundle = widget._repr_mimebundle_()
+    text = bundle["text/plain"]
+    assert "application/vnd.jupyter.widget-view+json" in bundle      # still a live widget
+    assert text.endswith("run this cell to use it.") and "explorer" in text.lower()
+    assert "children=" not in text and "(" not in text.split(":")[0]
