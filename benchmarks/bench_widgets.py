@@ -42,7 +42,7 @@ from chutes_edu import (  # noqa: E402
     RaceExplorer,
     SimulationExplorer,
 )
-from chutes_edu.widgets import _png  # noqa: E402
+from chutes_edu.widgets._base import _png  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))          # the browser harness the tests use: tests/browser.py

@@ -39,7 +39,6 @@ from .boards import (
 )
 from .checks import check
 from .coin import expected_flips, flips_until_heads
-from .control_widgets import PolicyExplorer, draw_policy, plot_policy_profile
 from .design import (
     Design,
     FairestRace,
@@ -52,7 +51,6 @@ from .design import (
     plot_design,
     variance_effects,
 )
-from .design_widgets import DesignExplorer
 from .markov import (
     expected_turns,
     fundamental_matrix,
@@ -65,16 +63,20 @@ from .markov import (
 from .plots import (
     describe,
     draw_board,
+    draw_policy,
     plot_convergence,
     plot_distribution,
     plot_jump_effects,
+    plot_policy_profile,
     plot_win_probabilities,
 )
 from .simulation import capped_mean, running_mean, simulate, simulate_endings
 from .widgets import (
     BoardExplorer,
     CoinFlipExplorer,
+    DesignExplorer,
     JumpExplorer,
+    PolicyExplorer,
     RaceExplorer,
     SimulationExplorer,
 )

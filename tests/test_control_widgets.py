@@ -1,4 +1,4 @@
-"""Headless tests of the policy widget and pictures (chutes_edu.control_widgets)."""
+"""Headless tests of the policy widget and pictures (chutes_edu.widgets.policy_explorer, chutes_edu.plots.policy)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ import pytest  # noqa: E402
 from chutes_edu import (  # noqa: E402
     AIMING_GAME_2021,
     Board,
-    control,  # noqa: E402
+    PolicyExplorer,
+    control,
+    draw_policy,
+    plot_policy_profile,
 )
-from chutes_edu.control_widgets import PolicyExplorer, draw_policy, plot_policy_profile  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ import pytest  # noqa: E402
 
 from chutes_edu import MILTON_BRADLEY_1943, Board, expected_turns  # noqa: E402
 from chutes_edu.design import ShortestGame, TargetLength, design_board  # noqa: E402
-from chutes_edu.design_widgets import DesignExplorer  # noqa: E402
+from chutes_edu.widgets import DesignExplorer  # noqa: E402
 
 PNG = b"\x89PNG"
 FUNNEL = Board({5: 3}, size=9, die=2)

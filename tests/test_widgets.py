@@ -8,7 +8,7 @@ import ipywidgets as widgets  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-import chutes_edu.widgets as W  # noqa: E402
+import chutes_edu.widgets.board_explorer as board_explorer  # noqa: E402
 from chutes_edu import (  # noqa: E402
     MILTON_BRADLEY_1943,
     MILTON_BRADLEY_1943_CHUTE_48,
@@ -217,7 +217,7 @@ def test_unexpected_errors_never_escape(fresh, monkeypatch):
     def broken(board):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(W, "turn_distribution", broken)
+    monkeypatch.setattr(board_explorer, "turn_distribution", broken)
     ex.die.value = 9                                    # must not raise
     assert "unexpected error" in ex.message.value and "boom" in ex.message.value
 

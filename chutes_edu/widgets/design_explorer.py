@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from .board import Board
-from .boards import MILTON_BRADLEY_1943
-from .design import (
+from ..board import Board
+from ..boards import MILTON_BRADLEY_1943
+from ..design import (
     METHODS,
     Design,
     FairestRace,
@@ -26,9 +26,9 @@ from .design import (
     design_board,
     plot_design,
 )
-from .markov import expected_turns, turn_distribution
-from .plots import draw_board, plot_distribution
-from .widgets import _escape, _Explorer, _FigureView
+from ..markov import expected_turns, turn_distribution
+from ..plots import draw_board, plot_distribution
+from ._base import _escape, _Explorer, _FigureView
 
 __all__ = ["DesignExplorer"]
 

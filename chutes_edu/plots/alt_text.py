@@ -1,0 +1,177 @@
+"""Alt text: every picture says what it shows.
+
+:func:`describe` gives a figure (or one of its axes) a sentence of *alt text*; every plotting
+function of the course describes its axes with a sentence computed from what it draws. When a
+notebook shows a figure, the description becomes the output's ``{"image/png": {"alt": ...}}``
+metadata (an IPython formatter registered when :mod:`chutes_edu.plots` is imported), which the
+course website turns into ``<img alt=...>``; the explorers show it on their pictures.
+
+A figure's description is its own if :func:`describe` was given the figure, otherwise its axes'
+descriptions in drawing order, so side-by-side pictures are all described; drawing twice on the
+same axes keeps the last description.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure, FigureBase
+
+_ALT = "_chutes_edu_alt"
+"""The attribute that holds a figure's or an axes' description: a ``str``, or for the pictures
+that widgets redraw in place, a callable returning the current one (see :func:`_set_alt`)."""
+
+
+Describable = FigureBase | Axes
+"""What :func:`describe` accepts: a figure (or subfigure) or an axes."""
+
+
+def describe(fig_or_ax: Describable, text: str) -> None:
+    """Say in one or two sentences what a picture shows: its alt text.
+
+    Notebooks and the course website show the text to readers who cannot see the picture (the
+    output's ``{"image/png": {"alt": text}}`` metadata becomes ``<img alt=...>``); the widgets
+    show it as their picture's title. Every plotting function of the course describes its own
+    axes; call this for a figure you draw by hand with matplotlib, after drawing it.
+
+    Parameters
+    ----------
+    fig_or_ax : matplotlib.figure.Figure or matplotlib.axes.Axes
+        The figure (the whole picture) or one of its axes (one panel).
+    text : str
+        What it shows, e.g. "The expected turns to finish from each square: 39.2 from the
+        start, falling to 0 at square 100." An empty text removes the description.
+
+    Notes
+    -----
+    A figure's description is the one given to the figure itself if any; otherwise the
+    descriptions of its axes, joined in drawing order. Describing an axes again replaces its
+    description (so the last plotting call on one axes wins); describing the figure overrides
+    all of its axes'.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from chutes_edu import describe
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.plot([0, 1, 2], [0, 1, 4])
+    >>> describe(ax, "A parabola through (0, 0), (1, 1) and (2, 4).")
+    >>> from chutes_edu.plots import description
+    >>> description(fig)
+    'A parabola through (0, 0), (1, 1) and (2, 4).'
+    """
+    if not isinstance(fig_or_ax, (FigureBase, Axes)):
+        raise ValueError(f"describe needs a matplotlib figure or axes, not "
+                         f"{type(fig_or_ax).__name__}")
+    if not isinstance(text, str):
+        raise ValueError(f"the description must be a str, not {type(text).__name__}")
+    _set_alt(fig_or_ax, text.strip())
+
+
+def description(fig_or_ax: Describable) -> str:
+    """The alt text of a figure (see :func:`describe`), or of one axes.
+
+    Parameters
+    ----------
+    fig_or_ax : matplotlib.figure.Figure or matplotlib.axes.Axes
+        A figure: its own description, else its axes' descriptions joined in drawing order.
+        An axes: its own description.
+
+    Returns
+    -------
+    str
+        The description, "" if there is none.
+    """
+    own = _alt_text(fig_or_ax)
+    if own or isinstance(fig_or_ax, Axes):
+        return own
+    return " ".join(part for ax in fig_or_ax.get_children()
+                    if isinstance(ax, Axes) and (part := _alt_text(ax)))
+
+
+def _set_alt(artist: Describable, alt: str | Callable[[], str]) -> None:
+    """Keep ``alt`` (a text, or a callable giving the current text) on a figure or axes."""
+    setattr(artist, _ALT, alt)
+
+
+def _alt_text(artist: Describable) -> str:
+    alt: str | Callable[[], str] | None = getattr(artist, _ALT, None)
+    return (alt() if callable(alt) else alt or "").strip()
+
+
+def _alt_bundle(figure: Figure) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """IPython's mime-bundle formatter for figures: only metadata, the alt text of the PNG.
+
+    It returns no data, so IPython's PNG formatter (the inline backend's) still draws the
+    picture; the metadata is merged into the output. A figure without a description gets None:
+    its output is unchanged.
+    """
+    text = description(figure)
+    return ({}, {"image/png": {"alt": text}}) if text else None
+
+
+class _PngWithAlt:
+    """The PNG formatter of figures, wrapped to add the alt text to its own metadata.
+
+    IPython lets a PNG formatter's metadata replace the mime bundle's: the inline backend's
+    ``figure_format = "retina"`` returns the picture's width and height, which would drop the alt
+    text. Wrapped, it keeps both.
+    """
+
+    def __init__(self, printer: Callable[[Figure], Any]) -> None:
+        self.printer = printer
+
+    def __call__(self, figure: Figure) -> Any:
+        out = self.printer(figure)
+        text = description(figure)
+        if not text or out is None:
+            return out
+        data, metadata = out if isinstance(out, tuple) else (out, None)
+        return data, {**(metadata or {}), "alt": text}
+
+
+def _wrap_png_printer(shell: Any) -> None:
+    """Wrap the PNG formatter of figures (again, after the inline backend registered a new one)."""
+    formatter = shell.display_formatter.formatters.get("image/png")
+    try:
+        printer = formatter.lookup_by_type(Figure)
+    except (KeyError, AttributeError):
+        return
+    if not isinstance(printer, _PngWithAlt):
+        formatter.for_type(Figure, _PngWithAlt(printer))
+
+
+def register_alt_text(shell: Any = None) -> bool:
+    """Give every figure a notebook shows its description as alt text (done on import).
+
+    The figure's output gets the metadata ``{"image/png": {"alt": description}}``; a figure
+    without a description is shown as before.
+
+    Parameters
+    ----------
+    shell : IPython.core.interactiveshell.InteractiveShell, optional
+        The shell to register with; default the running one (none outside IPython).
+
+    Returns
+    -------
+    bool
+        True if a shell was found and the formatter registered.
+    """
+    if shell is None:
+        try:
+            from IPython import get_ipython
+        except ImportError:                 # IPython is not installed: nothing shows figures
+            return False
+        shell = get_ipython()
+    if shell is None:
+        return False
+
+    def bundle(figure: Figure) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        _wrap_png_printer(shell)        # runs before the PNG formatter, in the same display
+        return _alt_bundle(figure)
+
+    shell.display_formatter.mimebundle_formatter.for_type(Figure, bundle)
+    return True

@@ -1,0 +1,37 @@
+"""Interactive explorers (ipywidgets 8) that wire the library to controls and pictures.
+
+The widgets do no mathematics of their own: every number they show comes from a library call
+(:func:`~chutes_edu.expected_turns`, :func:`~chutes_edu.turn_distribution`,
+:func:`~chutes_edu.jump_effects`, :func:`~chutes_edu.win_probabilities`,
+:func:`~chutes_edu.simulate`, :func:`~chutes_edu.running_mean`, :func:`~chutes_edu.capped_mean`,
+:mod:`chutes_edu.coin`), and every picture from :mod:`chutes_edu.plots`.
+
+- :class:`BoardExplorer` -- change the board and its rules, watch the expected game length, the
+  distribution of game lengths and a heat map of the board.
+- :class:`CoinFlipExplorer` -- the warm-up: waiting for heads, the running average against 1/p.
+- :class:`SimulationExplorer` -- Monte Carlo converging to the exact answer; the bias of a turn cap.
+- :class:`JumpExplorer` -- add one ladder or chute anywhere; the surprising ones are flagged.
+- :class:`RaceExplorer` -- 2 to 6 players on any squares: who wins, seat by seat.
+- :class:`PolicyExplorer` -- aim each move: values and best targets as the aim changes.
+- :class:`DesignExplorer` -- design a board to a goal by adding ladders and chutes.
+
+An invalid edit (a chained jump, a board that can never be finished, ...) shows the library's
+``ValueError`` message in the widget's ``message`` and keeps the last valid board: no traceback.
+
+One module per explorer (``board_explorer``, ``coin_explorer``, ...); ``_base`` holds the view code
+they share (pictures as PNG, the message line, a cache of results). This layer imports the
+pictures and the mathematics below it; nothing below imports it.
+"""
+
+from __future__ import annotations
+
+from .board_explorer import BoardExplorer
+from .coin_explorer import CoinFlipExplorer
+from .design_explorer import DesignExplorer
+from .jump_explorer import JumpExplorer
+from .policy_explorer import PolicyExplorer
+from .race_explorer import RaceExplorer
+from .simulation_explorer import SimulationExplorer
+
+__all__ = ["BoardExplorer", "CoinFlipExplorer", "SimulationExplorer", "JumpExplorer",
+           "RaceExplorer", "PolicyExplorer", "DesignExplorer"]

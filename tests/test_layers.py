@@ -1,0 +1,42 @@
+"""The library's layers, as CONTRIBUTING.md maps them: each imports only from the layers below it.
+
+import-linter checks the contracts in pyproject.toml ([tool.importlinter]): course tooling >
+explorers > pictures > mathematics > the game, with the game and the mathematics importing no
+drawing or widget library, and the pictures no widget library. A second test breaks a copy of the
+library on purpose, so that the check is seen to fail.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    command = [str(Path(sys.executable).parent / "lint-imports"), "--no-cache",
+               "--config", str(root / "pyproject.toml")]
+    return subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=300,
+                          env={"PATH": str(Path(sys.executable).parent), "PYTHONPATH": str(root)},
+                          check=False)
+
+
+def test_every_layer_imports_only_from_the_layers_below() -> None:
+    done = _lint_imports(ROOT)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "BROKEN" not in done.stdout
+
+
+def test_a_mathematics_module_that_draws_breaks_the_contract(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "chutes_edu", tmp_path / "chutes_edu",
+                    ignore=shutil.ignore_patterns("__pycache__", "js"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    markov = tmp_path / "chutes_edu" / "markov.py"
+    markov.write_text(markov.read_text() + "\nfrom .plots import draw_board  # noqa\n")
+    done = _lint_imports(tmp_path)
+    assert done.returncode != 0
+    assert "chutes_edu.markov is not allowed to import chutes_edu.plots" in done.stdout
+    assert "chutes_edu.markov is not allowed to import matplotlib" in done.stdout
