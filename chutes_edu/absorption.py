@@ -30,27 +30,78 @@ average and begins :math:`N_{0j}` of them on :math:`j`, so the long-run share of
 
 .. math:: \pi_j = \frac{N_{0j}}{t_0}, \qquad t_0 = \sum_j N_{0j},
 
-the unique solution of :math:`\pi P' = \pi`, :math:`\sum_j \pi_j = 1`. Absorbing squares (no turn
-begins there) and squares a game from 0 never visits get :math:`\pi_j = 0`. Kac's formula: the mean
-number of turns between two turns begun on square 0 is :math:`1/\pi_0 = t_0 / N_{00}`. Shares of
-turns are long-run averages, so they exist even when :math:`P'^k` itself oscillates (a periodic
-replay chain).
+the unique solution of :math:`\pi P' = \pi`, :math:`\sum_j \pi_j = 1` (the squares a game from 0
+can reach form the replay chain's only closed class). The argument is about those squares: the
+others get :math:`\pi_j = 0`, namely the absorbing squares (no turn begins there), the foot of
+every ladder and the top of every chute (a token never rests there) and the squares out of reach
+from 0. Kac's formula holds on the squares with :math:`\pi_j > 0`: the mean number of turns
+between two turns begun on :math:`j` is :math:`1/\pi_j`; for square 0 that is
+:math:`t_0 / N_{00}`. Shares of turns are long-run averages, so they exist even when
+:math:`P'^k` itself oscillates (a periodic replay chain).
 
-**Long games.** Let :math:`Q_0` be :math:`Q` on the transient squares reachable from square 0
-and :math:`\rho` its Perron root (its largest eigenvalue, real, :math:`0 \le \rho < 1`). The
-game's tail decays like :math:`\Pr(T > k) \approx c\, k^d \rho^k` (the *decay rate* :math:`\rho`),
-and the token's place in a long game settles on the *quasi-stationary distribution*
+**Long games.** Let :math:`X_k` be the square after :math:`k` turns of a game from square 0 and
+:math:`T` its length. Only the transient squares that such a game can reach matter: let
+:math:`Q_0` be :math:`Q` on them (a token never rests on the foot of a ladder or the top of a
+chute, so those squares are never among them) and :math:`x_k` row 0 of :math:`Q_0^k`, so that
+:math:`(x_k)_j = \Pr(X_k = j,\ T > k)` and :math:`\Pr(T > k) = x_k \mathbf 1`.
 
-.. math:: q_j = \lim_{k \to \infty} \Pr(X_k = j \mid T > k,\ X_0 = 0), \qquad q\,Q_0 = \rho\, q,
+*The decay rate* is :math:`\lambda = \lim_k \Pr(T > k)^{1/k}`, the Perron root (spectral radius)
+of :math:`Q_0`, which is the largest of the Perron roots of its communicating classes;
+:math:`0 \le \lambda < 1`. When :math:`\Pr(T > k + 1)/\Pr(T > k)` converges its limit is
+:math:`\lambda`; in general :math:`(\Pr(T > k + d)/\Pr(T > k))^{1/d} \to \lambda`, with :math:`d`
+the period below. :math:`Q` on *all* the transient squares can have a larger Perron root, from
+rows that no game uses: on ``Board({9: 10}, size=10)`` the ladder's foot 9 would keep a token put
+there with chance 5/6 (five faces overshoot), while long games die out at rate 2/3, square 8's
+chance of staying.
 
-a left eigenvector of :math:`Q_0` for :math:`\rho` (apply :math:`Q_0` once more to the
-conditioned distribution). The limit is carried by the communicating classes of :math:`Q_0` whose
-own Perron root is :math:`\rho` (the last such classes on a path from square 0, and what follows
-them). It exists when those classes are *aperiodic*; if one of them is *periodic* (its cycles all
-have lengths divisible by some :math:`d > 1`), the conditioned distribution cycles through
-:math:`d` shapes forever and :func:`quasi_stationary_distribution` raises ``ValueError``. If
-:math:`\rho = 0` no game lasts long (the game from 0 ends within a fixed number of turns) and
-there is nothing to condition on: ``ValueError`` too.
+*The squares of long games.* Call a class of :math:`Q_0` *critical* when its own Perron root is
+:math:`\lambda`, give each class :math:`C` the *depth* :math:`h(C)`, the largest number of
+critical classes on a path of classes from square 0's class to :math:`C` (both ends included),
+and let :math:`H` be the largest depth. Then :math:`\Pr(T > k)` is of the order of
+:math:`k^{H-1}\lambda^k` (U. G. Rothblum, "Algebraic eigenspaces of nonnegative matrices", 1975).
+The *carrying* classes are the critical classes of depth :math:`H` (none of them leads to
+another); long games are spent on them and on the classes after them, the set :math:`S`: the share
+of the other squares tends to 0 (at least as fast as :math:`1/k` on a critical class of smaller
+depth, geometrically elsewhere).
+
+*The quasi-stationary distribution* (QSD) is the normalised Cesàro limit
+
+.. math:: q = \lim_{K \to \infty} \frac{\sum_{k < K} \lambda^{-k} x_k}
+                                   {\sum_{k < K} \lambda^{-k} \Pr(T > k)} .
+
+It is a left eigenvector of :math:`Q_0` for :math:`\lambda`, non-negative, summing to 1, on
+:math:`S`: multiplying the sum by :math:`Q_0/\lambda` shifts it by one term, and one term
+(of order :math:`K^{H-1}`) is negligible against the sum (of order :math:`K^H`). A game started
+from :math:`q` has :math:`\Pr(X_k = \cdot \mid T > k) = q` and :math:`\Pr(T > k) = \lambda^k` for
+every :math:`k`: :math:`q` is quasi-stationary in the sense of J. N. Darroch and E. Seneta, "On
+quasi-stationary distributions in absorbing discrete-time finite Markov chains" (1965). With one
+carrying class :math:`q` is the only left eigenvector for :math:`\lambda` on :math:`S` that sums to
+1. With several (classes whose roots tie exactly, none leading to another) the non-negative ones
+form a cone spanned by one per carrying class, and :math:`q` is the member that the game from
+square 0 is drawn to: its weights on the carrying classes depend on how a game reaches them. That
+is why :math:`q` is defined as a limit and not as "the" eigenvector.
+
+*The period.* A carrying class whose cycles all have lengths divisible by :math:`d_C` (its period)
+has exactly :math:`d_C` eigenvalues of modulus :math:`\lambda`, namely
+:math:`\lambda e^{2\pi i j/d_C}` (Perron–Frobenius). With :math:`p` the lcm of the carrying
+classes' periods, the conditioned distribution :math:`\pi_k = \Pr(X_k = \cdot \mid T > k)`
+converges along each residue :math:`k \equiv r \pmod p`, to :math:`\varphi_r` say. The *period*
+:math:`d` is the least :math:`d \ge 1` with :math:`\varphi_{r + d} = \varphi_r` for every
+:math:`r`, i.e. the least :math:`d` for which :math:`\pi_k` converges along every residue mod
+:math:`d`. It divides :math:`p` and is usually :math:`p`; it is smaller when games enter the
+cyclic subclasses in exactly balanced shares, or when tied classes on one path have different
+periods (only the rotations :math:`e^{2\pi i j/d_C}` shared by a whole chain of :math:`H` critical
+classes survive). :math:`d = 1` exactly when :math:`\pi_k \to q` (a *Yaglom limit*). When
+:math:`d > 1`, :math:`\pi_k` cycles through :math:`d` shapes and :math:`q` is not their plain
+average but their average weighted by the survivals:
+
+.. math:: q \propto \lim_{k \to \infty} \sum_{s < d} \lambda^{-s} \Pr(X_{k+s} = \cdot,\ T > k + s),
+
+because :math:`x_k \approx k^{H-1}\lambda^k \sum_{\omega^d = 1} \omega^k v_\omega` with
+:math:`v_\omega Q_0 = \lambda\omega\, v_\omega` and :math:`v_1 \propto q`, and
+:math:`\sum_{s<d} \omega^s = 0` for :math:`\omega \ne 1`. If :math:`\lambda = 0` every game ends
+within a fixed number of turns and there is nothing to condition on:
+:func:`quasi_stationary_distribution` raises ``ValueError``.
 
 **Rounds.** With :math:`m` players moving in turn, independently, the game is over in the first
 round in which someone finishes: :math:`\Pr(\min_i T_i > k) = \Pr(T > k)^m`, so
@@ -62,7 +113,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -315,7 +366,10 @@ def stationary_distribution(board: Board) -> np.ndarray:
     In the *replay chain* a turn that ends the game puts the token back on square 0 in the same
     turn. By the renewal argument of the module docstring :math:`\pi_j = N_{0j} / t_0`, which is
     the solution of :math:`\pi P' = \pi`, :math:`\sum_j \pi_j = 1`; :math:`1/\pi_0` is the mean
-    number of turns from one game's start to the next (Kac), i.e. :math:`t_0 / N_{00}`.
+    number of turns from one game's start to the next (Kac), i.e. :math:`t_0 / N_{00}`, and
+    :math:`1/\pi_j` the mean number of turns between two turns begun on any square :math:`j` that
+    a game from square 0 can reach. The renewal argument is about those squares only; every other
+    square gets :math:`\pi_j = 0`.
 
     Parameters
     ----------
@@ -326,7 +380,8 @@ def stationary_distribution(board: Board) -> np.ndarray:
     -------
     numpy.ndarray
         Length ``size + 1``, summing to 1; 0 on the final square, on traps, and on squares a game
-        from square 0 never reaches.
+        from square 0 never stands on: the foot of a ladder, the top of a chute, squares out of
+        reach.
 
     Examples
     --------
@@ -348,29 +403,60 @@ def stationary_distribution(board: Board) -> np.ndarray:
 
 # --------------------------------------------------------------------------- long games
 class QuasiStationary(NamedTuple):
-    """What :func:`quasi_stationary_distribution` found.
+    r"""What :func:`quasi_stationary_distribution` found.
+
+    A named tuple of three fields; the first two keep their places, so ``qsd[0]`` and ``qsd[1]``
+    still work, but ``q, rate = qsd`` (unpacking two fields) does not.
 
     Attributes
     ----------
     distribution : numpy.ndarray
-        :math:`q_j = \\lim_k \\Pr(X_k = j \\mid T > k)` for the squares ``0..size`` (sums to 1).
+        The quasi-stationary distribution :math:`q` on the squares ``0..size`` (sums to 1): the
+        normalised Cesàro limit of :math:`\lambda^{-k} \Pr(X_k = \cdot,\ T > k)`, a non-negative
+        left eigenvector of :math:`Q` for :math:`\lambda` (see the module docstring). When
+        ``period == 1`` it is also :math:`\lim_k \Pr(X_k = \cdot \mid T > k)`.
     decay_rate : float
-        :math:`\\rho`, the Perron root of :math:`Q` on the squares reachable from square 0:
-        :math:`\\Pr(T > k + 1) / \\Pr(T > k) \\to \\rho`.
+        :math:`\lambda = \lim_k \Pr(T > k)^{1/k}`, the Perron root of :math:`Q` on the squares a
+        game from square 0 can reach (not of the whole :math:`Q`).
+    period : int
+        The least :math:`d \ge 1` such that :math:`\Pr(X_k = \cdot \mid T > k)` converges along
+        every residue :math:`k \equiv r \pmod d`: 1 when it converges (to ``distribution``),
+        :math:`d > 1` when it cycles through :math:`d` shapes; then
+        :math:`(\Pr(T > k + d) / \Pr(T > k))^{1/d} \to \lambda` but the one-turn ratio cycles.
     """
 
     distribution: np.ndarray
     decay_rate: float
+    period: int
 
 
 def quasi_stationary_distribution(board: Board) -> QuasiStationary:
-    r"""Where the token is in a long game, and how fast long games die out.
+    r"""Where the token is in a long game, how fast long games die out, and whether they settle.
 
-    :math:`q_j = \lim_{k\to\infty} \Pr(X_k = j \mid T > k,\ X_0 = 0)` and the decay rate
-    :math:`\rho` (see the module docstring): :math:`q Q = \rho q`. It is computed by inverse
-    iteration with a shift just above :math:`\rho` from the start square, then set exactly to 0
-    outside the classes that carry the limit. Two classes whose Perron roots differ by less than a
-    relative :math:`10^{-9}` count as tied.
+    With :math:`Q_0` the block of :math:`Q` on the transient squares a game from square 0 can
+    reach (see the module docstring):
+
+    - the decay rate :math:`\lambda = \lim_k \Pr(T > k)^{1/k}` is the Perron root of :math:`Q_0`;
+      it equals :math:`\lim_k \Pr(T > k + 1)/\Pr(T > k)` when that limit exists. The Perron root
+      of the whole :math:`Q` can be larger (``Board({9: 10}, size=10)``: 5/6, from a ladder's foot
+      where no game stands, against the true 2/3);
+    - the distribution :math:`q` is the quasi-stationary distribution, the normalised left Perron
+      eigenvector of :math:`Q_0` that a game from square 0 is drawn to: the normalised Cesàro limit
+      of :math:`\lambda^{-k}\Pr(X_k = \cdot,\ T > k)`, supported on the carrying classes and the
+      classes after them. It exists whenever games can last arbitrarily long;
+    - the period :math:`d` says what :math:`\Pr(X_k = \cdot \mid T > k)` does: it converges to
+      :math:`q` when :math:`d = 1` and cycles through :math:`d` shapes when :math:`d > 1`, whose
+      survival-weighted average is :math:`q`.
+
+    The classes of :math:`Q_0` come from Tarjan's algorithm and their Perron roots from their
+    eigenvalues (exactly, as a fraction, for a class of one square); two classes whose roots
+    differ by less than a relative :math:`10^{-9}` count as tied. :math:`q` is computed in its
+    equivalent Abel form :math:`q \propto \lim_{z \downarrow \lambda} e_0 (zI - Q_0)^{-1}` by
+    inverse iteration with :math:`z` a relative :math:`10^{-10}` above :math:`\lambda`, and set
+    exactly to 0 off the carrying classes and the classes after them. For the period, the limit
+    shapes :math:`\varphi_r` along the residues mod :math:`p` (the lcm of the carrying classes'
+    periods) come the same way from :math:`(Q_0/\lambda)^p`; shapes less than :math:`10^{-6}`
+    apart in total variation count as equal.
 
     Parameters
     ----------
@@ -381,15 +467,14 @@ def quasi_stationary_distribution(board: Board) -> QuasiStationary:
     Returns
     -------
     QuasiStationary
-        ``.distribution`` (length ``size + 1``, summing to 1, 0 on absorbing squares) and
-        ``.decay_rate``.
+        ``.distribution`` (length ``size + 1``, summing to 1, 0 on absorbing squares and on the
+        squares a game from 0 never stands on), ``.decay_rate`` and ``.period``.
 
     Raises
     ------
     ValueError
-        If the limit does not exist: the squares where long games are spent form a periodic
-        class (the conditioned distribution cycles forever; the message names the squares and the
-        period), or no game from square 0 lasts more than a fixed number of turns.
+        If every game from square 0 ends within a fixed number of turns (the message names it):
+        there are no long games to describe.
 
     Examples
     --------
@@ -397,14 +482,51 @@ def quasi_stationary_distribution(board: Board) -> QuasiStationary:
     >>> qsd = quasi_stationary_distribution(Board({2: 0}, size=3, die=2))
     >>> [round(float(q), 4) for q in qsd.distribution], round(qsd.decay_rate, 4)  # 1/phi, phi/2
     ([0.618, 0.382, 0.0, 0.0], 0.809)
+    >>> odd = Board({6: 2}, size=10, die=(1, 0, 1), overshoot="win")   # faces 1 and 3
+    >>> quasi_stationary_distribution(odd).period     # the token alternates odd and even squares
+    2
     """
     n = board.size
     live, Q, _ = _q_and_ends(board)
-    index = {int(s): i for i, s in enumerate(live)}
-    graph = [np.flatnonzero(Q[i] > 0).tolist() for i in range(live.size)]
-    # the transient squares a game from 0 can reach
-    seen = {index[0]}
-    todo = [index[0]]
+    rows = _exact_turn_rows(board)
+    start = int(np.searchsorted(live, 0))
+
+    def stay(u: int) -> Fraction:
+        s = int(live[u])
+        return rows[s].get(s, Fraction(0))
+
+    found = _long_games(Q, start, stay)
+    q = np.zeros(n + 1)
+    q[live[found.squares]] = found.distribution
+    return QuasiStationary(q, found.decay_rate, found.period)
+
+
+class _LongGames(NamedTuple):
+    """What :func:`_long_games` finds, on the indices of the matrix it was given."""
+
+    squares: np.ndarray             # the indices reachable from the start, increasing
+    distribution: np.ndarray        # q on those indices
+    decay_rate: float
+    period: int
+    phases: np.ndarray              # row r: the limit of P(X_k | T > k) along k = r mod p
+    carrying: list[list[int]]       # the carrying classes (indices of the matrix)
+
+
+_SHIFT = 1e-10
+"""How far above the decay rate (relatively) the resolvent is evaluated, for inverse iteration."""
+
+_SAME_SHAPE = 1e-6
+"""Total variation below which two limit shapes of the conditioned distribution count as equal."""
+
+
+def _long_games(Q: np.ndarray, start: int, stay: Callable[[int], Fraction]) -> _LongGames:
+    """The decay rate, quasi-stationary distribution and period of the chain ``Q`` (substochastic)
+    from ``start``; ``stay(u)`` is the exact ``Q[u, u]``, used to break ties between classes of
+    one state exactly. Raises ``ValueError`` if every path from ``start`` ends within a fixed
+    number of steps."""
+    graph = [np.flatnonzero(Q[i] > 0).tolist() for i in range(Q.shape[0])]
+    seen = {start}                                       # the indices reachable from the start
+    todo = [start]
     while todo:
         u = todo.pop()
         for v in graph[u]:
@@ -412,7 +534,7 @@ def quasi_stationary_distribution(board: Board) -> QuasiStationary:
                 seen.add(v)
                 todo.append(v)
     reach = sorted(seen)
-    classes = _classes(reach, graph)                     # in topological order
+    classes = _classes(reach, graph)                     # in topological order, start's first
     where = {u: c for c, members in enumerate(classes) for u in members}
     # Each class's Perron root: exact for a single square (its chance of staying put), by
     # eigenvalues for a class with a cycle through several squares.
@@ -420,10 +542,9 @@ def quasi_stationary_distribution(board: Board) -> QuasiStationary:
     radii: list[float] = []
     for members in classes:
         if len(members) == 1:
-            s = int(live[members[0]])
-            stay = _exact_turn_rows(board)[s].get(s, Fraction(0))
-            exact.append(stay)
-            radii.append(float(stay))
+            s = stay(members[0])
+            exact.append(s)
+            radii.append(float(s))
         else:
             exact.append(None)
             radii.append(float(np.abs(np.linalg.eigvals(Q[np.ix_(members, members)])).max()))
@@ -431,7 +552,7 @@ def quasi_stationary_distribution(board: Board) -> QuasiStationary:
     if rho == 0.0:
         raise ValueError("no game from square 0 lasts long: it always ends within "
                          f"{_longest_path(classes, where, graph) + 1} turns, so there is no "
-                         "long-game distribution to find")
+                         "long-game (quasi-stationary) distribution to find")
     rho_exact = max((r for r in exact if r is not None), default=Fraction(0))
     cyclic_max = max((radii[c] for c, r in enumerate(exact) if r is None), default=0.0)
     if cyclic_max < float(rho_exact) * (1.0 - _TIE):     # only single squares can tie: exactly
@@ -443,40 +564,53 @@ def quasi_stationary_distribution(board: Board) -> QuasiStationary:
     for c, members in enumerate(classes):
         for u in members:
             for v in graph[u]:
-                if where.get(v, c) != c:
+                if where[v] != c:
                     preds[where[v]].add(c)
     for c in range(len(classes)):                        # topological order: preds come first
         depth[c] = int(critical[c]) + max((depth[p] for p in preds[c]), default=0)
     top = max(depth)
     carrying = [c for c in range(len(classes)) if critical[c] and depth[c] == top]
-    for c in carrying:
-        period = _period(classes[c], graph)
-        if period > 1:
-            squares = sorted(int(live[u]) for u in classes[c])
-            raise ValueError(f"the long-game distribution does not settle: long games are spent "
-                             f"on squares {_ranges(squares)}, where the token goes round in "
-                             f"cycles whose lengths are all multiples of {period}, so "
-                             f"P(X_k = j | T > k) keeps cycling with period {period}")
-    # the carrying classes and every class after them
-    keep = set(carrying)
+    keep = set(carrying)                                 # the carrying classes and those after
     for c in range(len(classes)):
         if c not in keep and preds[c] & keep:
             keep.add(c)
-    support = sorted(u for c in keep for u in classes[c])
     rho = max(radii[c] for c in carrying)
-    Q0 = Q[np.ix_(reach, reach)]
     pos = {u: i for i, u in enumerate(reach)}
-    x = np.zeros(len(reach))
-    x[pos[index[0]]] = 1.0
-    shifted = (rho * (1.0 + 1e-10) + 1e-300) * np.eye(len(reach)) - Q0
+    support = np.array(sorted(pos[u] for c in keep for u in classes[c]))
+    Q0 = Q[np.ix_(reach, reach)]
+    m = len(reach)
+    # The Abel form of q: e_0 (zI - Q0)^-k for z just above rho; each solve multiplies the part
+    # along the carrying classes by about 1 / (z - rho) against at most 1 / (rho * gap) elsewhere.
+    x = np.zeros(m)
+    x[pos[start]] = 1.0
+    shifted = (rho * (1.0 + _SHIFT) + 1e-300) * np.eye(m) - Q0
     for _ in range(4):                                   # inverse iteration: x <- x (zI - Q0)^-1
         x = np.linalg.solve(shifted.T, x)
         x /= x.sum()
-    q = np.zeros(n + 1)
-    for u in support:
-        q[int(live[u])] = max(float(x[pos[u]]), 0.0)
+    q = np.zeros(m)
+    q[support] = np.clip(x[support], 0.0, None)
     q /= q.sum()
-    return QuasiStationary(q, rho)
+    # The period: the limit shapes phi_r of P(X_k | T > k) along k = r (mod p), from the same
+    # resolvent for (Q0 / rho)^p, which maps each residue to itself and sends every eigenvalue
+    # rho * omega with omega^p = 1 to 1. Row r starts from x_r / rho^r, so all rows share one scale.
+    p = math.lcm(*(_period(classes[c], graph) for c in carrying))
+    if p == 1:
+        return _LongGames(np.array(reach), q, rho, 1, q[None, :], [classes[c] for c in carrying])
+    step = Q0 / rho
+    Y = np.zeros((p, m))
+    Y[0, pos[start]] = 1.0
+    for r in range(1, p):
+        Y[r] = Y[r - 1] @ step
+    shifted = (1.0 + _SHIFT) * np.eye(m) - np.linalg.matrix_power(step, p)
+    for _ in range(4):
+        Y = np.linalg.solve(shifted.T, Y.T).T
+        Y /= np.abs(Y).sum()
+    phases = np.zeros((p, m))
+    phases[:, support] = np.clip(Y[:, support], 0.0, None)
+    phases /= phases.sum(axis=1, keepdims=True)
+    period = next(d for d in range(1, p + 1) if p % d == 0 and all(
+        0.5 * np.abs(phases[r] - phases[(r + d) % p]).sum() <= _SAME_SHAPE for r in range(p)))
+    return _LongGames(np.array(reach), q, rho, period, phases, [classes[c] for c in carrying])
 
 
 def _classes(nodes: list[int], graph: list[list[int]]) -> list[list[int]]:

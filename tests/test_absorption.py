@@ -1,10 +1,11 @@
 """Where the game ends and the long run: known answers by hand, and properties on random boards
-with traps (B = NR rows sum to 1, renewal = stationary equations, QSD = left eigenvector,
-simulation agrees)."""
+with traps (B = NR rows sum to 1, renewal = stationary equations, QSD = left eigenvector, the decay
+rate and period against the conditioned chain played on, simulation agrees)."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -12,7 +13,6 @@ import pytest
 import sympy
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_properties import boards
 
 from chutes_edu import (
     MILTON_BRADLEY_1943,
@@ -33,7 +33,9 @@ from chutes_edu import (
     turn_distribution,
     win_probabilities,
 )
+from chutes_edu.absorption import _long_games
 from chutes_edu.control import optimal_policy
+from tests.test_properties import boards
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
@@ -56,6 +58,51 @@ def ruin(N: int, p: float) -> np.ndarray:
     for i in range(1, N):
         P[i, i + 1], P[i, i - 1] = p, 1 - p
     return P
+
+
+def conditioned(board: Board, turns: int) -> tuple[np.ndarray, np.ndarray]:
+    """P(X_k = . | T > k) for k = 0..turns (rows, over the squares 0..size) and log P(T > k), by
+    playing the chain on from square 0 and renormalising after each turn (no underflow)."""
+    P = transition_matrix(board)
+    going = np.ones(board.size + 1, dtype=bool)
+    going[list(board.absorbing)] = False
+    Q = np.where(going[:, None] & going[None, :], P, 0.0)
+    x = np.zeros(board.size + 1)
+    x[0] = 1.0
+    rows, logs = [x.copy()], [0.0]
+    for _ in range(turns):
+        x = x @ Q
+        alive = x.sum()
+        x /= alive
+        rows.append(x.copy())
+        logs.append(logs[-1] + math.log(alive))
+    return np.array(rows), np.array(logs)
+
+
+def window(conds: np.ndarray, logs: np.ndarray, k: int, d: int, lam: float) -> np.ndarray:
+    """sum_{s < d} lam^-s P(X_{k+s} = ., T > k + s), normalised: the survivors of d turns in a row,
+    each rescaled by lam^-s (module docstring: its limit is q)."""
+    out = sum(math.exp(logs[k + s] - logs[k]) / lam**s * conds[k + s] for s in range(d))
+    return np.asarray(out) / np.sum(out)
+
+
+def reachable(board: Board) -> list[int]:
+    """The transient squares a game from square 0 can reach, by a search over Q > 0."""
+    P = transition_matrix(board)
+    ends = set(board.absorbing)
+    seen, todo = {0}, [0]
+    while todo:
+        s = todo.pop()
+        for t in np.flatnonzero(P[s] > 0).tolist():
+            if t not in seen and t not in ends:
+                seen.add(t)
+                todo.append(t)
+    return sorted(seen)
+
+
+def tv(a: np.ndarray, b: np.ndarray) -> float:
+    """Total variation distance."""
+    return 0.5 * float(np.abs(a - b).sum())
 
 
 # --------------------------------------------------------------------------- traps on the board
@@ -196,10 +243,19 @@ def test_the_1943_board_long_run() -> None:
     assert np.allclose(x, qsd.distribution[:100], atol=1e-10)
 
 
-def test_a_periodic_board_has_no_quasi_stationary_limit() -> None:
-    # faces 1 and 3 with bounce: each turn flips the parity; long games swing between 8 and 9
-    with pytest.raises(ValueError, match=r"squares 8-9, .* period 2"):
-        quasi_stationary_distribution(Board(size=10, die=[1, 0, 1], overshoot="bounce"))
+def test_bounce_with_odd_faces_swings_between_two_squares() -> None:
+    # faces 1 and 3 with bounce: each turn flips the parity. From 8 both faces lead to 9 (a 3
+    # bounces back from 11 to 9); from 9 a 1 wins and a 3 bounces back to 8. So Q on {8, 9} is
+    # [[0, 1], [1/2, 0]]: lambda = 1/sqrt(2), q = (lambda, 1) / (1 + lambda), period 2
+    board = Board(size=10, die=[1, 0, 1], overshoot="bounce")
+    qsd = quasi_stationary_distribution(board)
+    lam = 1 / math.sqrt(2)
+    assert qsd.period == 2 and qsd.decay_rate == pytest.approx(lam, rel=1e-12)
+    assert np.allclose(qsd.distribution[8:10], [lam / (1 + lam), 1 / (1 + lam)], atol=1e-12)
+    conds, _ = conditioned(board, 100)
+    assert sorted(np.flatnonzero(conds[k] > 0.999)[0] for k in (99, 100)) == [8, 9]
+    # the plain average of the two shapes, (1/2, 1/2), is not q (module docstring)
+    assert abs((conds[99] + conds[100])[8] / 2 - qsd.distribution[8]) > 0.05
 
 
 def test_bounded_games_have_no_quasi_stationary_distribution() -> None:
@@ -210,9 +266,181 @@ def test_bounded_games_have_no_quasi_stationary_distribution() -> None:
 def test_tied_classes_the_later_one_carries_long_games() -> None:
     # faces 1 and 3, "stay": squares 8 and 9 each keep the token with chance exactly 1/2, and 8
     # leads to 9, so long games end up on 9 (the chance of still being on 8 falls like 1/k)
-    qsd = quasi_stationary_distribution(Board(size=10, die=[1, 0, 1]))
-    assert qsd.decay_rate == 0.5
+    board = Board(size=10, die=[1, 0, 1])
+    qsd = quasi_stationary_distribution(board)
+    assert qsd.decay_rate == 0.5 and qsd.period == 1
     assert qsd.distribution.tolist() == [0.0] * 9 + [1.0, 0.0]
+    conds, logs = conditioned(board, 2000)
+    assert 1000 * conds[1000, 8] == pytest.approx(2000 * conds[2000, 8], rel=0.01)
+    # P(T > k) is of order k 2^-k here (two tied classes on one path: H = 2), so the one-turn
+    # ratio tends to 1/2 only like 1 + 1/k
+    assert math.exp(logs[2000] - logs[1999]) / 0.5 - 1 == pytest.approx(1 / 2000, rel=0.05)
+
+
+FOOT = Board({9: 10}, size=10)
+"""Square 9 is a ladder's foot: no game stands on it, but a token put there stays with chance 5/6
+(five faces overshoot). Square 8 keeps it with chance 4/6 (a 1 climbs 9 -> 10, a 2 wins)."""
+
+ODD = Board({6: 2}, size=10, die=(1, 0, 1), overshoot="win")
+"""Lesson 11's odd board: faces 1 and 3 change a square's parity and the chute 6 -> 2 keeps it, so
+every cycle through the loop 2-5 takes an even number of turns (period 2)."""
+
+THREES = Board({7: 1}, size=12, die=(1, 0, 0, 1), overshoot="win")
+"""Faces 1 and 4 move the token 1 (mod 3) and the chute 7 -> 1 moves it back 6: every turn adds 1
+to the square (mod 3), so every cycle through the loop 1-6 takes a multiple of 3 turns."""
+
+TWO_LOOPS = Board({1: 11, 6: 2, 16: 12}, size=20, die=(1, 0, 2), overshoot="win",
+                  traps=[7, 8, 17, 18])
+"""Two copies of the odd board's loop, 2-5 and 12-15, whose ways out are all traps, so neither
+leads to the other: a 3 from square 0 enters the first, a 1 climbs 1 -> 11, below the second."""
+
+BALANCED = Board({1: 5, 3: 6, 7: 5}, size=10, die=(1, 0, 1), traps=[8, 9])
+"""From 0 a 1 climbs to 5 and a 3 to 6; from 5 a 1 goes to 6, from 6 a 1 slides 7 -> 5, a 3 falls
+into a trap from either. The class {5, 6} has period 2, but the token is on 5 or 6 with chance 1/2
+each at every turn: the conditioned distribution does not cycle."""
+
+
+def test_the_decay_rate_is_the_perron_root_of_the_squares_a_game_reaches() -> None:
+    qsd = quasi_stationary_distribution(FOOT)
+    assert abs(qsd.decay_rate - Fraction(2, 3)) < 1e-12 and qsd.period == 1
+    Q = transition_matrix(FOOT)[:10, :10]
+    # lesson 11's warning: the Perron root of the whole Q is 5/6, from row 9 that no game uses
+    assert abs(np.abs(np.linalg.eigvals(Q)).max() - Fraction(5, 6)) < 1e-12
+    live = reachable(FOOT)
+    assert 9 not in live
+    assert abs(np.abs(np.linalg.eigvals(Q[np.ix_(live, live)])).max() - Fraction(2, 3)) < 1e-12
+    conds, logs = conditioned(FOOT, 200)
+    ratios = np.exp(np.diff(logs))                       # P(T > k + 1) / P(T > k)
+    assert abs(ratios[-1] - Fraction(2, 3)) < 1e-12
+    assert abs(math.exp(logs[200] / 200) - 2 / 3) < 0.01  # P(T > k)^(1/k), slowly
+    assert qsd.distribution.tolist() == [0.0] * 8 + [1.0, 0.0, 0.0]
+    assert np.allclose(conds[200], qsd.distribution, atol=1e-12)
+
+
+def test_the_odd_board_has_period_two_and_a_quasi_stationary_distribution() -> None:
+    qsd = quasi_stationary_distribution(ODD)
+    lam, q = qsd.decay_rate, qsd.distribution
+    assert qsd.period == 2
+    Q = transition_matrix(ODD)[:10, :10]
+    loop = [2, 3, 4, 5]
+    values = np.linalg.eigvals(Q[np.ix_(loop, loop)])
+    assert lam == pytest.approx(np.abs(values).max(), rel=1e-12)
+    peripheral = values[np.isclose(np.abs(values), lam, rtol=1e-9)]
+    assert np.allclose(np.sort(peripheral.real), [-lam, lam]) and np.allclose(peripheral.imag, 0)
+    assert np.allclose(q[:10] @ Q, lam * q[:10], atol=1e-12) and np.isclose(q.sum(), 1)
+    # long games are spent on the loop and on the squares after it, 7-9 (classes of their own)
+    assert np.all(q[loop + [7, 8, 9]] > 0) and q[[0, 1, 6, 10]].tolist() == [0, 0, 0, 0]
+    conds, logs = conditioned(ODD, 400)
+    even, odd = conds[400], conds[399]
+    assert even[1::2].sum() == 0 and odd[0::2].sum() == 0  # even squares after an even number
+    assert np.allclose(conds[398], even, atol=1e-12) and np.allclose(conds[397], odd, atol=1e-12)
+    assert tv(even, odd) == pytest.approx(1.0)           # two shapes with no square in common
+    assert np.allclose(window(conds, logs, 399, 2, lam), q, atol=1e-12)
+    assert tv((even + odd) / 2, q) > 1e-3                # the plain average is not q
+    ratios = np.exp(np.diff(logs))
+    assert abs(ratios[-1] - ratios[-2]) > 0.05           # the one-turn ratio alternates ...
+    assert math.exp(logs[400] - logs[398]) == pytest.approx(lam**2, rel=1e-12)   # ... two settle
+
+
+def test_a_board_of_period_three() -> None:
+    qsd = quasi_stationary_distribution(THREES)
+    lam, q, d = qsd.decay_rate, qsd.distribution, qsd.period
+    assert d == 3
+    Q = transition_matrix(THREES)[:12, :12]
+    loop = [1, 2, 3, 4, 5, 6]
+    values = np.linalg.eigvals(Q[np.ix_(loop, loop)])
+    peripheral = values[np.isclose(np.abs(values), lam, rtol=1e-9)]
+    assert peripheral.size == 3 and lam == pytest.approx(np.abs(values).max(), rel=1e-12)
+    expected = lam * np.exp(2j * np.pi * np.arange(3) / 3)
+    assert all(np.min(np.abs(peripheral - z)) < 1e-9 for z in expected)
+    assert np.allclose(q[:12] @ Q, lam * q[:12], atol=1e-12) and np.all(q >= 0)
+    conds, logs = conditioned(THREES, 600)
+    squares = np.arange(13)
+    for k in (598, 599, 600):                            # on squares = k (mod 3) after k turns
+        assert conds[k][squares % 3 != k % 3].sum() == 0
+        assert np.allclose(conds[k - 3], conds[k], atol=1e-12)
+    assert np.allclose(window(conds, logs, 597, 3, lam), q, atol=1e-12)
+    assert math.exp(logs[600] - logs[597]) == pytest.approx(lam**3, rel=1e-12)
+
+
+def test_several_carrying_classes_the_game_chooses_the_mix() -> None:
+    qsd = quasi_stationary_distribution(TWO_LOOPS)
+    lam, q = qsd.decay_rate, qsd.distribution
+    assert qsd.period == 2
+    live = reachable(TWO_LOOPS)
+    Q = transition_matrix(TWO_LOOPS)[np.ix_(live, live)]
+    at = {s: i for i, s in enumerate(live)}
+    first, second = [at[s] for s in (2, 3, 4, 5)], [at[s] for s in (12, 13, 14, 15)]
+    # each loop alone carries a normalised non-negative left eigenvector for lam ...
+    values, vectors = np.linalg.eig(Q[np.ix_(first, first)].T)
+    u = np.abs(vectors[:, np.argmax(values.real)].real)
+    u /= u.sum()
+    alone = []
+    for loop in (first, second):
+        v = np.zeros(len(live))
+        v[loop] = u
+        assert np.allclose(v @ Q, lam * v, atol=1e-12)
+        alone.append(v)
+    # ... so "the" eigenvector is not unique: q is the mix a game from square 0 is drawn to
+    share = q[[2, 3, 4, 5]].sum()
+    assert np.allclose(q[live], share * alone[0] + (1 - share) * alone[1], atol=1e-12)
+    conds, logs = conditioned(TWO_LOOPS, 400)
+    assert np.allclose(window(conds, logs, 399, 2, lam), q, atol=1e-12)
+    assert tv(q[live], (alone[0] + alone[1]) / 2) > 0.1   # the even mix is another eigenvector
+
+
+def test_the_period_is_what_the_conditioned_distribution_does_not_the_class() -> None:
+    # the class {5, 6} has period 2 either way; with equal faces the token is balanced between
+    # them and P(X_k | T > k) is constant, with faces 1 (twice as likely) and 3 it alternates
+    qsd = quasi_stationary_distribution(BALANCED)
+    assert qsd.period == 1 and qsd.decay_rate == pytest.approx(0.5, rel=1e-12)
+    conds, _ = conditioned(BALANCED, 50)
+    assert np.allclose(conds[1:], qsd.distribution, atol=1e-12)
+    assert qsd.distribution[5] == pytest.approx(0.5, rel=1e-12)
+    tilted = quasi_stationary_distribution(BALANCED.replace(die=(2, 0, 1)))
+    assert tilted.period == 2
+    conds, logs = conditioned(BALANCED.replace(die=(2, 0, 1)), 50)
+    assert conds[49, 5] == pytest.approx(2 / 3) and conds[50, 5] == pytest.approx(1 / 3)
+
+
+def _chain(entries: dict[tuple[int, int], float], states: int) -> np.ndarray:
+    Q = np.zeros((states, states))
+    for (i, j), p in entries.items():
+        Q[i, j] = p
+    return Q
+
+
+@pytest.mark.parametrize("entries, period", [
+    # a 2-cycle and a 3-cycle, each with Perron root 1/2, neither leading to the other: the two
+    # shapes cycle with periods 2 and 3, together with period lcm(2, 3) = 6
+    ({(0, 1): 0.25, (0, 3): 0.25, (1, 2): 0.5, (2, 1): 0.5, (3, 4): 0.5, (4, 5): 0.5,
+      (5, 3): 0.5}, 6),
+    # the same, but the 3-cycle entered evenly on its three states: only the 2-cycle cycles
+    ({(0, 1): 0.25, (0, 3): 1 / 9, (0, 4): 1 / 9, (0, 5): 1 / 9, (1, 2): 0.5, (2, 1): 0.5,
+      (3, 4): 0.5, (4, 5): 0.5, (5, 3): 0.5}, 2),
+    # the 2-cycle leads to the 3-cycle (tied roots, H = 2): the leading term k (1/2)^k lives on
+    # the 3-cycle and rotates only with a root of unity of both classes; gcd(2, 3) = 1
+    ({(0, 1): 0.5, (1, 2): 0.5, (2, 1): 0.5, (1, 3): 0.1, (3, 4): 0.5, (4, 5): 0.5,
+      (5, 3): 0.5}, 1),
+])
+def test_the_period_of_tied_periodic_classes(entries: dict[tuple[int, int], float],
+                                             period: int) -> None:
+    Q = _chain(entries, 6)
+    found = _long_games(Q, 0, lambda u: Fraction(Q[u, u]))
+    assert found.decay_rate == pytest.approx(0.5, rel=1e-12) and found.period == period
+    x = np.zeros(6)
+    x[0] = 1.0
+    conds = []
+    for _ in range(6000):
+        x = x @ Q
+        x /= x.sum()
+        conds.append(x.copy())
+    # subsequences k = r (mod period) settle (like 1/k when H = 2), and no shorter period does
+    gaps = [tv(conds[k], conds[k - period]) for k in (2999, 5999)]
+    assert gaps[1] < 0.01 and gaps[1] <= max(1e-12, 0.6 * gaps[0])
+    for shorter in range(1, period):
+        if period % shorter == 0:
+            assert tv(conds[5999], conds[5999 - shorter]) > 0.1
 
 
 def test_hitting_probabilities_by_hand_and_on_the_diagonal() -> None:
@@ -289,21 +517,76 @@ def test_renewal_equals_the_stationary_equations(board: Board) -> None:
     assert np.allclose(pi[:n], N[0] / expected_turns(board)[0])
 
 
-@SETTINGS
-@given(boards(max_size=16))
-def test_qsd_is_a_left_eigenvector_for_the_decay_rate(board: Board) -> None:
+@st.composite
+def periodic_boards(draw: st.DrawFn, max_size: int = 16) -> Board:
+    """Boards whose long games usually cycle: only odd faces, jumps of even length and rules that
+    never keep the token in place, so every turn changes the parity of the square."""
+    size = draw(st.integers(4, max_size))
+    weights = draw(st.lists(st.integers(0, 3), min_size=1, max_size=3).filter(lambda w: sum(w)))
+    die = tuple(x for w in weights for x in (w, 0))[:-1]          # weights on faces 1, 3, 5
+    sources = draw(st.lists(st.integers(1, size - 1), unique=True, max_size=min(4, size - 1)))
+    jumps = {a: draw(st.integers(0, size).filter(
+        lambda b, a=a: b != a and (a - b) % 2 == 0 and b not in sources)) for a in sources}
+    free = [s for s in range(1, size) if s not in sources]
+    traps = draw(st.lists(st.sampled_from(free), unique=True, max_size=2)) if free else []
     try:
-        qsd = quasi_stationary_distribution(board)
-    except ValueError as error:                         # the two documented refusals only
-        assert "does not settle" in str(error) or "lasts long" in str(error), error
+        board = Board(jumps, size=size, die=die, overshoot=draw(st.sampled_from(["win", "bounce"])),
+                      traps=traps)
+    except ValueError:
         assume(False)
-        return
+    assume(expected_turns(board).max() < 5_000)
+    return board
+
+
+def _long_run_or_skip(board: Board) -> QuasiStationary:
+    try:
+        return quasi_stationary_distribution(board)
+    except ValueError as error:                         # the one documented refusal only
+        assert "always ends within" in str(error), error
+        assume(False)
+        raise
+
+
+@SETTINGS
+@given(st.one_of(boards(max_size=16), periodic_boards()))
+def test_qsd_is_a_left_eigenvector_for_the_decay_rate(board: Board) -> None:
+    qsd = _long_run_or_skip(board)
     q, rho = qsd.distribution, qsd.decay_rate
     assert 0 < rho < 1 and np.isclose(q.sum(), 1.0) and np.all(q >= 0)
-    assert all(q[a] == 0 for a in board.absorbing)
+    assert isinstance(qsd.period, int) and qsd.period >= 1
+    assert all(q[a] == 0 for a in board.absorbing) and all(q[s] == 0 for s in board.jumps)
     P = transition_matrix(board)
     assert np.allclose(q @ P - rho * q, np.where(np.isin(np.arange(q.size), board.absorbing),
                                                  q @ P, 0.0), atol=1e-8)
+    # the decay rate is the Perron root of Q on the squares a game from 0 reaches
+    live = reachable(board)
+    assert rho == pytest.approx(np.abs(np.linalg.eigvals(P[np.ix_(live, live)])).max(), rel=1e-9)
+
+
+@SETTINGS
+@given(st.one_of(boards(max_size=16), periodic_boards()))
+def test_long_games_settle_or_cycle_with_the_period(board: Board) -> None:
+    qsd = _long_run_or_skip(board)
+    q, lam, d = qsd.distribution, qsd.decay_rate, qsd.period
+    K = 3000
+    conds, logs = conditioned(board, K)
+    # (P(T > K) / P(T > K - d))^(1/d) -> lam; the error is about (H - 1) / K with H tied classes
+    # on one path (H <= the number of faces here), geometric when H = 1
+    assert math.exp((logs[K] - logs[K - d]) / d) == pytest.approx(lam, rel=8 / K)
+
+    def settles(gap: Callable[[int], float]) -> bool:   # tends to 0, at least like 1/k
+        return gap(K) < 0.01 and gap(K) <= max(1e-9, 0.6 * gap(K // 2))
+
+    # along each residue mod d the conditioned distribution converges ...
+    assert settles(lambda k: tv(conds[k], conds[k - d]))
+    # ... and along no shorter period
+    for shorter in range(1, d):
+        if d % shorter == 0:
+            assert tv(conds[K], conds[K - shorter]) > 1e-3
+    if d == 1:                                          # the Yaglom limit: P(X_k | T > k) -> q
+        assert settles(lambda k: tv(conds[k], q))
+    else:                                               # survivors of d turns, rescaled, -> q
+        assert settles(lambda k: tv(window(conds, logs, k - d, d, lam), q))
 
 
 @SETTINGS
