@@ -42,6 +42,8 @@ from urllib.parse import quote, urlencode
 
 import nbformat
 
+from chutes_edu.course import set_stem
+
 BOOK = Path(__file__).resolve().parent
 ROOT = BOOK.parent
 LESSONS, EXERCISES, SOLUTIONS = "lessons", "exercises", "solutions"
@@ -245,8 +247,8 @@ def _toc(src: Path, names: list[str]) -> str:
     lines = ["format: jb-book", "root: index", "parts:", "  - caption: The course", "    chapters:"]
     for name in names:
         lines.append(f"      - file: {LESSONS}/{name}")
-        sections = [f"{folder}/{name}" for folder in (EXERCISES, SOLUTIONS)
-                    if (src / folder / f"{name}.ipynb").exists()]
+        sections = [f"{folder}/{set_stem(name, folder)}" for folder in (EXERCISES, SOLUTIONS)
+                    if (src / folder / f"{set_stem(name, folder)}.ipynb").exists()]
         if sections:
             lines.append("        sections:")
             lines.extend(f"          - file: {section}" for section in sections)
@@ -331,12 +333,13 @@ def stage(args: argparse.Namespace, src: Path) -> None:
     for name in names:
         stage_notebook(ROOT / LESSONS / f"{name}.ipynb", src / LESSONS / f"{name}.ipynb", args)
         for folder in (EXERCISES, SOLUTIONS) if args.solutions else (EXERCISES,):
-            source = ROOT / folder / f"{name}.ipynb"
+            file = f"{set_stem(name, folder)}.ipynb"
+            source = ROOT / folder / file
             if source.exists():
-                stage_notebook(source, src / folder / f"{name}.ipynb", args,
+                stage_notebook(source, src / folder / file, args,
                                strip_solutions=folder == SOLUTIONS)
             else:
-                print(f"book/build.py: warning: {folder}/{name}.ipynb does not exist yet",
+                print(f"book/build.py: warning: {folder}/{file} does not exist yet",
                       file=sys.stderr)
     (src / "index.md").write_text(front_page(args), encoding="utf-8")
     (src / "_toc.yml").write_text(_toc(src, names), encoding="utf-8")

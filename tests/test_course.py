@@ -9,6 +9,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from chutes_edu.course import CourseLesson, course_lessons
+
 ROOT = Path(__file__).resolve().parent.parent
 START = ROOT / "start_here.ipynb"
 LESSONS = sorted((ROOT / "lessons").glob("*.ipynb"))
@@ -53,22 +55,42 @@ def test_links_resolve_in_the_repository_layout(path: Path) -> None:
 
 def test_start_page_maps_every_lesson_to_its_exercises() -> None:
     targets = {_local(t) for t in _links(START)}
-    for lesson in LESSONS:
-        assert f"lessons/{lesson.name}" in targets, f"start page does not link {lesson.name}"
-        assert f"exercises/{lesson.name}" in targets, f"start page does not link exercises/{lesson.name}"
+    for lesson in course_lessons(ROOT):
+        for path in (lesson.lesson, lesson.exercises, lesson.solutions):
+            assert path.as_posix() in targets, f"start page does not link {path}"
     text = "\n".join(c.source for c in nbformat.read(START, as_version=4).cells)
     for lesson in LESSONS:        # each row names the lesson by its own title
         title = nbformat.read(lesson, as_version=4).cells[0].source.split("\n")[0]
         assert title.split(" — ", 1)[1] in text, f"start page lacks the title of {lesson.name}"
 
 
-@pytest.mark.parametrize("lesson", LESSONS, ids=_ids(LESSONS))
-def test_lesson_and_exercise_set_link_to_each_other(lesson: Path) -> None:
-    assert f"../exercises/{lesson.name}" in map(_local, _links(lesson)), \
-        f"{lesson.name} does not link to its exercise set"
-    exercise = ROOT / "exercises" / lesson.name
-    assert f"../lessons/{lesson.name}" in map(_local, _links(exercise)), \
-        f"exercises/{lesson.name} does not link back to its lesson"
+@pytest.mark.parametrize("lesson", course_lessons(ROOT), ids=lambda lesson: lesson.name)
+def test_lesson_and_exercise_set_link_to_each_other(lesson: CourseLesson) -> None:
+    assert f"../{lesson.exercises.as_posix()}" in map(_local, _links(ROOT / lesson.lesson)), \
+        f"{lesson.lesson} does not link to its exercise set"
+    assert f"../{lesson.lesson.as_posix()}" in map(_local, _links(ROOT / lesson.exercises)), \
+        f"{lesson.exercises} does not link back to its lesson"
+
+
+# How much of a file name a JupyterLab tab shows before its ellipsis (216 px, icon and close
+# button included), counted generously short.
+TAB_CHARACTERS = 18
+
+
+def test_a_lesson_its_set_and_its_solutions_are_told_apart_in_a_tab() -> None:
+    lessons = course_lessons(ROOT)
+    assert len(lessons) == 12
+    for lesson in lessons:
+        paths = (lesson.lesson, lesson.exercises, lesson.solutions)
+        for path in paths:
+            assert (ROOT / path).exists(), f"{path} is missing"
+        shown = {path.name[:TAB_CHARACTERS] for path in paths}
+        assert len(shown) == 3, f"{[p.name for p in paths]} look alike in a tab"
+    on_disk = {p.relative_to(ROOT) for folder in ("lessons", "exercises", "solutions")
+               for p in (ROOT / folder).glob("*.ipynb")}
+    expected = {path for lesson in lessons
+                for path in (lesson.lesson, lesson.exercises, lesson.solutions)}
+    assert on_disk == expected, f"old or stray notebooks: {sorted(map(str, on_disk - expected))}"
 
 
 def test_the_lab_opens_on_the_start_page() -> None:

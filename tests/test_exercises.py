@@ -14,6 +14,7 @@ import pytest
 from nbclient import NotebookClient
 
 from chutes_edu.checks import _REGISTRY, check, exercise_ids, tolerance_text
+from chutes_edu.course import course_lessons, lesson_stem, set_stem
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -38,11 +39,11 @@ def _text(cell: nbformat.NotebookNode) -> str:
 
 
 def test_every_lesson_has_an_exercise_set() -> None:
-    lessons = {p.name for p in (ROOT / "lessons").glob("*.ipynb")}
-    solutions = {p.name for p in SOLUTIONS}
-    exercises = {p.name for p in (ROOT / "exercises").glob("*.ipynb")}
-    assert solutions == exercises
-    assert lessons <= solutions, f"lessons without an exercise set: {sorted(lessons - solutions)}"
+    lessons = course_lessons(ROOT)
+    solutions = {p.relative_to(ROOT) for p in SOLUTIONS}
+    exercises = {p.relative_to(ROOT) for p in (ROOT / "exercises").glob("*.ipynb")}
+    assert solutions == {lesson.solutions for lesson in lessons}
+    assert exercises == {lesson.exercises for lesson in lessons}
 
 
 def test_exercises_match_solutions() -> None:
@@ -73,7 +74,7 @@ def test_solutions_check_right(solution: Path) -> None:
 @pytest.mark.parametrize("solution", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
 def test_untouched_exercise_runs_without_error_and_says_not_yet(solution: Path) -> None:
     """Run All on an untouched set: no cell raises, and every check says "not yet: no answer"."""
-    exercise = ROOT / "exercises" / solution.name
+    exercise = ROOT / "exercises" / f"{set_stem(lesson_stem(solution.stem), 'exercises')}.ipynb"
     nb = nbformat.read(exercise, as_version=4)
     NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True,
                    resources={"metadata": {"path": str(exercise.parent)}}).execute()

@@ -34,13 +34,13 @@ def test_a_fork_with_any_name_lands_in_the_course_folder_and_opens_the_start_pag
 def test_everything_is_url_encoded_and_round_trips() -> None:
     repo = "https://git.example.edu/a b/c&d?x=1#frag"
     link = nbgitpuller_link("https://hub.example.edu/prefix/", repo, branch="fall/2026 & co",
-                            targetpath="Markov course", path="exercises/01_waiting_for_heads.ipynb",
+                            targetpath="Markov course", path="exercises/01_exercises_waiting_for_heads.ipynb",
                             app="notebook")
     assert link.startswith("https://hub.example.edu/prefix/hub/user-redirect/git-pull?")
     assert " " not in link and link.count("?") == 1 and "#" not in link
     q = _query(link)
     assert q == {"repo": repo, "branch": "fall/2026 & co", "targetpath": "Markov course",
-                 "urlpath": "tree/Markov course/exercises/01_waiting_for_heads.ipynb"}
+                 "urlpath": "tree/Markov course/exercises/01_exercises_waiting_for_heads.ipynb"}
 
 
 @pytest.mark.parametrize("kwargs, words", [

@@ -53,7 +53,7 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "solutions").mkdir()
     monkeypatch.setattr(mx, "SOLUTIONS", tmp_path / "solutions")
     monkeypatch.setattr(mx, "EXERCISES", tmp_path / "exercises")
-    nbformat.write(_solution(), tmp_path / "solutions" / "01_demo.ipynb")
+    nbformat.write(_solution(), tmp_path / "solutions" / "01_solutions_demo.ipynb")
     return tmp_path
 
 
@@ -64,7 +64,7 @@ def _marked() -> nbformat.NotebookNode:
 
 
 def test_solution_blocks_become_stubs_that_do_not_raise() -> None:
-    ex = mx.build_exercise(_marked(), "01_demo")
+    ex = mx.build_exercise(_marked(), "01_solutions_demo")
     code = next(c for c in ex.cells if c.source.startswith("from chutes_edu")).source
     assert '    """Twice x."""\n    # YOUR CODE HERE\nanswer_1_1 = None\n# YOUR CODE HERE' in code
     assert "return 2 * x" not in code and "f(21)" not in code and "NotImplementedError" not in code
@@ -77,11 +77,11 @@ def test_a_function_that_would_not_parse_is_an_error() -> None:
     nb = _solution()
     nb.cells[2].source = "def f(x):\n    ### BEGIN SOLUTION\n    return 2 * x\n    ### END SOLUTION"
     with pytest.raises(ValueError, match="docstring"):
-        mx.build_exercise(nb, "01_demo")
+        mx.build_exercise(nb, "01_solutions_demo")
 
 
 def test_outputs_tags_hidden_tests_widgets_and_solution_only_cells_are_dropped() -> None:
-    ex = mx.build_exercise(_marked(), "01_demo")
+    ex = mx.build_exercise(_marked(), "01_solutions_demo")
     for cell in ex.cells:
         if cell.cell_type == "code":
             assert cell.outputs == [] and cell.execution_count is None
@@ -114,7 +114,7 @@ def test_nbgrader_metadata_and_points() -> None:
 def test_the_lesson_link_exists_only_in_exercises() -> None:
     nb = _marked()
     assert "](../" not in nb.cells[0].source
-    ex = mx.build_exercise(nb, "01_demo")
+    ex = mx.build_exercise(nb, "01_solutions_demo")
     assert "[lessons/01_demo.ipynb](../lessons/01_demo.ipynb)" in ex.cells[0].source
 
 
@@ -130,7 +130,7 @@ def test_unbalanced_markers_are_an_error() -> None:
 
 
 def test_running_a_notebook_is_not_an_edit(tree: Path) -> None:
-    target = tree / "exercises" / "01_demo.ipynb"
+    target = tree / "exercises" / "01_exercises_demo.ipynb"
     assert mx.main([]) == 0
     nb = nbformat.read(target, as_version=4)
     ran_cell = _code(nb)
@@ -147,8 +147,8 @@ def test_running_a_notebook_is_not_an_edit(tree: Path) -> None:
 
 def test_check_tells_drift_from_edits_and_force_keeps_a_backup(
         tree: Path, capsys: pytest.CaptureFixture) -> None:
-    target = tree / "exercises" / "01_demo.ipynb"
-    solution = tree / "solutions" / "01_demo.ipynb"
+    target = tree / "exercises" / "01_exercises_demo.ipynb"
+    solution = tree / "solutions" / "01_solutions_demo.ipynb"
     assert mx.main(["--check"]) == 1                          # nothing generated yet
     assert "missing" in capsys.readouterr().out
     assert mx.main([]) == 0 and target.exists()
@@ -184,7 +184,7 @@ def test_check_tells_drift_from_edits_and_force_keeps_a_backup(
 
     assert mx.main(["--force"]) == 0
     assert "Even more words." in target.read_text()
-    backup = target.with_name("01_demo.ipynb.bak")
+    backup = target.with_name("01_exercises_demo.ipynb.bak")
     assert backup.read_text() == student
     assert mx.main(["--check"]) == 0
     edited = nbformat.read(target, as_version=4)              # a second forced overwrite
@@ -192,13 +192,13 @@ def test_check_tells_drift_from_edits_and_force_keeps_a_backup(
     nbformat.write(edited, target)
     assert mx.main(["--force"]) == 0
     assert backup.read_text() == student
-    assert "again" in target.with_name("01_demo.ipynb.bak1").read_text()
+    assert "again" in target.with_name("01_exercises_demo.ipynb.bak1").read_text()
 
 
 def test_points_table_lists_every_set(tree: Path) -> None:
     mx.main([])
-    table = mx.points_table([tree / "solutions" / "01_demo.ipynb"])
-    assert "| `01_demo` | 1 | 4 | 3 | 1 |" in table
+    table = mx.points_table([tree / "solutions" / "01_solutions_demo.ipynb"])
+    assert "| `01_exercises_demo` | 1 | 4 | 3 | 1 |" in table
 
 
 def test_teaching_guide_shows_the_current_points_table() -> None:

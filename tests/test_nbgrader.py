@@ -20,10 +20,19 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from chutes_edu.course import lesson_stem, set_stem
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
 ASSIGNMENT = "chutes_edu"
+
+
+def _released(solution: Path) -> str:
+    """The file name a set has in nbgrader's source, release and submissions (TEACHING.md)."""
+    return f"{set_stem(lesson_stem(solution.stem), 'exercises')}.ipynb"
+
+
 sys.path.insert(0, str(ROOT / "tools"))
 import make_exercises  # noqa: E402
 
@@ -77,7 +86,7 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     source = root / "source" / ASSIGNMENT
     source.mkdir(parents=True)
     for nb in SOLUTIONS:
-        shutil.copy(nb, source)
+        shutil.copy(nb, source / _released(nb))
     times: dict[str, float] = {}
     start = time.perf_counter()
     done = _nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=root)
@@ -89,13 +98,14 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         folder = root / "submitted" / student / ASSIGNMENT
         folder.mkdir(parents=True)
         for nb in SOLUTIONS:
+            name = _released(nb)
             if student == "solutions":
-                shutil.copy(nb, folder)
+                shutil.copy(nb, folder / name)
             elif student == "untouched":
-                shutil.copy(release / nb.name, folder)
+                shutil.copy(release / name, folder)
             else:
-                nbformat.write(_cheat(nbformat.read(release / nb.name, as_version=4)),
-                               folder / nb.name)
+                nbformat.write(_cheat(nbformat.read(release / name, as_version=4)),
+                               folder / name)
     start = time.perf_counter()
     done = _nbgrader("autograde", ASSIGNMENT, "--create", "--force", cwd=root)
     assert done.returncode == 0, done.stderr[-4000:]
@@ -128,8 +138,9 @@ def _failures(root: Path, student: str, name: str) -> str:
 def test_release_is_the_exercises_without_hidden_tests_widgets_or_broken_links(
         course: Path) -> None:
     for solution in SOLUTIONS:
-        released = nbformat.read(course / "release" / ASSIGNMENT / solution.name, as_version=4)
-        exercise = nbformat.read(ROOT / "exercises" / solution.name, as_version=4)
+        released = nbformat.read(course / "release" / ASSIGNMENT / _released(solution),
+                                 as_version=4)
+        exercise = nbformat.read(ROOT / "exercises" / _released(solution), as_version=4)
         assert "widgets" not in released.metadata
         text = "\n".join(cell.source for cell in released.cells)
         assert "### BEGIN SOLUTION" not in text and "HIDDEN TESTS" not in text
@@ -146,7 +157,7 @@ def test_release_is_the_exercises_without_hidden_tests_widgets_or_broken_links(
 
 def test_solutions_earn_every_autograded_point(course: Path) -> None:
     scores = _scores(course, "solutions")
-    assert sorted(scores) == sorted(p.stem for p in SOLUTIONS)
+    assert sorted(scores) == sorted(Path(_released(p)).stem for p in SOLUTIONS)
     for name, (score, maximum) in scores.items():
         assert maximum >= 7, name
         assert score == maximum, f"{name}: {score} of {maximum}\n" + _failures(
@@ -182,7 +193,7 @@ def test_every_exercise_is_graded_and_written_answers_have_rubrics() -> None:
 
 
 def test_validate_fails_unfinished_work_and_passes_finished_work(course: Path) -> None:
-    name = "03_markov_chains.ipynb"
+    name = "03_exercises_markov_chains.ipynb"
     unfinished = _nbgrader("validate", str(course / "release" / ASSIGNMENT / name), cwd=course)
     assert "VALIDATION FAILED" in unfinished.stdout, unfinished.stdout[-3000:]
     assert "no answer given" in unfinished.stdout

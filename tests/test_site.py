@@ -27,6 +27,8 @@ from urllib.parse import unquote, urlsplit
 import nbformat
 import pytest
 
+from chutes_edu.course import course_lessons
+
 from . import browser
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,10 +88,10 @@ def _pages(site: Path) -> list[Path]:
 
 
 def _sources() -> list[str]:
-    """lessons/NN_x, exercises/NN_x, solutions/NN_x of every lesson, in the course's order."""
-    names = sorted(p.stem for p in (ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
-    return [f"{folder}/{name}" for name in names for folder in ("lessons", "exercises", "solutions")
-            if (ROOT / folder / f"{name}.ipynb").exists()]
+    """Every lesson, its exercise set and its solutions (without .ipynb), in the course's order."""
+    return [path.with_suffix("").as_posix() for lesson in course_lessons(ROOT)
+            for path in (lesson.lesson, lesson.exercises, lesson.solutions)
+            if (ROOT / path).exists()]
 
 
 def test_every_lesson_exercise_set_and_solution_is_a_page(site):

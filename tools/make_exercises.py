@@ -1,6 +1,7 @@
 """Generate exercises/ from solutions/ (the single source), nbgrader style.
 
-In every solution notebook:
+``solutions/NN_solutions_slug.ipynb`` becomes ``exercises/NN_exercises_slug.ipynb``
+(:mod:`chutes_edu.course` names the files). In every solution notebook:
 
 - code between ``### BEGIN SOLUTION`` and ``### END SOLUTION`` becomes :data:`STUB`, the comment
   ``# YOUR CODE HERE`` indented like the marker. A stub never raises, so "Run All" on an untouched
@@ -26,9 +27,9 @@ A generated notebook records a hash of its content: sources, cell types and the 
 nbgrader metadata. Running a notebook does not change that content (outputs, execution counts,
 execution and widget metadata do not count); editing a cell does. The generator leaves an edited
 exercise alone and says so; ``--force`` overwrites it and keeps the old file as
-``NN_slug.ipynb.bak`` (``.bak1``, ``.bak2`` ... if that exists). ``--check`` writes nothing,
-tells an out-of-date exercise (solutions/ changed) from an edited one (someone worked in it), says
-what to do about each, and exits 1 if there is either.
+``NN_exercises_slug.ipynb.bak`` (``.bak1``, ``.bak2`` ... if that exists). ``--check`` writes
+nothing, tells an out-of-date exercise (solutions/ changed) from an edited one (someone worked in
+it), says what to do about each, and exits 1 if there is either.
 
 Usage: ``python tools/make_exercises.py [--check] [--force] [--points] [NOTEBOOK ...]``
 (``--points`` prints the points and size of every set as a markdown table, for TEACHING.md).
@@ -48,6 +49,8 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+
+from chutes_edu.course import lesson_stem, set_stem
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
@@ -362,7 +365,8 @@ def points_table(paths: list[Path]) -> str:
         auto = sum(e.auto for e in exercises)
         manual = sum(e.manual for e in exercises)
         minutes = sum(e.minutes for e in exercises)
-        rows.append(f"| `{path.stem}` | {len(exercises)} | {auto + manual} | {auto} | {manual} "
+        name = set_stem(lesson_stem(path.stem), "exercises")
+        rows.append(f"| `{name}` | {len(exercises)} | {auto + manual} | {auto} | {manual} "
                     f"| {round(minutes / 15) * 15} min |")
     return "\n".join(rows)
 
@@ -399,12 +403,13 @@ def main(argv: list[str] | None = None) -> int:
         EXERCISES.mkdir(exist_ok=True)
     for path in sources:
         stem = path.stem
-        rel = f"exercises/{stem}.ipynb"
+        exercises = set_stem(lesson_stem(stem), "exercises")
+        rel = f"exercises/{exercises}.ipynb"
         solution_text = path.read_text()
         solution = nbformat.reads(solution_text, as_version=4)
         _mark_cells(solution)
         new_solution_text = _text(solution)
-        target = EXERCISES / f"{stem}.ipynb"
+        target = EXERCISES / f"{exercises}.ipynb"
         exercise = build_exercise(solution, stem)
         exercise_text = _text(exercise)
         state = _compare(target.read_text() if target.exists() else None, exercise, exercise_text)
