@@ -23,6 +23,7 @@ that says so.
 
 from __future__ import annotations
 
+import html
 import importlib
 import math
 import numbers
@@ -77,6 +78,11 @@ class CheckResult:
 
     def __repr__(self) -> str:
         return self.message
+
+    def _repr_html_(self) -> str:
+        # Notebooks show text/plain output in a monospace block that breaks lines inside words;
+        # a hint is prose, so it is shown as prose, wrapping between words.
+        return f'<p class="chutes-edu-check">{html.escape(self.message)}</p>'
 
 
 def register(exercise: str, hint: str, function: bool = False) -> Callable[[Verifier], Verifier]:
