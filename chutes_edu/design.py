@@ -21,6 +21,11 @@ goal                        value :math:`v` of a board                  minimise
 :math:`T` is the length of a one-player game from square 0. A constraint is met first: designs
 are compared by (how far outside the constraint, objective), lexicographically.
 
+A **design** is a set :math:`S` whose board is valid: chain-free (one jump per source, no jump
+from another jump's destination or onto another's source) and finishable from every square. A
+subset of a design need not be one: two chutes may shut the token in where a third jump lets it
+out, so a search that only grows valid sets misses designs.
+
 **Every added jump at once.** Adding :math:`a \to b` moves column :math:`a` of the one-roll
 matrix to column :math:`b`, a rank-one change of :math:`I - B_Q`, so one inverse
 :math:`N = (I - B_Q)^{-1}` prices every candidate by the Sherman-Morrison formula
@@ -34,7 +39,7 @@ the bonus face and the game goes on, :math:`c = 0`), the first step gives
 with :math:`F` the bonus face's moves that keep the game going (:math:`F = 0` without a bonus
 roll, and then :math:`m = (2N - I)\,t`, the formula of Lesson 6) and
 :math:`\operatorname{Var} T = m_0 - t_0^2`. After the jump :math:`a \to b` (to a square where play
-goes on), with :math:`Y = NB_Q`, :math:`Z = NF`, :math:`H = (Z - N)Y + Z`,
+goes on), with :math:`Y = NB_Q = N - I`, :math:`Z = NF`, :math:`H = (Z - N)Y + Z`,
 :math:`g = N(t - Ft)`, :math:`D = 1 + Y_{aa} - Y_{ba}` and :math:`\delta = (t_a - t_b)/D`:
 
 .. math:: t'_0 = t_0 - Y_{0a}\delta, \qquad
@@ -54,23 +59,63 @@ players who all start off the board, seat 1 wins when :math:`T_1 \le \min_{j>1} 
 edge is never negative; for two seats it is :math:`\tfrac12\sum_k \Pr(T = k)^2`, the chance of a
 tie, halved. A long, spread-out game is a fair one.
 
+**Extending a set, and its cost.** As :math:`Y = N - I`, the denominator is
+:math:`D = 1 + Y_{aa} - Y_{ba} = N_{aa} - N_{ba} = N_{aa}(1 - h_{ba})`, with :math:`h_{ba}` the
+chance that a game from :math:`b` ever ends a move on :math:`a`: it is 0 exactly when the new
+board cannot be finished. A denominator below ``1e-9`` :math:`N_{aa}` is settled by a graph
+search over the board's moves, and a valid board there is solved in full. The
+board of :math:`S \cup \{a \to b\}` gets its own :math:`N` from its parent's by one
+Sherman-Morrison update,
+
+.. math:: N' = N - \frac{(N_{\cdot a} - e_a)(N_{a\cdot} - N_{b\cdot})}{D}
+          \qquad (N_{a\cdot} \text{ alone when } b \text{ is absorbing}),
+
+:math:`O(n^2)` work instead of an :math:`O(n^3)` inverse (a fresh inverse when
+:math:`D < 10^{-4} N_{aa}`, or when the goal needs the moments, whose :math:`H` and :math:`W` take
+matrix products anyway); then :math:`t' = N'c'`, :math:`Z' = N'F'`. Pricing every extension of a
+set is a few vectorised gathers from :math:`N` and :math:`t`. A set whose board cannot be finished
+has no :math:`N` (:math:`I - B_Q` is singular): its extensions are checked by graph search and
+solved in full, and only a jump from a square that its stuck squares move onto can free them, so
+there are few. No ``Board`` is built for a set before it is known to be valid.
+
 **Searches** (``method``):
 
-- ``"exhaustive"``: every set of at most :math:`k` candidates, by depth-first search that prices
-  all one-jump extensions of each set of fewer than :math:`k` jumps at once:
-  :math:`\sum_{j<k}\binom{C}{j}` pricings of :math:`O(n^3)` for :math:`C` candidates (for a race,
-  :math:`\sum_{j\le k}\binom{C}{j}` full solves). Optimal among the candidates
-  (``proven_optimal``), up to floating-point rounding of the prices; near-ties are decided by exact
-  solves. Refused (``ValueError``) above :data:`WORK_BUDGET`.
+- ``"exhaustive"``: every design of at most :math:`k` candidates, depth first over the sets in
+  the candidates' order, extending every chain-free set, finishable or not. For :math:`C`
+  candidates it extends :math:`\sum_{j<k}\binom{C}{j}` sets (:math:`O(n^2)` each; :math:`O(n^3)`
+  for the variance) and prices :math:`\sum_{1\le j\le k}\binom{C}{j}` at :math:`O(1)` each, all of
+  a set's extensions at once with numpy; two jumps on a 100-square board are one update per
+  first jump and one vectorised pricing of every second jump. A race needs
+  :math:`\sum_{j\le k}\binom{C}{j}` full solves. The time is estimated first, from a cost model
+  fitted on the project's machine; above :data:`WORK_BUDGET` seconds the search is refused
+  (``ValueError``, with the estimate). Optimal among the candidates (``proven_optimal``) when
+  every near-tie was decided exactly (below).
 - ``"greedy"``: add the best single jump, :math:`k` times or until none improves: :math:`k`
   pricings. A heuristic: it can miss the best set (Lesson 12 shows a board where it does).
 - ``"local search"``: greedy, then swap one added jump for another, drop or add one, taking the
   best improving move until none is left (at most :data:`MAX_ROUNDS` rounds of :math:`k + 1`
-  pricings); with a ``seed``, also from a few random starting sets. A heuristic: a local optimum.
-- ``"auto"``: exhaustive when within the budget, else local search.
+  pricings); with a ``seed``, also from a few random starting sets. A drop that leaves a board
+  that cannot be finished is not a move; the swaps from there are priced by full solves. A
+  heuristic: a local optimum.
+- ``"auto"``: exhaustive when its estimate is at most :data:`AUTO_BUDGET` seconds, else local
+  search.
 
 For a race the greedy and local searches *screen* each pricing: the rank-one variance ranks the
 candidates (more spread, fairer), and the :data:`SCREEN` most spread-out are solved in full.
+
+**Near-ties are decided exactly.** A float price is trusted to a relative error of ``1e-9``, so
+each design's (penalty, objective) lies in a known interval. A design stays a *contender* unless
+another is surely better: its penalty's low end is above some design's high end, or some design
+surely meets the constraint (its penalty's high end is 0) with an objective whose high end is
+below this one's low end. So a mean a hair outside a ``SmallestSpread`` band is never taken for
+one inside. The contenders (usually one; a few at a near-tie or a band edge) are solved exactly
+(:func:`~chutes_edu.expected_turns` with ``exact=True``, or the exact moments), and the best exact
+score wins; equal scores go by the tie rule of :func:`design_board` (no useless jump, fewer
+jumps, sorted order). The exhaustive search first merges designs that differ only by useless
+jumps (the same game, the same score), and claims ``proven_optimal`` only when it decided all
+its contenders exactly (at most ``_MAX_TIES``). Greedy and local search choose each move, and
+decide whether it improves, the same way. A race has no exact solver: of its near-ties, one
+without a useless jump goes first, then the better float price.
 
 **Confirmation.** The reported design is solved again from scratch: exactly for
 :math:`\mathbb E[T]` (:func:`~chutes_edu.expected_turns` with ``exact=True``) and
@@ -80,10 +125,9 @@ candidates (more spread, fairer), and the :data:`SCREEN` most spread-out are sol
 
 from __future__ import annotations
 
-import itertools
 import math
 import numbers
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -91,8 +135,8 @@ from typing import Any
 import numpy as np
 from matplotlib.axes import Axes
 
-from .board import Board
-from .markov import expected_turns, jump_effects, transition_matrix, turn_distribution
+from .board import Board, _can_finish, _landings
+from .markov import DENSE_MAX, expected_turns, jump_effects, transition_matrix, turn_distribution
 from .markov import win_probabilities as _win_probabilities
 
 __all__ = ["Goal", "TargetLength", "ShortestGame", "LongestGame", "SmallestSpread", "FairestRace",
@@ -102,10 +146,14 @@ __all__ = ["Goal", "TargetLength", "ShortestGame", "LongestGame", "SmallestSprea
 METHODS: tuple[str, ...] = ("auto", "exhaustive", "greedy", "local search")
 """The search methods of :func:`design_board`."""
 
-WORK_BUDGET = 3.0e8
-"""The largest exhaustive search :func:`design_board` runs, in units of :math:`\\max(n, 40)^3`
-per pricing (for a race, :math:`100\\max(n, 40)^2` per full solve): about 300 pricings of a
-100-square board, 4700 of a board of up to 40 squares; a few seconds."""
+WORK_BUDGET = 120.0
+"""The longest exhaustive search :func:`design_board` runs, in seconds as estimated before it
+starts (the cost model of the module docstring): above it, ``method="exhaustive"`` raises
+``ValueError`` with the estimate."""
+
+AUTO_BUDGET = 1.0
+"""``method="auto"`` searches exhaustively when the estimate is at most this many seconds, and
+runs a local search otherwise, so that a widget or a notebook cell stays quick."""
 
 MAX_ROUNDS = 30
 """The most rounds of improving moves a local search makes from one starting set."""
@@ -117,7 +165,16 @@ RESTARTS = 3
 """Random starting sets a local search adds when it is given a ``seed``."""
 
 _TIE = 1e-9          # relative: prices closer than this are decided exactly
-_MAX_TIES = 8        # the most near-tied designs decided by exact solves
+_MAX_TIES = 32       # the most near-tied designs decided by exact solves
+_SUSPECT = 1e-9      # relative: a smaller rank-one denominator is settled by a graph search
+_UPDATE = 1e-4       # relative: below this denominator N is inverted afresh, not updated
+# The cost model of an exhaustive search, in seconds of one core of the project's machine (fitted
+# to measurements on boards of 8 to 100 squares): per set extended, a fixed cost and terms in n^2
+# (the prices and the rank-one update) and n^3 (an inverse), for the mean and for the moments;
+# per set priced; per full solve of a race, a fixed cost and a term in n^2.
+_COST_SET = {"mean": (1.0e-4, 1.5e-8, 1.0e-10), "moments": (3.0e-4, 1.0e-7, 2.0e-10)}
+_COST_PRICE = 6.0e-8
+_COST_RACE = (5.0e-4, 2.0e-7)
 
 
 def _as_fraction(x: Any, what: str) -> Fraction:
@@ -131,30 +188,74 @@ def _as_fraction(x: Any, what: str) -> Fraction:
 
 
 # --------------------------------------------------------------------------- moments
-def _moment_parts(board: Board) -> dict[str, Any]:
-    """The matrices of the module docstring for ``board``: N, Y, Z, H, W, t, g, and the masks."""
-    n = board.size
-    probs = np.array([float(p) for p in board.probabilities])
-    ends = np.zeros(n + 1, dtype=bool)
-    ends[list(board.absorbing)] = True
-    live = ~ends[:n]
-    BQ = np.zeros((n, n))
+def _bonus_and_costs(table: np.ndarray, probs: np.ndarray, ends: np.ndarray, bonus: int | None
+                     ) -> tuple[np.ndarray | None, np.ndarray]:
+    """(F, c) of the module docstring from a roll table: the bonus face's moves that keep the game
+    going (None without a bonus roll) and the turns each roll ends, over the squares 0..n-1."""
+    n = table.shape[0] - 1
+    costs = (~ends[:n]).astype(float)
+    if bonus is None:
+        return None, costs
+    pf = float(probs[bonus - 1])
+    dest = table[:n, bonus - 1]
+    on = np.flatnonzero(~ends[:n] & ~ends[dest])
     F = np.zeros((n, n))
-    f = board.bonus_roll
-    for s in np.flatnonzero(live):
-        for r, p in enumerate(probs, start=1):
-            u = board.landing(int(s), r)
-            if p and not ends[u]:
-                BQ[s, u] += p
-                if r == f:
-                    F[s, u] += p
-    costs = np.where(live, 1.0 - F.sum(axis=1), 0.0)
-    N = np.linalg.inv(np.eye(n) - BQ)
+    F[on, dest[on]] = pf
+    costs[on] = 1.0 - pf
+    return F, costs
+
+
+def _system(table: np.ndarray, probs: np.ndarray, ends: np.ndarray, bonus: int | None
+            ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """(B_Q, F, c) of the module docstring from a roll table ``table[s, r-1]`` (any jumps).
+
+    B_Q is the one-roll matrix over the squares ``0..n-1`` with the rows and columns of the
+    absorbing squares zero (``ends`` marks them); F and c as in :func:`_bonus_and_costs`.
+    """
+    n = table.shape[0] - 1
+    live = ~ends[:n]
+    faces = np.flatnonzero(probs > 0)
+    cols = table[:n, faces]
+    keep = live[:, None] & ~ends[cols]
+    rows = np.broadcast_to(np.arange(n)[:, None], cols.shape)
+    weights = np.broadcast_to(probs[faces][None, :], cols.shape)
+    BQ = np.bincount((rows * n + cols)[keep], weights=weights[keep],
+                     minlength=n * n).reshape(n, n)
+    return (BQ, *_bonus_and_costs(table, probs, ends, bonus))
+
+
+def _parts(N: np.ndarray, F: np.ndarray | None, costs: np.ndarray,
+           moments: bool) -> dict[str, Any]:
+    """t = Nc and Z = NF from N; with ``moments`` also Y, g, H, W of the module docstring."""
     t = N @ costs
-    Y = N @ BQ
-    Z = N @ F
-    g = N @ (t - F @ t)
-    return {"N": N, "Y": Y, "Z": Z, "t": t, "g": g, "H": (Z - N) @ Y + Z, "W": (N - Z) @ Z}
+    Z = None if F is None else N @ F
+    parts: dict[str, Any] = {"N": N, "t": t, "Z": Z}
+    if moments:
+        Y = N - np.eye(N.shape[0])                 # N B_Q = N - I, as N (I - B_Q) = I
+        if F is None:                              # no bonus roll: F = Z = W = 0
+            Z = np.zeros_like(N)
+            g = N @ t
+            H = -(N @ Y)
+            W = Z
+        else:
+            g = N @ (t - F @ t)
+            H = (Z - N) @ Y + Z
+            W = (N - Z) @ Z
+        parts.update(Y=Y, Z=Z, g=g, H=H, W=W)
+    return parts
+
+
+def _ends(board: Board) -> np.ndarray:
+    ends = np.zeros(board.size + 1, dtype=bool)
+    ends[list(board.absorbing)] = True
+    return ends
+
+
+def _moment_parts(board: Board) -> dict[str, Any]:
+    """The matrices of the module docstring for ``board``: N, Y, Z, H, W, t and g."""
+    probs = np.array([float(p) for p in board.probabilities])
+    BQ, F, costs = _system(board._roll_table, probs, _ends(board), board.bonus_roll)
+    return _parts(np.linalg.inv(np.eye(board.size) - BQ), F, costs, moments=True)
 
 
 def game_variance(board: Board, exact: bool = False) -> float | Fraction:
@@ -220,11 +321,12 @@ def _exact_moments(board: Board) -> tuple[Fraction, Fraction, Fraction]:
     return mean, second, second - mean * mean
 
 
-def _second_moment_effects(board: Board) -> tuple[np.ndarray, np.ndarray]:
-    """(E T', E T'^2) from square 0 for every added jump a -> b, by rank-one updates (no mask)."""
-    n = board.size
-    parts = _moment_parts(board)
+def _moment_effects(parts: dict[str, Any], absorbing: Iterable[int]
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """(E T', E T'^2) from square 0 for every added jump a -> b, from a board's moment parts
+    (no mask: entries for jumps the rules refuse are meaningless)."""
     Y, Z, H, W, t, g = (parts[k] for k in ("Y", "Z", "H", "W", "t", "g"))
+    n = t.size
     mean = np.full((n + 1, n + 1), np.nan)
     second = np.full((n + 1, n + 1), np.nan)
     ya = np.diag(Y)
@@ -243,10 +345,33 @@ def _second_moment_effects(board: Board) -> tuple[np.ndarray, np.ndarray]:
         t0_end = t[0] + Z[0] - Y[0] * s_a
         x = g[:, None] + W + H * s_a[None, :]          # column a: x for the jump a -> end
         second_end = 2.0 * (x[0] - Y[0] * np.diag(x) / (1.0 + ya)) - t0_end
-    for b in board.absorbing:
+    for b in absorbing:
         mean[:n, b] = t0_end
         second[:n, b] = second_end
     return mean, second
+
+
+def _second_moment_effects(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """(E T', E T'^2) from square 0 for every added jump a -> b, by rank-one updates (no mask)."""
+    return _moment_effects(_moment_parts(board), board.absorbing)
+
+
+def _mean_prices(parts: dict[str, Any], a: np.ndarray, b: np.ndarray,
+                 ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""E T' from square 0 after each jump a[i] -> b[i], from a board's N, t and Z (vectors), and
+    the denominators :math:`D = N_{aa} - N_{ba}` (:math:`N_{aa}` where b is absorbing)."""
+    N, t, Z = parts["N"], parts["t"], parts["Z"]
+    final = ends[b]
+    inner = np.where(final, 0, b)                  # b where play goes on (0 stands in otherwise)
+    naa, n0a, ta = N[a, a], N[0, a], t[a]
+    D = np.where(final, naa, naa - N[inner, a])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if Z is None:
+            mean = t[0] - n0a * (ta - np.where(final, 0.0, t[inner])) / D
+        else:
+            mean = np.where(final, t[0] + Z[0, a] - n0a * (ta + Z[a, a]) / naa,
+                            t[0] - n0a * (ta - t[inner]) / D)
+    return mean, D
 
 
 def variance_effects(board: Board, min_length: int = 1) -> np.ndarray:
@@ -552,8 +677,9 @@ class Design:
     method : str
         ``"exhaustive"``, ``"greedy"`` or ``"local search"``: the search that ran.
     proven_optimal : bool
-        True when the design is known to be the best among the candidates: an exhaustive search,
-        or a target length hit exactly.
+        True when the design is known to be the best among the candidates: an exhaustive search
+        that decided every near-tie exactly (a race: in floating point), or a target length hit
+        exactly.
     steps : tuple of Step
         The search's history, for displays.
     priced : int
@@ -595,13 +721,99 @@ class Design:
 
 
 # --------------------------------------------------------------------------- the search
+Bounds = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+Option = tuple[list[Jump], float, float]          # (added jumps, value, mean)
+
+
 class _Search:
-    """Shared state of one search: the goal, the pool of candidates, pricing and tie-breaking."""
+    """Shared state of one search: the goal, the pool of candidates, the board's rules as arrays
+    (so that a set of jumps can be checked and solved before any ``Board`` is built), pricing,
+    and the decisions of near-ties."""
 
     def __init__(self, board: Board, goal: Goal, pool: np.ndarray) -> None:
         self.board, self.goal, self.pool = board, goal, pool
         self.priced = 0
-        self._exact: dict[Board, tuple[Fraction, Fraction]] = {}
+        self.race = goal.uses == "race"
+        self.moments = goal.uses == "moments"
+        n = board.size
+        self.probs = np.array([float(p) for p in board.probabilities])
+        self.faces = np.flatnonzero(self.probs > 0)
+        self.ends = _ends(board)
+        self._squares = np.arange(n + 1)[:, None]
+        self._targets = self._squares + np.arange(1, board.faces + 1)[None, :]
+        self._exact: dict[tuple[Jump, ...], tuple[Fraction, Fraction]] = {}
+
+    # -- a set of added jumps as a roll table, checked without building a Board
+    def table(self, added: Iterable[Jump]) -> np.ndarray:
+        """The roll table of the starting board with ``added`` (chain-free: not checked)."""
+        extra = dict(added)
+        if not extra:
+            return self.board._roll_table
+        board = self.board
+        table = _landings(self._squares, self._targets, board.size, board.overshoot,
+                          {**board.jumps, **extra})
+        table[list(board.absorbing)] = np.asarray(board.absorbing)[:, None]
+        return table
+
+    def can_finish(self, table: np.ndarray) -> np.ndarray:
+        return _can_finish(table, self.board.probabilities, self.board.absorbing)
+
+    def finishable(self, table: np.ndarray) -> bool:
+        return bool(self.can_finish(table).all())
+
+    def board_of(self, added: Iterable[Jump]) -> Board:
+        """The starting board with ``added`` (a valid set: chain-free and finishable)."""
+        return self.board.replace(jumps={**self.board.jumps, **dict(added)})
+
+    def compatible(self, added: Iterable[Jump], a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Which jumps a[i] -> b[i] can join ``added`` without chaining (one jump per source, no
+        jump from another's destination, none onto another's source)."""
+        jumps = list(added)
+        if not jumps:
+            return np.ones(a.shape, dtype=bool)
+        ok = np.ones(a.shape, dtype=bool)
+        for source, destination in jumps:
+            ok &= (a != source) & (a != destination) & (b != source)
+        return ok
+
+    def landed(self, table: np.ndarray) -> np.ndarray:
+        """``landed[s]``: some move of a game from square 0 ends on square s before any jump."""
+        board = self.board
+        seen = np.zeros(board.size + 1, dtype=bool)
+        seen[0] = True
+        frontier = np.array([0])
+        while frontier.size:
+            reached = np.unique(table[frontier][:, self.faces])
+            reached = reached[~seen[reached]]
+            seen[reached] = True
+            frontier = reached[~self.ends[reached]]
+        resting = np.flatnonzero(seen & ~self.ends)[:, None]
+        before = _landings(resting, resting + self.faces[None, :] + 1, board.size,
+                           board.overshoot, {})
+        out = np.zeros(board.size + 1, dtype=bool)
+        out[before.ravel()] = True
+        return out
+
+    def useless(self, added: Iterable[Jump]) -> list[Jump]:
+        """The added jumps whose source no game from square 0 ever lands on (see design_board)."""
+        jumps = sorted(added)
+        if not jumps:
+            return []
+        landed = self.landed(self.table(jumps))
+        return [j for j in jumps if not landed[j[0]]]
+
+    def canonical(self, added: Iterable[Jump]) -> tuple[Jump, ...]:
+        """``added`` without its useless jumps: the same game from square 0, the same score.
+
+        A useless jump is kept if the board could not be finished without it (from squares that
+        no game from square 0 reaches); dropping a useless jump changes no other's use.
+        """
+        keep = sorted(added)
+        for jump in self.useless(keep):
+            rest = [j for j in keep if j != jump]
+            if self.finishable(self.table(rest)):
+                keep = rest
+        return tuple(keep)
 
     # -- one board
     def evaluate(self, board: Board) -> tuple[float, float]:
@@ -611,9 +823,127 @@ class _Search:
         value = mean if self.goal.uses == "mean" else self.goal.value(board)
         return value, mean
 
+    def solve(self, table: np.ndarray) -> tuple[float, float]:
+        """(value, mean) of a finishable roll table by full float solves (not a race)."""
+        self.priced += 1
+        BQ, F, costs = _system(table, self.probs, self.ends, self.board.bonus_roll)
+        A = np.eye(self.board.size) - BQ
+        t = np.linalg.solve(A, costs)
+        if not self.moments:
+            return float(t[0]), float(t[0])
+        g = np.linalg.solve(A, t if F is None else t - F @ t)
+        return float(2.0 * g[0] - t[0] - t[0] ** 2), float(t[0])
+
     def key(self, value: float, mean: float) -> tuple[float, float]:
         penalty, objective = self.goal.score(value, mean)
         return float(penalty), float(objective)
+
+    def bounds(self, value: Any, mean: Any) -> Bounds:
+        """(penalty low, penalty high, objective low, objective high) that the exact scores of
+        designs priced (value, mean) in floating point lie in, allowing a relative error of
+        ``_TIE`` in each price. A penalty of exactly 0 is known exactly when its high end is 0."""
+        value = np.atleast_1d(np.asarray(value, dtype=float))
+        mean = np.atleast_1d(np.asarray(mean, dtype=float))
+        goal = self.goal
+        if isinstance(goal, (TargetLength, ShortestGame, LongestGame)):     # no penalty
+            objective = (np.abs(mean - float(goal.turns)) if isinstance(goal, TargetLength)
+                         else mean if isinstance(goal, ShortestGame) else -mean)
+            err = _TIE * np.maximum(1.0, np.abs(mean))
+            zero = np.zeros_like(mean)
+            return zero, zero, objective - err, objective + err
+        if isinstance(goal, SmallestSpread) and goal.mean is not None:
+            middle, tolerance = float(goal.mean), float(goal.tolerance)
+            err = _TIE * np.maximum(np.abs(mean), max(1.0, abs(middle), tolerance))
+            miss = np.abs(mean - middle) - tolerance
+            spread = _TIE * np.maximum(1.0, np.abs(value) + mean**2)   # the second moment's size
+            return (np.maximum(miss - err, 0.0), np.maximum(miss + err, 0.0),
+                    value - spread, value + spread)
+        penalty, objective = goal.score(value, mean)
+        penalty = np.broadcast_to(np.asarray(penalty, dtype=float), value.shape)
+        objective = np.broadcast_to(np.asarray(objective, dtype=float), value.shape)
+        err_p = np.where(penalty == 0, 0.0, _TIE * np.maximum(1.0, np.abs(penalty)))
+        err_o = _TIE * np.maximum(1.0, np.abs(mean if goal.uses == "mean" else objective))
+        return (np.maximum(penalty - err_p, 0.0), penalty + err_p, objective - err_o,
+                objective + err_o)
+
+    @staticmethod
+    def maybe(bounds: Bounds, best_penalty: float, best_zero: float) -> np.ndarray:
+        """Which designs may still be the best, given the lowest penalty high end of all designs
+        seen and the lowest objective high end of those whose penalty is surely 0 (inf if none)."""
+        p_lo, _, o_lo, _ = bounds
+        keep = p_lo <= best_penalty
+        if best_zero < np.inf:                    # the best design surely meets the constraint
+            keep &= (p_lo <= 0.0) & (o_lo <= best_zero)
+        return keep
+
+    @staticmethod
+    def levels(bounds: Bounds) -> tuple[float, float]:
+        """(lowest penalty high end, lowest objective high end where the penalty is surely 0)."""
+        _, p_hi, _, o_hi = bounds
+        zero = p_hi == 0.0
+        return float(p_hi.min()), float(o_hi[zero].min()) if zero.any() else np.inf
+
+    def contenders(self, value: np.ndarray, mean: np.ndarray) -> np.ndarray:
+        """Which of these priced designs may be the best of them (near-ties included)."""
+        bounds = self.bounds(value, mean)
+        return self.maybe(bounds, *self.levels(bounds))
+
+    # -- exact decisions
+    def exact_key(self, added: Iterable[Jump]) -> tuple[Fraction, Fraction]:
+        """The exact (penalty, objective) of the starting board with ``added`` (not a race)."""
+        jumps = tuple(sorted(added))
+        if jumps not in self._exact:
+            board = self.board_of(jumps)
+            if self.moments:
+                mean, _, value = _exact_moments(board)
+            else:
+                exact = expected_turns(board, exact=True)[0]
+                mean = value = Fraction(int(exact.p), int(exact.q))
+            self._exact[jumps] = self.goal.exact_score(value, mean)
+        return self._exact[jumps]
+
+    def improves(self, new: Option, old: Option) -> bool:
+        """Is ``new`` better than ``old``? Decided exactly when the float prices cannot tell
+        (a race, with no exact solver, counts a near-tie as no improvement)."""
+        (np_lo, np_hi, no_lo, no_hi), (op_lo, op_hi, oo_lo, oo_hi) = (
+            tuple(float(x[0]) for x in self.bounds(v, m)) for _, v, m in (new, old))
+        if np_hi < op_lo:
+            return True
+        if np_lo > op_hi:
+            return False
+        if np_hi == 0.0 and op_hi == 0.0:          # both surely meet the constraint
+            if no_hi < oo_lo:
+                return True
+            if no_lo > oo_hi:
+                return False
+        if self.race:
+            return False
+        return self.exact_key(new[0]) < self.exact_key(old[0])
+
+    def choose(self, options: list[Option]) -> tuple[int, bool]:
+        """The best of ``options`` and whether every near-tie was decided exactly.
+
+        The options that may be best by their float prices are ranked by exact score (at most
+        ``_MAX_TIES`` of them, the best priced first), then by the tie rule of design_board: no
+        useless jump, fewer jumps, the jumps in sorted order. A race ranks its near-ties by the
+        tie rule, then its float price.
+        """
+        if len(options) == 1:
+            return 0, True
+        keep = self.contenders(np.array([o[1] for o in options]),
+                               np.array([o[2] for o in options]))
+        ties = sorted(np.flatnonzero(keep).tolist(),
+                      key=lambda i: (self.key(options[i][1], options[i][2]),
+                                     len(options[i][0]), sorted(options[i][0])))
+        if self.race:
+            return min(ties, key=lambda i: (bool(self.useless(options[i][0])),
+                                            self.key(options[i][1], options[i][2]),
+                                            len(options[i][0]), sorted(options[i][0]))), True
+        decided = ties[:_MAX_TIES]
+        best = min(decided, key=lambda i: (self.exact_key(options[i][0]),
+                                           bool(self.useless(options[i][0])),
+                                           len(options[i][0]), sorted(options[i][0])))
+        return best, len(ties) <= _MAX_TIES
 
     # -- every one-jump extension at once
     def price(self, board: Board, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -638,38 +968,166 @@ class _Search:
         done = np.isfinite(value)
         return value, np.where(done, mean, np.nan)
 
-    def best(self, board: Board, value: np.ndarray, mean: np.ndarray
-             ) -> tuple[Jump, float, float] | None:
-        """The best jump of priced arrays (near-ties decided exactly), or None if none is priced."""
+    def parts(self, table: np.ndarray) -> dict[str, Any]:
+        """N = (I - B_Q)^-1 of a finishable roll table by one inverse, with t and Z (and the
+        moment parts for a spread goal)."""
+        BQ, F, costs = _system(table, self.probs, self.ends, self.board.bonus_roll)
+        N = np.linalg.inv(np.eye(self.board.size) - BQ)
+        return _parts(N, F, costs, self.moments)
+
+    def update(self, parts: dict[str, Any], jumps: tuple[Jump, ...], D: float
+               ) -> dict[str, Any] | None:
+        """The mean parts (N, t, Z) after the last of ``jumps`` is added to the set of ``parts``,
+        by the rank-one update of N (Sherman-Morrison), or None when that is ill-conditioned
+        (``D / N_aa`` below ``_UPDATE``) or the goal needs moments: then invert afresh.
+
+        Rows of N for the source a itself are left as the update makes them (a game never rests
+        on a again); no later price reads them.
+        """
+        a, b = jumps[-1]
+        N = parts["N"]
+        if self.moments or D / N[a, a] < _UPDATE:
+            return None
+        column = N[:, a].copy()
+        column[a] -= 1.0                               # N k = N B_Q e_a = N e_a - e_a
+        final = bool(self.ends[b])
+        row = N[a] if final else N[a] - N[b]           # u^T N with u = e_a (- e_b)
+        updated = N - np.outer(column, row / D)
+        if self.board.bonus_roll is None:
+            t = parts["t"]
+            t = t - column * ((t[a] if final else t[a] - t[b]) / D)
+            return {"N": updated, "t": t, "Z": None}
+        F, costs = _bonus_and_costs(self.table(jumps), self.probs, self.ends,
+                                    self.board.bonus_roll)
+        return {"N": updated, "t": updated @ costs, "Z": None if F is None else updated @ F}
+
+    def extend(self, added: tuple[Jump, ...], finishable: bool, a: np.ndarray, b: np.ndarray,
+               parts: dict[str, Any] | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any] | None]:
+        """(value, mean, valid, D, parts) for ``added`` plus each jump a[i] -> b[i] (chain-free:
+        checked by the caller); ``valid[i]`` is False where that board cannot be finished, D
+        holds the rank-one denominators (NaN where not used), ``parts`` those of ``added``.
+
+        From a finishable set (not a race): its N (``parts``, or one inverse) and the rank-one
+        prices of the module docstring, all at once; a denominator near 0 is settled by a graph
+        search, and a valid board there is solved in full. From a set that cannot be finished,
+        or for a race: a graph search and a full solve of each valid board; only a jump from a
+        square that the stuck squares move onto can make the set finishable.
+        """
+        value = np.full(a.shape, np.nan)
+        mean = np.full(a.shape, np.nan)
+        D = np.full(a.shape, np.nan)
+        valid = np.zeros(a.shape, dtype=bool)
+        if finishable and not self.race:
+            if parts is None:
+                parts = self.parts(self.table(added))
+            if not a.size:
+                return value, mean, valid, D, parts
+            mean, D = _mean_prices(parts, a, b, self.ends)
+            value = mean
+            if self.moments:
+                means, seconds = _moment_effects(parts, self.board.absorbing)
+                mean = means[a, b]
+                value = seconds[a, b] - mean**2
+            suspect = np.abs(D) < _SUSPECT * np.maximum(1.0, parts["N"][a, a])
+            valid = ~suspect & np.isfinite(value)
+            self.priced += int(np.count_nonzero(valid))
+            todo = np.flatnonzero(suspect)
+        else:
+            todo = np.arange(a.size)
+            if not finishable:
+                table = self.table(added)
+                stuck = np.flatnonzero(~self.can_finish(table))
+                todo = todo[np.isin(a, table[stuck][:, self.faces])]
+        for i in todo.tolist():
+            jumps = (*added, (int(a[i]), int(b[i])))
+            child = self.table(jumps)
+            if self.finishable(child):
+                valid[i] = True
+                value[i], mean[i] = (self.evaluate(self.board_of(jumps)) if self.race
+                                     else self.solve(child))
+        return value, mean, valid, D, parts
+
+    def best(self, added: list[Jump], value: np.ndarray, mean: np.ndarray
+             ) -> tuple[Jump, list[Jump], float, float] | None:
+        """The best one-jump extension of ``added`` in priced arrays (near-ties decided exactly):
+        (the jump, the new set, value, mean), or None if none is priced."""
         ok = np.isfinite(value)
         if not ok.any():
             return None
-        penalty, objective = self.goal.score(np.where(ok, value, 0.0), np.where(ok, mean, 0.0))
-        penalty = np.where(ok, penalty, np.inf)
-        low = penalty.min()
-        ok &= penalty <= low + _TIE * max(1.0, abs(low))
-        objective = np.where(ok, objective, np.inf)
-        top = objective.min()
-        tied = np.argwhere(objective <= top + _TIE * max(1.0, abs(top)))
-        jumps = [(int(a), int(b)) for a, b in tied]        # sorted by (a, b)
-        choice = self.decide(board, jumps, lambda s, j: s.with_jump(*j))
-        return choice, float(value[choice]), float(mean[choice])
+        pairs = np.argwhere(ok)                       # row-major, as value[ok]
+        v, m = value[ok], mean[ok]
+        keep = np.flatnonzero(self.contenders(v, m))
+        jumps = [(int(pairs[i, 0]), int(pairs[i, 1])) for i in keep]
+        options = [(sorted([*added, j]), float(v[i]), float(m[i]))
+                   for j, i in zip(jumps, keep, strict=True)]
+        choice, _ = self.choose(options)
+        return (jumps[choice], *options[choice])
 
-    def decide(self, base: Any, options: list[Any], build: Callable[[Any, Any], Board]) -> Any:
-        """Of near-tied options, the one whose board is best exactly (first in order on a tie)."""
-        if len(options) == 1 or self.goal.uses == "race":
-            return options[0]
-        ranked = []
-        for i, option in enumerate(options[:_MAX_TIES]):
-            ranked.append((self.exact_key(build(base, option)), i))
-        return options[min(ranked)[1]]
+    def best_without(self, added: list[Jump], old: Jump
+                     ) -> tuple[tuple[Jump, list[Jump], float, float] | None, Option | None]:
+        """The best swap of ``old`` in ``added`` for another candidate (as :meth:`best`), and
+        the drop of ``old`` (None when it leaves a board that cannot be finished: not a move;
+        the swaps from there are priced by full solves)."""
+        rest = [j for j in added if j != old]
+        table = self.table(rest)
+        allowed = self.pool.copy()
+        allowed[old] = False
+        if self.finishable(table):
+            base = self.board_of(rest)
+            dropped: Option | None = (rest, *self.evaluate(base))
+            return self.best(rest, *self.price(base, allowed)), dropped
+        pairs = np.argwhere(allowed)
+        pairs = pairs[self.compatible(rest, pairs[:, 0], pairs[:, 1])]
+        a, b = pairs[:, 0], pairs[:, 1]
+        value, mean, valid, _, _ = self.extend(tuple(rest), False, a, b)
+        values = np.full(allowed.shape, np.nan)
+        means = np.full(allowed.shape, np.nan)
+        values[a[valid], b[valid]] = value[valid]
+        means[a[valid], b[valid]] = mean[valid]
+        return self.best(rest, values, means), None
 
-    def exact_key(self, board: Board) -> tuple[Fraction, Fraction]:
-        if board not in self._exact:
-            mean, _, variance = _exact_moments(board)
-            value = variance if self.goal.uses == "moments" else mean
-            self._exact[board] = self.goal.exact_score(value, mean)
-        return self._exact[board]
+
+class _Tracker:
+    """The designs of an exhaustive search that may still be the best, kept as they are priced
+    (a batch of one-jump extensions of a set at a time), with the two levels of
+    :meth:`_Search.maybe`, which only fall as designs come in."""
+
+    def __init__(self, search: _Search) -> None:
+        self.search = search
+        self.best_penalty = np.inf
+        self.best_zero = np.inf
+        self.kept: list[tuple[tuple[Jump, ...], float, float, float, float]] = []
+        self.limit = 1024
+
+    def offer(self, added: tuple[Jump, ...], a: np.ndarray, b: np.ndarray, value: np.ndarray,
+              mean: np.ndarray) -> None:
+        """Designs ``added`` plus a[i] -> b[i], priced (value[i], mean[i]); or ``added`` itself
+        when a and b are empty and value and mean hold one price."""
+        if not value.size:
+            return
+        bounds = self.search.bounds(value, mean)
+        penalty, zero = self.search.levels(bounds)
+        self.best_penalty = min(self.best_penalty, penalty)
+        self.best_zero = min(self.best_zero, zero)
+        p_lo, _, o_lo, _ = bounds
+        for i in np.flatnonzero(self.search.maybe(bounds, self.best_penalty,
+                                                  self.best_zero)).tolist():
+            jumps = added if not a.size else tuple(sorted((*added, (int(a[i]), int(b[i])))))
+            self.kept.append((jumps, float(value[i]), float(mean[i]), float(p_lo[i]),
+                              float(o_lo[i])))
+        if len(self.kept) > self.limit:
+            self.kept = self.final()
+            self.limit = max(1024, 2 * len(self.kept))
+
+    def final(self) -> list[tuple[tuple[Jump, ...], float, float, float, float]]:
+        """The kept designs that may still be the best."""
+        if not self.kept:
+            return []
+        p_lo = np.array([k[3] for k in self.kept])
+        o_lo = np.array([k[4] for k in self.kept])
+        keep = self.search.maybe((p_lo, p_lo, o_lo, o_lo), self.best_penalty, self.best_zero)
+        return [k for k, ok in zip(self.kept, keep, strict=True) if ok]
 
 
 def _candidate_mask(board: Board, candidates: Iterable[Any] | None) -> np.ndarray:
@@ -698,64 +1156,52 @@ def _label(jumps: Iterable[Jump]) -> str:
     return ", ".join(f"{a}->{b}" for a, b in jumps) or "none"
 
 
-def _greedy(search: _Search, start: Board, added: list[Jump], max_jumps: int,
-            steps: list[Step]) -> tuple[Board, list[Jump], float, float]:
-    board = start
+def _greedy(search: _Search, added: list[Jump], max_jumps: int,
+            steps: list[Step]) -> tuple[list[Jump], float, float]:
+    board = search.board_of(added)
     value, mean = search.evaluate(board)
     steps.append(Step("start" if not added else f"start from {_label(added)}", tuple(added),
                       value, mean))
     while len(added) < max_jumps:
-        priced = search.price(board, search.pool)
-        found = search.best(board, *priced)
-        if found is None or not _improves(search.key(found[1], found[2]), search.key(value, mean)):
+        found = search.best(added, *search.price(board, search.pool))
+        if found is None or not search.improves(found[1:], (added, value, mean)):
             steps.append(Step("stop: no added jump improves the design", tuple(added), value,
                               mean))
             break
-        (a, b), value, mean = found
+        (a, b), added, value, mean = found
         board = board.with_jump(a, b)
-        added = sorted([*added, (a, b)])
         steps.append(Step(f"add {a}->{b}", tuple(added), value, mean))
-    return board, added, value, mean
+    return added, value, mean
 
 
-def _local(search: _Search, board: Board, added: list[Jump], value: float, mean: float,
-           max_jumps: int, steps: list[Step]) -> tuple[Board, list[Jump], float, float]:
-    """Best-improvement local search over add / drop / swap one jump."""
-    original = search.board
+def _local(search: _Search, added: list[Jump], value: float, mean: float,
+           max_jumps: int, steps: list[Step]) -> tuple[list[Jump], float, float]:
+    """Best-improvement local search over add / drop / swap one jump. A drop that leaves a board
+    that cannot be finished is not a move; the swaps from there are priced by full solves."""
     for _ in range(MAX_ROUNDS):
-        here = search.key(value, mean)
-        moves: list[tuple[tuple[float, float], str, list[Jump], float, float]] = []
+        here: Option = (added, value, mean)
+        moves: list[tuple[str, Option]] = []
         if len(added) < max_jumps:
-            found = search.best(board, *search.price(board, search.pool))
+            found = search.best(added, *search.price(search.board_of(added), search.pool))
             if found is not None:
-                (a, b), v, m = found
-                moves.append((search.key(v, m), f"add {a}->{b}", sorted([*added, (a, b)]), v, m))
+                (a, b), grown, v, m = found
+                moves.append((f"add {a}->{b}", (grown, v, m)))
         for old in added:
-            rest = [j for j in added if j != old]
-            base = original.replace(jumps={**original.jumps, **dict(rest)})
-            v, m = search.evaluate(base)
-            moves.append((search.key(v, m), f"drop {old[0]}->{old[1]}", rest, v, m))
-            allowed = search.pool.copy()
-            allowed[old] = False
-            found = search.best(base, *search.price(base, allowed))
+            found, dropped = search.best_without(added, old)
+            if dropped is not None:
+                moves.append((f"drop {old[0]}->{old[1]}", dropped))
             if found is not None:
-                (a, b), v, m = found
-                moves.append((search.key(v, m), f"swap {old[0]}->{old[1]} for {a}->{b}",
-                              sorted([*rest, (a, b)]), v, m))
-        improving = [mv for mv in moves if _improves(mv[0], here)]
+                (a, b), swapped, v, m = found
+                moves.append((f"swap {old[0]}->{old[1]} for {a}->{b}", (swapped, v, m)))
+        improving = [mv for mv in moves if search.improves(mv[1], here)]
         if not improving:
             steps.append(Step("stop: a local optimum (no add, drop or swap improves it)",
                               tuple(added), value, mean))
             break
-        top = min(mv[0] for mv in improving)
-        tied = sorted((mv for mv in improving if _close(mv[0], top)), key=lambda mv: mv[2])
-        sets = [mv[2] for mv in tied]
-        chosen = search.decide(original, sets, lambda base, jumps: base.replace(
-            jumps={**base.jumps, **dict(jumps)}))
-        _, action, added, value, mean = tied[sets.index(chosen)]
-        board = original.replace(jumps={**original.jumps, **dict(added)})
+        choice, _ = search.choose([mv[1] for mv in improving])
+        action, (added, value, mean) = improving[choice]
         steps.append(Step(action, tuple(added), value, mean))
-    return board, added, value, mean
+    return added, value, mean
 
 
 def _random_start(search: _Search, rng: np.random.Generator, max_jumps: int) -> list[Jump]:
@@ -771,79 +1217,71 @@ def _random_start(search: _Search, rng: np.random.Generator, max_jumps: int) -> 
     return sorted(added)
 
 
-def _exhaustive_work(search: _Search, count: int, max_jumps: int) -> tuple[int, float]:
-    """(boards to price or solve, work units) of an exhaustive search over ``count`` candidates."""
-    n = max(search.board.size, 40)
-    if search.goal.uses == "race":
-        boards = sum(math.comb(count, j) for j in range(max_jumps + 1))
-        return boards, boards * 100.0 * n**2
-    pricings = sum(math.comb(count, j) for j in range(max_jumps))
-    return pricings, pricings * float(n) ** 3
+def _exhaustive_seconds(goal: Goal, size: int, count: int, max_jumps: int) -> float:
+    """The estimated time of an exhaustive search over ``count`` candidates (see the module
+    docstring): a cost per set extended and per set priced, or per full solve of a race."""
+    sets = [math.comb(count, j) for j in range(max_jumps + 1)]
+    n = float(size)
+    if goal.uses == "race":
+        fixed, square = _COST_RACE
+        return sum(sets) * (fixed + square * n * n)
+    fixed, square, cube = _COST_SET["moments" if goal.uses == "moments" else "mean"]
+    return sum(sets[:-1]) * (fixed + square * n * n + cube * n**3) + sum(sets[1:]) * _COST_PRICE
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` in words for people: "about 40 seconds", "about 3 hours"."""
+    for unit, length in (("years", 365.25 * 86400), ("days", 86400.0), ("hours", 3600.0),
+                         ("minutes", 60.0)):
+        if seconds >= 1.5 * length:
+            amount = seconds / length
+            return f"about {amount:.2g} {unit}" if amount < 1e3 else f"about {amount:.1e} {unit}"
+    return "under 2 seconds" if seconds < 2 else f"about {seconds:.2g} seconds"
 
 
 def _exhaustive(search: _Search, max_jumps: int, steps: list[Step]
-                ) -> tuple[Board, list[Jump], float, float]:
+                ) -> tuple[list[Jump], float, float, bool]:
+    """Every valid set of at most ``max_jumps`` candidates, depth first in the order of the
+    candidates; returns (added, value, mean, every near-tie decided exactly)."""
     original = search.board
-    order = [(int(a), int(b)) for a, b in np.argwhere(search.pool)]
-    index = {jump: i for i, jump in enumerate(order)}
+    pairs = np.argwhere(search.pool)                          # sorted by (a, b)
+    A, B = pairs[:, 0], pairs[:, 1]
+    tracker = _Tracker(search)
     value, mean = search.evaluate(original)
-    best: list[Any] = [search.key(value, mean), [], value, mean]
-    near: list[list[Jump]] = [[]]
     steps.append(Step("start", (), value, mean))
+    tracker.offer((), A[:0], B[:0], np.array([value]), np.array([mean]))
+    big = original.size > DENSE_MAX and max_jumps == 1 and not search.race
 
-    def consider(jumps: list[Jump], v: float, m: float) -> None:
-        key = search.key(v, m)
-        if _improves(key, best[0]):
-            best[:] = [key, jumps, v, m]
-            near[:] = [jumps]
-        elif _close(key, best[0]):
-            near.append(jumps)
+    def visit(added: tuple[Jump, ...], last: int, finishable: bool,
+              parts: dict[str, Any] | None) -> None:
+        index = np.arange(last + 1, len(pairs))
+        index = index[search.compatible(added, A[index], B[index])]
+        a, b = A[index], B[index]
+        if big:                              # one pricing of a big board: jump_effects, sparse
+            values, means = search.price(original, search.pool)
+            value, mean, valid = values[a, b], means[a, b], np.ones(index.size, dtype=bool)
+        else:
+            value, mean, valid, D, parts = search.extend(added, finishable, a, b, parts)
+        tracker.offer(added, a[valid], b[valid], value[valid], mean[valid])
+        if len(added) + 1 < max_jumps:
+            for k, i in enumerate(index.tolist()):
+                jumps = (*added, (int(A[i]), int(B[i])))
+                ok = bool(valid[k])
+                visit(jumps, i, ok, search.update(parts, jumps, float(D[k]))
+                      if ok and parts is not None and np.isfinite(D[k]) else None)
 
-    if search.goal.uses == "race":
-        for k in range(1, max_jumps + 1):
-            for combo in itertools.combinations(order, k):
-                try:
-                    board = original.replace(jumps={**original.jumps, **dict(combo)})
-                except ValueError:
-                    continue
-                consider(list(combo), *search.evaluate(board))
-    else:
-        def visit(board: Board, jumps: list[Jump], last: int) -> None:
-            allowed = search.pool.copy()
-            for a, b in order[: last + 1]:
-                allowed[a, b] = False
-            value, mean = search.price(board, allowed)
-            for a, b in np.argwhere(np.isfinite(value)):
-                a, b = int(a), int(b)
-                child = [*jumps, (a, b)]
-                consider(child, float(value[a, b]), float(mean[a, b]))
-                if len(child) < max_jumps:
-                    visit(board.with_jump(a, b), child, index[(a, b)])
-        visit(original, [], -1)
-
-    def build(base: Board, jumps: list[Jump]) -> Board:
-        return base.replace(jumps={**base.jumps, **dict(jumps)})
-    choice = search.decide(original, near[: _MAX_TIES], build) if len(near) > 1 else best[1]
-    board = build(original, choice)
-    if choice != best[1]:
-        value, mean = search.evaluate(board)
-    else:
-        value, mean = best[2], best[3]
-    steps.append(Step(f"the best of every set of at most {max_jumps}: {_label(choice)}",
-                      tuple(sorted(choice)), value, mean))
-    return board, sorted(choice), value, mean
-
-
-def _improves(new: tuple[float, float], old: tuple[float, float]) -> bool:
-    """Is the (penalty, objective) ``new`` better than ``old`` by more than rounding?"""
-    if not math.isclose(new[0], old[0], rel_tol=_TIE, abs_tol=_TIE):
-        return new[0] < old[0]
-    return new[1] < old[1] and not math.isclose(new[1], old[1], rel_tol=_TIE, abs_tol=_TIE)
-
-
-def _close(key: tuple[float, float], other: tuple[float, float]) -> bool:
-    return all(math.isclose(x, y, rel_tol=_TIE, abs_tol=_TIE)
-               for x, y in zip(key, other, strict=True))
+    visit((), -1, True, None)
+    groups: dict[tuple[Jump, ...], tuple[float, float]] = {}
+    for jumps, v, m, _, _ in tracker.final():      # the same game, the same score: one each
+        canon = search.canonical(jumps)
+        if canon not in groups or search.key(v, m) < search.key(*groups[canon]):
+            groups[canon] = (v, m)
+    options = [(list(jumps), v, m) for jumps, (v, m) in groups.items()]
+    choice, decided = search.choose(options)
+    added, value, mean = options[choice]
+    steps.append(Step(f"the best of every set of at most {max_jumps}: {_label(added)}",
+                      tuple(added), value, mean))
+    return added, value, mean, decided
 
 
 def design_board(board: Board, goal: Goal, max_jumps: int = 3, method: str = "auto",
@@ -852,6 +1290,16 @@ def design_board(board: Board, goal: Goal, max_jumps: int = 3, method: str = "au
     r"""Add at most ``max_jumps`` jumps to ``board`` to reach ``goal``, and confirm the result.
 
     See the module docstring for the goals, the searches and their costs.
+
+    A *design* is a set of candidates whose board is valid: no two jumps from one square, no jump
+    from another jump's destination or onto another's source, and the game can be finished from
+    every square. An added jump is *useless* when no game from square 0 on the designed board ever
+    ends a move on its source (before jumps), so that it never fires; dropping it leaves the same
+    game from square 0 and the same score. **Ties**: of designs whose exact scores are equal
+    (for a race, whose float scores agree to rounding), the search prefers one without a useless
+    jump, then fewer jumps, then the first in sorted order. Every search drops the useless jumps
+    of the design it found (a step of its history says so), each unless the board could not be
+    finished without it.
 
     Parameters
     ----------
@@ -863,11 +1311,15 @@ def design_board(board: Board, goal: Goal, max_jumps: int = 3, method: str = "au
     max_jumps : int, default 3
         The most jumps to add (1 to 6).
     method : {"auto", "exhaustive", "greedy", "local search"}, default "auto"
-        The search; "auto" is exhaustive when that is within :data:`WORK_BUDGET`, else local
-        search.
+        The search. "exhaustive" considers every design of at most ``max_jumps`` candidates,
+        whatever its subsets (a set that cannot be finished on its own may still be completed by
+        a later jump); it is refused when its estimated time is above :data:`WORK_BUDGET`
+        seconds. "auto" is exhaustive when the estimate is at most :data:`AUTO_BUDGET` seconds,
+        else local search.
     candidates : iterable of (int, int), optional
         The jumps the search may add; by default every jump the board's rules allow. Each must
-        be allowed on ``board`` on its own (others are dropped, as ``jump_effects`` refuses them).
+        be allowed on ``board`` on its own (others are dropped, as ``jump_effects`` refuses them),
+        so a jump that only a second added jump would make finishable is never a candidate.
     seed : int, optional
         For a local search: also start from ``RESTARTS`` random sets drawn with this seed.
 
@@ -875,14 +1327,16 @@ def design_board(board: Board, goal: Goal, max_jumps: int = 3, method: str = "au
     -------
     Design
         The designed board, its value confirmed by a full solve (exact for the expected length
-        and the variance), how it was found and whether it is proven optimal.
+        and the variance), how it was found and whether it is proven optimal: an exhaustive
+        search whose near-ties were all decided exactly (a race: in floating point), or a target
+        length hit exactly.
 
     Raises
     ------
     ValueError
-        For a bad goal, method, ``max_jumps`` or candidate, an exhaustive search above the
-        budget (try ``method="greedy"`` or fewer candidates), no candidate the rules allow, or a
-        race on a board with traps.
+        For a bad goal, method, ``max_jumps`` or candidate, an exhaustive search whose estimated
+        time is above the budget (the message gives the estimate; try ``method="greedy"`` or
+        fewer candidates), no candidate the rules allow, or a race on a board with traps.
 
     Examples
     --------
@@ -893,6 +1347,12 @@ def design_board(board: Board, goal: Goal, max_jumps: int = 3, method: str = "au
     (((1, 9), (2, 9)), 'exhaustive', True, Fraction(1, 1))
     >>> design_board(funnel, ShortestGame(), max_jumps=2, method="greedy").added
     ((1, 9), (4, 9))
+
+    With three jumps allowed, every third jump is useless (no game gets past square 2), so the
+    best design stays the pair:
+
+    >>> design_board(funnel, ShortestGame(), max_jumps=3, method="exhaustive").added
+    ((1, 9), (2, 9))
     """
     if not isinstance(board, Board):
         raise ValueError(f"design_board needs a Board, not {type(board).__name__}")
@@ -921,40 +1381,49 @@ def design_board(board: Board, goal: Goal, max_jumps: int = 3, method: str = "au
                             if candidates is not None else ""))
     search = _Search(board, goal, pool)
     count = int(pool.sum())
-    boards, work = _exhaustive_work(search, count, max_jumps)
-    if method == "exhaustive" and work > WORK_BUDGET:
-        what = "full solves" if goal.uses == "race" else "pricings"
+    seconds = _exhaustive_seconds(goal, board.size, count, max_jumps)
+    if method == "exhaustive" and seconds > WORK_BUDGET:
+        sets = sum(math.comb(count, j) for j in range(1, max_jumps + 1))
         raise ValueError(f"an exhaustive search over {count} candidate jumps with up to "
-                         f"{max_jumps} added needs about {boards:.3g} {what}, more than the "
-                         f"budget allows; use method='greedy' or 'local search', fewer "
-                         f"candidates, or a smaller max_jumps")
+                         f"{max_jumps} added would try about {sets:.3g} sets of jumps and take "
+                         f"{_duration(seconds)} (estimated), more than the budget of "
+                         f"{_duration(WORK_BUDGET).removeprefix('about ')}; use method='greedy' "
+                         f"or 'local search', fewer candidates, or a smaller max_jumps")
     if method == "auto":
-        method = "exhaustive" if work <= WORK_BUDGET else "local search"
+        method = "exhaustive" if seconds <= AUTO_BUDGET else "local search"
     steps: list[Step] = []
+    proven = False
     if method == "exhaustive":
-        designed, added, value, mean = _exhaustive(search, max_jumps, steps)
+        added, value, mean, proven = _exhaustive(search, max_jumps, steps)
     else:
-        designed, added, value, mean = _greedy(search, board, [], max_jumps, steps)
+        added, value, mean = _greedy(search, [], max_jumps, steps)
         if method == "local search":
-            designed, added, value, mean = _local(search, designed, added, value, mean,
-                                                  max_jumps, steps)
+            added, value, mean = _local(search, added, value, mean, max_jumps, steps)
             if seed is not None:
                 rng = np.random.default_rng(seed)
                 for _ in range(RESTARTS):
                     start = _random_start(search, rng, max_jumps)
-                    begin = board.replace(jumps={**board.jumps, **dict(start)})
                     trail = [Step(f"restart from random jumps {_label(start)}", tuple(start),
-                                  *search.evaluate(begin))]
-                    other = _local(search, begin, start, trail[0].value, trail[0].mean,
-                                   max_jumps, trail)
-                    if _improves(search.key(other[2], other[3]), search.key(value, mean)):
+                                  *search.evaluate(search.board_of(start)))]
+                    other = _local(search, start, trail[0].value, trail[0].mean, max_jumps,
+                                   trail)
+                    if search.improves(other, (added, value, mean)):
                         steps.extend(trail)
-                        designed, added, value, mean = other
-    return _confirm(goal, board, designed, tuple(sorted(added)), method, steps, search.priced)
+                        added, value, mean = other
+    canon = search.canonical(added)
+    if len(canon) < len(added):
+        dropped = [j for j in added if j not in canon]
+        steps.append(Step(f"drop {_label(dropped)}: no game reaches "
+                          f"{'square' if len(dropped) == 1 else 'squares'} "
+                          f"{', '.join(str(a) for a, _ in dropped)} (the same score)",
+                          canon, value, mean))
+        added = list(canon)
+    return _confirm(goal, board, search.board_of(added), tuple(sorted(added)), method, steps,
+                    search.priced, proven)
 
 
 def _confirm(goal: Goal, original: Board, designed: Board, added: tuple[Jump, ...], method: str,
-             steps: list[Step], priced: int) -> Design:
+             steps: list[Step], priced: int, proven: bool) -> Design:
     """Solve the designed board again from scratch; exactly where the goal allows it."""
     exact_mean, _, exact_variance = _exact_moments(designed)
     if goal.uses == "race":
@@ -967,7 +1436,6 @@ def _confirm(goal: Goal, original: Board, designed: Board, added: tuple[Jump, ..
         exact_value = exact_mean
         confirmation = "expected_turns(board, exact=True)"
     value = goal.value(designed)
-    proven = method == "exhaustive"
     if isinstance(goal, TargetLength) and exact_value == _as_fraction(goal.turns, "target"):
         proven = True                          # nothing beats a distance of exactly 0
     return Design(goal=goal, original=original, board=designed, added=added, value=value,
