@@ -1,23 +1,32 @@
 """chutes_edu: Chutes and Ladders as a course in absorbing Markov chains.
 
-The maths lives here; lessons and widgets only call it.
+The maths lives here; lessons and widgets only call it. Five layers, each importing only from the
+layers below it (CONTRIBUTING.md maps them; ``tests/test_layers.py`` checks them):
 
-- :class:`Board` — an immutable, validated board and its rules (:mod:`chutes_edu.board`).
-- Named boards from the sources: :data:`MILTON_BRADLEY_1943` and friends (:mod:`chutes_edu.boards`).
-- The Markov chain: :func:`transition_matrix`, :func:`fundamental_matrix`, :func:`expected_turns`,
-  :func:`turn_distribution`, :func:`square_distribution`, :func:`win_probabilities`,
-  :func:`jump_effects` (:mod:`chutes_edu.markov`).
-- Where the game ends and the long run: :func:`absorption_probabilities`,
-  :func:`hitting_probabilities`, :func:`stationary_distribution`,
-  :func:`quasi_stationary_distribution`, :func:`expected_rounds` (:mod:`chutes_edu.absorption`).
-- Monte Carlo: :func:`simulate`, :func:`simulate_endings`, :func:`running_mean`, :func:`capped_mean`
-  (:mod:`chutes_edu.simulation`).
-- The coin-flip warm-up: :func:`flips_until_heads`, :func:`expected_flips` (:mod:`chutes_edu.coin`).
-- Optimal control: :mod:`chutes_edu.control`, with :class:`PolicyExplorer`, :func:`draw_policy` and
-  :func:`plot_policy_profile`.
-- Pictures and widgets: :func:`draw_board`, :func:`plot_distribution`, ... and the explorers;
-  :func:`describe` gives a hand-made figure its alt text (every course picture has one).
-- Exercise self-checks: :func:`check`.
+1. The game: :class:`Board`, an immutable, validated board and its rules (:mod:`chutes_edu.board`),
+   and named boards from the sources, :data:`MILTON_BRADLEY_1943` and friends
+   (:mod:`chutes_edu.boards`).
+2. The mathematics (no drawing, no widgets):
+
+   - the chain: :func:`transition_matrix`, :func:`fundamental_matrix`, :func:`expected_turns`,
+     :func:`turn_distribution`, :func:`square_distribution`, :func:`win_probabilities`,
+     :func:`jump_effects` (:mod:`chutes_edu.markov`); the moments of the game length,
+     :func:`game_variance` and :func:`variance_effects` (:mod:`chutes_edu.moments`);
+   - where the game ends and the long run: :func:`absorption_probabilities`,
+     :func:`hitting_probabilities`, :func:`stationary_distribution`,
+     :func:`quasi_stationary_distribution`, :func:`expected_rounds` (:mod:`chutes_edu.absorption`);
+   - Monte Carlo: :func:`simulate`, :func:`simulate_endings`, :func:`running_mean`,
+     :func:`capped_mean` (:mod:`chutes_edu.simulation`); the coin-flip warm-up,
+     :func:`flips_until_heads`, :func:`expected_flips` (:mod:`chutes_edu.coin`);
+   - aiming, optimal control: :mod:`chutes_edu.control`; designing a board to a goal:
+     :func:`design_board` (:mod:`chutes_edu.design`).
+3. Pictures (matplotlib): :func:`draw_board`, :func:`plot_distribution`, ...,
+   :func:`draw_policy`; :func:`describe` gives a hand-made figure its alt text (every course
+   picture has one) (:mod:`chutes_edu.plots`).
+4. Explorers (ipywidgets): :class:`BoardExplorer` and the others (:mod:`chutes_edu.widgets`).
+5. Course tooling: the exercises' self-checks, :func:`check` (:mod:`chutes_edu.checks`),
+   nbgrader's grader (:mod:`chutes_edu.grading`), hub links (:mod:`chutes_edu.hub`), the
+   course's file names (:mod:`chutes_edu.course`).
 """
 
 from . import control
@@ -47,9 +56,6 @@ from .design import (
     SmallestSpread,
     TargetLength,
     design_board,
-    game_variance,
-    plot_design,
-    variance_effects,
 )
 from .markov import (
     expected_turns,
@@ -60,11 +66,13 @@ from .markov import (
     turn_distribution,
     win_probabilities,
 )
+from .moments import game_variance, variance_effects
 from .plots import (
     describe,
     draw_board,
     draw_policy,
     plot_convergence,
+    plot_design,
     plot_distribution,
     plot_jump_effects,
     plot_policy_profile,

@@ -35,11 +35,10 @@ from chutes_edu.design import (  # noqa: E402
     _exhaustive_seconds,
     _Search,
     design_board,
-    game_variance,
-    plot_design,
-    variance_effects,
 )
 from chutes_edu.markov import _exact_turn_rows  # noqa: E402
+from chutes_edu.moments import game_variance, variance_effects  # noqa: E402
+from chutes_edu.plots import plot_design  # noqa: E402
 
 # A coin (1 or 2 squares a turn) on 9 squares with a chute 5 -> 3: the best single ladder is
 # 4 -> 9, but the best pair is 1 -> 9 and 2 -> 9, which end every game on its first turn.

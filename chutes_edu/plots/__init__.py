@@ -45,7 +45,7 @@ below it, never the explorers.
 
 from __future__ import annotations
 
-from ._style import (  # noqa: F401 - plot_design (design.py) until it moves here
+from ._style import (
     CHUTE_COLOR,
     HATCHES,
     LADDER_COLOR,
@@ -54,13 +54,12 @@ from ._style import (  # noqa: F401 - plot_design (design.py) until it moves her
     TOKEN_COLORS,
     TOKEN_MARKERS,
     TRAP_COLOR,
-    _legend_below,
-    _new_axes,
 )
 from .alt_text import describe, description, register_alt_text
 from .board import board_grid, draw_board, square_center
 from .charts import (
     plot_convergence,
+    plot_design,
     plot_distribution,
     plot_jump_effects,
     plot_win_probabilities,
@@ -69,7 +68,8 @@ from .charts import (
 from .policy import draw_policy, plot_policy_profile
 
 __all__ = ["draw_board", "plot_distribution", "plot_convergence", "plot_jump_effects",
-           "plot_win_probabilities", "draw_policy", "plot_policy_profile", "board_grid",
+           "plot_win_probabilities", "plot_design", "draw_policy", "plot_policy_profile",
+           "board_grid",
            "square_center", "surprising_jumps", "describe", "description", "register_alt_text",
            "OKABE_ITO", "LADDER_COLOR", "CHUTE_COLOR", "TOKEN_COLORS", "TOKEN_MARKERS", "HATCHES",
            "SMALL_TEXT", "TRAP_COLOR"]

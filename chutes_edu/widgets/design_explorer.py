@@ -2,7 +2,7 @@
 
 :class:`DesignExplorer` only wires controls to :func:`~chutes_edu.design.design_board` (which does
 the search and the exact confirmation) and to the pictures (:func:`~chutes_edu.draw_board` for the
-designed board, :func:`~chutes_edu.design.plot_design` for the game lengths before and after).
+designed board, :func:`~chutes_edu.plots.plot_design` for the game lengths before and after).
 Nothing is computed here. An invalid choice (a negative target, seven seats, an exhaustive search
 too big for the budget, ...) shows the library's one-line ``ValueError`` message, no traceback,
 and keeps the last design on screen.
@@ -24,10 +24,9 @@ from ..design import (
     SmallestSpread,
     TargetLength,
     design_board,
-    plot_design,
 )
 from ..markov import expected_turns, turn_distribution
-from ..plots import draw_board, plot_distribution
+from ..plots import draw_board, plot_design, plot_distribution
 from ._base import _escape, _Explorer, _FigureView
 
 __all__ = ["DesignExplorer"]
