@@ -354,8 +354,10 @@ def hitting_probabilities(board: Board) -> np.ndarray:
     N = np.linalg.inv(np.eye(live.size) - Q)
     h = np.zeros((n + 1, n + 1))
     h[np.ix_(live, live)] = N / np.diag(N)[None, :]
-    ends = list(board.absorbing)
-    h[:, ends] = absorption_probabilities(board)
+    ends = np.array(board.absorbing)
+    # B = N R from the same inverse (absorption_probabilities would solve the system again)
+    h[np.ix_(live, ends)] = np.clip(N @ _turn_matrix(board)[np.ix_(live, ends)], 0.0, 1.0)
+    h[ends, ends] = 1.0
     return h
 
 
