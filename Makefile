@@ -46,18 +46,24 @@ endef
 # ---------------------------------------------------------------- the student's environment
 $(LAB_STAMP): binder/requirements.txt binder/postBuild pyproject.toml
 	$(check_python)
-	$(PYTHON) -m venv $(LAB_VENV)
-	$(LAB_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(LAB_VENV)/bin/python -m pip install --quiet -r binder/requirements.txt
-	PATH="$(abspath $(LAB_VENV))/bin:$$PATH" bash binder/postBuild
+	@echo "Installing the course's environment into $(LAB_VENV) (once; a few minutes)..."
+	@$(PYTHON) -m venv $(LAB_VENV)
+	@$(LAB_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	@$(LAB_VENV)/bin/python -m pip install --quiet --disable-pip-version-check \
+		-r binder/requirements.txt
+	@PATH="$(abspath $(LAB_VENV))/bin:$$PATH" bash binder/postBuild
 	@touch $@
 
 lab-env: $(LAB_STAMP)
 
+# Only what a student needs in the terminal: the URL (Binder and hub logs keep their usual level).
 lab: $(LAB_STAMP)
-	@echo "Starting JupyterLab on the course: open the http://127.0.0.1 URL printed below."
-	$(LAB_VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) --allow-root \
-		--ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/start_here.ipynb
+	@echo "Starting JupyterLab on the course. Open the http://127.0.0.1:$(PORT)/lab/... URL printed"
+	@echo "below in your browser: it opens the start page. Press Control-C here to stop."
+	@$(LAB_VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) --allow-root \
+		--ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/start_here.ipynb \
+		--ServerApp.log_level=ERROR --LabApp.log_level=ERROR \
+		--LanguageServerManager.autodetect=False
 
 # ---------------------------------------------------------------- the developers' environment
 $(PY):

@@ -132,6 +132,29 @@ def test_make_lab_serves_the_whole_course_from_the_start_page(lab_env: tuple[Pat
             expected = {p.name for p in (ROOT / folder).glob("*.ipynb")}
             assert expected <= listed, (folder, sorted(expected - listed))
         assert get("/api/contents/start_here.ipynb")["type"] == "notebook"
+        # build artefacts stay out of the student's file browser
+        assert list(ROOT.glob("*.egg-info")), "the editable install left no egg-info to hide"
+        top = {item["name"] for item in get("/api/contents/")["content"]}
+        assert not [name for name in top if name.endswith(".egg-info")], sorted(top)
+
+        # a kernel starts and stops (a student opens a notebook): the terminal stays quiet
+        def call(method: str, path: str) -> None:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
+                                             headers={"Authorization": f"token {token}"},
+                                             data=b"{}" if method == "POST" else None)
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                if method == "POST":
+                    kernel.append(json.loads(answer.read())["id"])
+        kernel: list[str] = []
+        call("POST", "/api/kernels")
+        time.sleep(8)
+        call("DELETE", f"/api/kernels/{kernel[0]}")
+        time.sleep(1)
+        printed = log.read_text()
+        assert "Press Control-C here to stop" in printed
+        noise = [line for line in printed.splitlines()
+                 if re.search(r"\[W |WARNING|Traceback|\[E ", line)]
+        assert not noise, "make lab printed what a student cannot act on:\n" + "\n".join(noise)
     finally:
         os.killpg(lab.pid, signal.SIGTERM)
         try:
