@@ -6,7 +6,8 @@ the readout and the pictures, PNG bytes included, are updated); plus the PNG enc
 
 In a browser (``browser_timings``): Voila serves ``tests/notebooks/widgets_demo.ipynb`` on
 127.0.0.1, Debian's Chromium (``/usr/bin/chromium``, driven by Playwright) presses an arrow key on
-one slider (a ``.noUi-handle``) of each explorer, and the page measures, with ``performance.now()``,
+one slider (an ``input[type=range]``) of each explorer, and the page measures, with
+``performance.now()``,
 from the key press to the page *settled*: the explorer's picture or readout has changed and no
 further DOM mutation came for ``QUIET_MS``. The median per explorer is reported.
 
@@ -246,7 +247,7 @@ def browser_timings(presses: int = PRESSES,
                                f">= {len(SLIDERS)}", timeout=240_000)
         for name, root_class, slider_class in SLIDERS:
             root = page.locator(f".{root_class}").first
-            handle = root.locator(f".{slider_class} .noUi-handle").first
+            handle = root.locator(f".{slider_class} input[type=range]").first
             handle.scroll_into_view_if_needed()
             root.evaluate(_WATCH)
             times = []

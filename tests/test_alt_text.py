@@ -2,7 +2,7 @@
 
 Every picture says what it shows, in a sentence computed from what it draws; IPython attaches it to
 the figure's output as ``{"image/png": {"alt": ...}}`` (checked with a shell here, and end to end
-with a kernel run by nbclient); the widgets put it on their images' tooltip.
+with a kernel run by nbclient); the widgets put it on their pictures' alt text.
 """
 
 import matplotlib
@@ -185,9 +185,9 @@ def test_a_board_without_traps_has_no_trap_marks():
 def test_board_explorer_shows_traps():
     ex = BoardExplorer(VOLCANO)
     assert len(ex._board_painter.trap_cells.get_paths()) == 2
-    assert "squares 6 and 8" in ex.board_image.tooltip
+    assert "squares 6 and 8" in ex.board_image.alt
     ex.die.value = 4
-    assert "squares 6 and 8" in ex.board_image.tooltip
+    assert "squares 6 and 8" in ex.board_image.alt
 
 
 # --------------------------------------------------------------------------- IPython
@@ -275,17 +275,16 @@ def test_every_explorer_image_says_what_it_shows_and_follows_the_picture():
               ["image", "board_image"]),
              (PolicyExplorer(), lambda ex: setattr(ex.exact, "value", 0.8), ["image"])]
     for ex, change, names in cases:
-        before = {n: (getattr(ex, n).tooltip, getattr(ex, n).value) for n in names}
+        before = {n: (getattr(ex, n).alt, getattr(ex, n).value) for n in names}
         for n in names:
             image = getattr(ex, n)
-            assert image.tooltip and len(image.tooltip) > 40, (type(ex).__name__, n)
-            assert image.description == ""      # lets ipywidgets 8 show the tooltip as title
+            assert image.alt and len(image.alt) > 40, (type(ex).__name__, n)
         change(ex)
         for n in names:
             image = getattr(ex, n)
             assert image.value != before[n][1]
-            assert image.tooltip != before[n][0], (type(ex).__name__, n)
-            assert image.tooltip == description(
+            assert image.alt != before[n][0], (type(ex).__name__, n)
+            assert image.alt == description(
                 {"board_image": getattr(ex, "board_view", None),
                  "distribution_image": getattr(ex, "distribution_view", None),
                  "image": getattr(ex, "view", None)}[n].figure), (type(ex).__name__, n)
@@ -295,6 +294,6 @@ def test_widget_descriptions_name_the_change():
     ex = BoardExplorer()
     ex.die.value = 7
     turns = expected_turns(MB.replace(die=7))
-    assert f"{turns[0]:.3g} at the start" in ex.board_image.tooltip
+    assert f"{turns[0]:.3g} at the start" in ex.board_image.alt
     pmf = turn_distribution(MB.replace(die=7))
-    assert f"mean {np.arange(pmf.size) @ pmf:.2f} turns" in ex.distribution_image.tooltip
+    assert f"mean {np.arange(pmf.size) @ pmf:.2f} turns" in ex.distribution_image.alt

@@ -96,7 +96,7 @@ def test_too_big_an_exhaustive_search_is_refused_in_the_message():
 def test_both_pictures_say_what_they_show_before_and_after_a_design() -> None:
     explorer = DesignExplorer()
     for image in (explorer.board_image, explorer.comparison_image):
-        assert image.value and image.tooltip        # never an empty picture without words
-    before = explorer.comparison_image.tooltip
+        assert image.value and image.alt        # never an empty picture without words
+    before = explorer.comparison_image.alt
     explorer.run.click()
-    assert explorer.comparison_image.tooltip and explorer.comparison_image.tooltip != before
+    assert explorer.comparison_image.alt and explorer.comparison_image.alt != before

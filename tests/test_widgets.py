@@ -27,6 +27,7 @@ from chutes_edu import (  # noqa: E402
     simulate,
     win_probabilities,
 )
+from chutes_edu.widgets.controls import IntSlider, SelectionSlider  # noqa: E402
 
 PNG = b"\x89PNG"
 
@@ -260,7 +261,7 @@ def test_simulation_button_and_cap():
     ex.run.click()
     assert ex.turns.size == 4000
     assert "capped" not in ex.readout.value
-    assert isinstance(ex.cap, widgets.IntSlider) and ex.cap.min == 0
+    assert isinstance(ex.cap, IntSlider) and ex.cap.min == 0
     ex.cap.value = 60
     assert f"{capped_mean(ex.turns, 60):.4f}" in ex.readout.value
     assert ex.turns.size == 4000                       # the cap does not re-simulate
@@ -283,8 +284,8 @@ def test_jump_explorer_reads_jump_effects():
     assert f"{effects[30, 35]:.4f}" in ex.readout.value
     assert "surprise" not in ex.readout.value.lower()
     assert ex.message.value == ""
-    assert isinstance(ex.jump_from, widgets.SelectionSlider)
-    assert isinstance(ex.jump_to, widgets.SelectionSlider)
+    assert isinstance(ex.jump_from, SelectionSlider)
+    assert isinstance(ex.jump_to, SelectionSlider)
 
 
 def test_jump_explorer_flags_surprises():
@@ -415,11 +416,12 @@ def test_images_are_shown_at_their_pixel_size(every):
             image = view.image
             width, height = _png_size(image.value)
             assert (width, height) == view.size, name
-            assert (image.width, image.height) == (str(width), str(height)), name
-            assert (image.layout.width, image.layout.height) == (f"{width}px", f"{height}px")
-            # never stretched by a flex container; shrunk only, keeping the aspect ratio
+            assert (image.width, image.height) == (width, height), name
+            assert image.layout.width == f"{width}px"
+            # never stretched by a flex container; shrunk only, keeping the aspect ratio (the
+            # <img> itself: max-width 100%, height auto, in controls.css; the browser test sees it)
             assert image.layout.flex == "0 0 auto" and image.layout.align_self == "flex-start"
-            assert image.layout.max_width == "100%" and image.layout.object_fit == "contain"
+            assert image.layout.max_width == "100%"
 
 
 def test_images_keep_their_size_after_a_change():

@@ -22,7 +22,6 @@ from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
-import traitlets
 from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -30,6 +29,7 @@ from PIL import Image
 
 from ..board import Board
 from ..plots.alt_text import description
+from .controls import LiveRegion, Picture
 
 DPI = 80
 """The resolution of every explorer's pictures: one PNG pixel per CSS pixel at this many dots per
@@ -47,29 +47,18 @@ _OVERSHOOT_HELP = {
 _ERROR_STYLE = "color:#b2182b"
 
 
-class _DescribedImage(widgets.Image):
-    """An ``ipywidgets.Image`` whose ``tooltip`` (the ``<img>``'s ``title``) says what it shows.
-
-    ipywidgets 8's front end shows a widget's tooltip only when its ``description`` is empty, and
-    reads that description's length: an Image has no ``description``, so a tooltip alone raises
-    a TypeError in the page (jupyter-widgets/ipywidgets pull request 3921). The empty
-    ``description`` synced here makes the tooltip the image's title.
-    """
-
-    description = traitlets.Unicode("", help="Always empty: lets the tooltip show.").tag(sync=True)
-
-
 class _FigureView:
-    """A persistent Agg figure shown as a PNG in an ``ipywidgets.Image``.
+    """A persistent Agg figure shown as a PNG with its alt text (a :class:`Picture`).
 
     The first render lays the figure out (constrained layout) and freezes that layout. If
     ``dynamic`` returns artists, later renders restore a cached background drawn without them and
     draw only them on top (blitting); ``render(full=True)`` redraws everything.
 
-    The figure is ``size`` pixels (width, height) and the image widget shows it at exactly that
-    size: its ``width``/``height`` and layout are the PNG's, it never grows (flex items stretch
-    otherwise), and ``max_width`` with ``object_fit="contain"`` only ever shrinks it, keeping its
-    aspect ratio.
+    The figure is ``size`` pixels (width, height) and the picture shows it at exactly that size:
+    its ``width``/``height`` and layout are the PNG's, it never grows (flex items stretch
+    otherwise), and a narrow page only ever shrinks it, keeping its aspect ratio. Every render
+    sends the picture with its description (:func:`~chutes_edu.plots.describe`), computed from
+    what was drawn, as its ``alt`` text.
     """
 
     def __init__(self, size: tuple[int, int], *, dynamic: Callable[[], list[Artist]] | None = None,
@@ -79,10 +68,9 @@ class _FigureView:
         self.figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, layout="constrained")
         self.canvas = FigureCanvasAgg(self.figure)
         self.dynamic = dynamic or list
-        self.image = _DescribedImage(format="png", width=str(width), height=str(height),
-                                   layout=widgets.Layout(width=f"{width}px", height=f"{height}px",
-                                                         max_width="100%", object_fit="contain",
-                                                         flex="0 0 auto", align_self="flex-start"))
+        self.image = Picture(width=width, height=height,
+                             layout=widgets.Layout(width=f"{width}px", max_width="100%",
+                                                   flex="0 0 auto", align_self="flex-start"))
         if css:
             self.image.add_class(css)
         self._backgrounds: dict[Any, Any] = {}
@@ -135,12 +123,7 @@ class _FigureView:
             canvas.restore_region(background)
         for artist in dynamic:
             self.figure.draw_artist(artist)
-        # Picture and words in one message: the page's Image view redraws on any change, so a
-        # tooltip sent alone would make it decode the old picture once more.
-        png = _png(np.asarray(canvas.buffer_rgba()))
-        with self.image.hold_sync():
-            self.image.tooltip = description(self.figure) or None
-            self.image.value = png
+        self.image.show(_png(np.asarray(canvas.buffer_rgba())), description(self.figure))
 
 
 def _png(rgba: np.ndarray) -> bytes:
@@ -234,14 +217,26 @@ class _Offline:
 
 
 class _Explorer(_Offline, widgets.VBox):
-    """Shared behaviour: the message line, guarded control updates, library errors caught."""
+    """Shared behaviour: the message line, guarded control updates, library errors caught, and
+    what a screen reader hears.
+
+    ``message`` shows the library's explanation of an invalid edit (an alert, read out at once);
+    ``live`` is a polite live region for the headline numbers after a change (:meth:`_announce`).
+    Every explorer's root has the CSS class ``chutes-explorer`` (its focus ring, controls.css).
+    """
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.add_class("chutes-explorer")
         self.message = widgets.HTML("")
         self.message.add_class("chutes-message")
+        self.live = LiveRegion()
         self.last_error: str = ""
         self._syncing = False
+
+    def _announce(self, text: str) -> None:
+        """Say ``text`` to a screen reader (politely, once): the headline numbers of a change."""
+        self.live.text = text
 
     @contextmanager
     def _sync(self) -> Iterator[None]:
@@ -254,7 +249,8 @@ class _Explorer(_Offline, widgets.VBox):
 
     def _show_error(self, text: str) -> None:
         self.last_error = text
-        self.message.value = f'<span style="{_ERROR_STYLE}">&#9888; {_escape(text)}</span>'
+        self.message.value = (f'<span role="alert" style="{_ERROR_STYLE}">&#9888; '
+                              f'{_escape(text)}</span>')
 
     def _clear_error(self) -> None:
         self.last_error = ""

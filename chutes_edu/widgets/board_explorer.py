@@ -24,6 +24,7 @@ from ..plots.charts import (
     plot_distribution,
 )
 from ._base import _OVERSHOOT_HELP, _Explorer, _FigureView, _Results
+from .controls import IntSlider
 
 
 class BoardExplorer(_Explorer):
@@ -70,38 +71,38 @@ class BoardExplorer(_Explorer):
         if self._origin not in self._presets:
             self._presets = {self._origin: board, **self._presets}
             names.insert(0, self._origin)
+        wide = {"description_width": "initial"}          # labels never cut short
         self.preset = widgets.Dropdown(options=names, value=self._origin, description="board",
-                                       layout=widgets.Layout(width="340px"))
-        self.die = widgets.IntSlider(value=min(max(board.faces, 2), 20), min=2, max=20,
-                                     description="die faces")
+                                       style=wide, layout=widgets.Layout(width="340px"))
+        self.die = IntSlider(min(max(board.faces, 2), 20), 2, 20, description="die faces",
+                             unit="faces")
         self.die.add_class("chutes-die")
         self.overshoot = widgets.ToggleButtons(
-            options=list(OVERSHOOT_RULES), value=board.overshoot, description="overshoot",
-            tooltips=[_OVERSHOOT_HELP.get(r, r) for r in OVERSHOOT_RULES],
-            style={"button_width": "92px"})
+            options=list(OVERSHOOT_RULES), value=board.overshoot,
+            description="a roll past the end", style={**wide, "button_width": "auto"},
+            tooltips=[_OVERSHOOT_HELP.get(r, r) for r in OVERSHOOT_RULES])
         self.bonus = widgets.Dropdown(options=self._bonus_options(board.faces),
                                       value=board.bonus_roll, description="roll again on",
-                                      style={"description_width": "initial"},
-                                      layout=widgets.Layout(width="170px"))
+                                      style=wide, layout=widgets.Layout(width="190px"))
         self.heat = widgets.Dropdown(options=[("expected turns to finish", "turns"),
                                               ("expected visits from the start", "visits"),
                                               ("where the token is after k turns", "after")],
-                                     value="turns", description="heat map",
+                                     value="turns", description="heat map", style=wide,
                                      layout=widgets.Layout(width="340px"))
-        self.after_turns = widgets.IntSlider(value=10, min=0, max=100, description="k turns",
-                                             continuous_update=False,
-                                             layout=widgets.Layout(width="340px",
-                                                                   display="none"))
+        self.after_turns = IntSlider(10, 0, 100, description="k, the turns played", unit="turns",
+                                     continuous_update=False,
+                                     layout=widgets.Layout(display="none"))
         self.jump_from = widgets.BoundedIntText(value=2, min=1, max=board.size - 1,
-                                                description="from",
-                                                layout=widgets.Layout(width="150px"))
-        self.jump_to = widgets.BoundedIntText(value=12, min=0, max=board.size, description="to",
-                                              layout=widgets.Layout(width="150px"))
+                                                description="jump from square", style=wide,
+                                                layout=widgets.Layout(width="200px"))
+        self.jump_to = widgets.BoundedIntText(value=12, min=0, max=board.size,
+                                              description="to square", style=wide,
+                                              layout=widgets.Layout(width="200px"))
         self.add_jump = widgets.Button(description="add jump", icon="plus",
                                        tooltip="add the jump from -> to")
         self.remove_jump = widgets.Button(description="remove jump", icon="minus",
                                           tooltip="remove the jump that starts on 'from'")
-        self.jump_list = widgets.Select(options=[], rows=7, description="jumps",
+        self.jump_list = widgets.Select(options=[], rows=7, description="jumps", style=wide,
                                         layout=widgets.Layout(width="260px"))
         self.show_exact = widgets.Checkbox(value=False, description="show the exact fraction",
                                            indent=False)
@@ -119,6 +120,7 @@ class BoardExplorer(_Explorer):
         self._board_painter: Any = None
         self._dist_painter: Any = None
         self._numbers: _NumberLayer | None = None
+        self._shown: float | None = None           # the expected length last announced
 
         self._observe(self.preset, self._on_preset)
         self._observe(self.die, lambda: self._edit(lambda b: b.replace(die=self.die.value)))
@@ -151,6 +153,7 @@ class BoardExplorer(_Explorer):
             widgets.HBox([self.board_image, widgets.VBox([self.distribution_image, self.heat,
                                                           self.after_turns])],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
+            self.live,
         ]
 
     # -- helpers
@@ -240,7 +243,12 @@ class BoardExplorer(_Explorer):
                 changed = self._dist_painter.update(pmf, sticky=True)
                 self.distribution_view.render(full=changed)
         if readout:
-            text = f"Expected turns from the start: <b>{float(turns[0]):.4f}</b> turns"
+            now = float(turns[0])
+            was, self._shown = self._shown, now
+            self._announce(f"Expected length {now:.1f} turns"
+                           + ("" if was is None or (round(was, 1) == round(now, 1) and was == now)
+                              else f", was {was:.1f}"))
+            text = f"Expected turns from the start: <b>{now:.4f}</b> turns"
             if self.show_exact.value:
                 exact = results.get(board, "exact", lambda b: expected_turns(b, exact=True)[0])
                 text += (f'<br><span style="word-break:break-all">exactly '

@@ -15,6 +15,7 @@ from ..plots.charts import (
 )
 from ..simulation import running_mean
 from ._base import _Explorer, _FigureView
+from .controls import FloatSlider
 
 
 class CoinFlipExplorer(_Explorer):
@@ -39,14 +40,15 @@ class CoinFlipExplorer(_Explorer):
     def __init__(self, p: float = 0.5, n_trials: int = 1000, seed: int = 0) -> None:
         super().__init__()
         self.add_class("chutes-coin-explorer")
-        self.p = widgets.FloatSlider(value=p, min=0.01, max=1.0, step=0.01,
-                                     description="P(heads) p", readout_format=".2f",
-                                     style={"description_width": "initial"})
+        wide = {"description_width": "initial"}
+        self.p = FloatSlider(p, 0.01, 1.0, 0.01, decimals=2, description="P(heads), the chance "
+                             "of heads p")
         self.p.add_class("chutes-p")
         self.n = widgets.BoundedIntText(value=n_trials, min=1, max=1_000_000, step=100,
-                                        description="trials", layout=widgets.Layout(width="200px"))
-        self.seed = widgets.IntText(value=seed, description="seed",
-                                    layout=widgets.Layout(width="160px"))
+                                        description="trials (waits)", style=wide,
+                                        layout=widgets.Layout(width="220px"))
+        self.seed = widgets.IntText(value=seed, description="random seed", style=wide,
+                                    layout=widgets.Layout(width="200px"))
         self.readout = widgets.HTML("")
         self.readout.add_class("chutes-readout")
         self._painter: Any = None
@@ -62,7 +64,8 @@ class CoinFlipExplorer(_Explorer):
         self.children = [
             widgets.HTML("<b>Waiting for heads</b>: flip a coin until it shows heads; how many "
                          "flips does that take on average?"),
-            widgets.HBox([self.p, self.n, self.seed]), self.readout, self.message, self.image]
+            self.p, widgets.HBox([self.n, self.seed]), self.readout, self.message, self.image,
+            self.live]
 
     def _refresh(self) -> None:
         p = self.p.value
@@ -78,6 +81,8 @@ class CoinFlipExplorer(_Explorer):
         self.view.render(full=changed, relayout=self._painter.relayout or None)
         self._clear_error()
         band = f" &plusmn; {half[-1]:.3f}" if np.isfinite(half[-1]) else ""
+        self._announce(f"Average {mean[-1]:.2f} flips over {self.flips.size:,} trials; "
+                       f"1/p = {exact:.2f} flips")
         self.readout.value = (f"average of {self.flips.size:,} trials: "
                               f"<b>{mean[-1]:.3f}</b>{band} flips (95%); "
                               f"first-step answer 1/p = <b>{exact:.4f}</b> flips")

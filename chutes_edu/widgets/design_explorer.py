@@ -28,6 +28,7 @@ from ..design import (
 from ..markov import expected_turns, turn_distribution
 from ..plots import draw_board, plot_design, plot_distribution
 from ._base import _escape, _Explorer, _FigureView
+from .controls import IntSlider
 
 __all__ = ["DesignExplorer"]
 
@@ -80,13 +81,17 @@ class DesignExplorer(_Explorer):
         self.board = board
         self.design: Design | None = None
         self._mean = float(expected_turns(board)[0])
-        self.goal = widgets.Dropdown(options=list(_GOALS), value="target", description="goal")
-        self.parameter = widgets.FloatText(value=25.0, description="target turns")
-        self.tolerance = widgets.FloatText(value=1.0, description="± turns", disabled=True)
-        self.max_jumps = widgets.IntSlider(value=2, min=1, max=4, description="max jumps")
+        wide = {"description_width": "initial"}          # labels never cut short
+        self.goal = widgets.Dropdown(options=list(_GOALS), value="target", description="goal",
+                                     style=wide)
+        self.parameter = widgets.FloatText(value=25.0, description="target turns", style=wide,
+                                           layout=widgets.Layout(width="240px"))
+        self.tolerance = widgets.FloatText(value=1.0, description="± turns", disabled=True,
+                                           style=wide, layout=widgets.Layout(width="200px"))
+        self.max_jumps = IntSlider(2, 1, 4, description="most jumps to add", unit="jumps")
         self.method = widgets.ToggleButtons(options=list(METHODS), value="auto",
-                                            description="search",
-                                            style={"button_width": "92px"})
+                                            description="search", style={**wide,
+                                                                         "button_width": "auto"})
         self.run = widgets.Button(description="Design", button_style="primary",
                                   tooltip="search for the best jumps to add")
         self.run.add_class("chutes-design-run")
@@ -114,7 +119,8 @@ class DesignExplorer(_Explorer):
             self.goal, widgets.HBox([self.parameter, self.tolerance]), self.max_jumps,
             self.method, self.run, self.message, self.readout, self.steps,
             widgets.HBox([self.board_image, self.comparison_image],
-                         layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))]
+                         layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
+            self.live]
 
     def _on_goal(self) -> None:
         label, default = _PARAMETER.get(self.goal.value, ("(no parameter)", None))
@@ -150,6 +156,9 @@ class DesignExplorer(_Explorer):
             + ("" if quantity == "expected turns" else f", expected turns {s.mean:.4f}")
             + "</li>" for s in design.steps) + "</ol>")
         self._redraw(design)
+        added = ", ".join(f"{a} to {b}" for a, b in design.added) or "no jumps"
+        self._announce(f"Designed: adds {added}; {quantity} {design.original_value:.4g} to "
+                       f"{design.value:.4g}" + ("; proven best" if design.proven_optimal else ""))
 
     def _redraw(self, design: Design) -> None:
         for view in (self.board_view, self.comparison_view):

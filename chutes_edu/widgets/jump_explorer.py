@@ -19,6 +19,7 @@ from ..plots.charts import (
     surprising_jumps,
 )
 from ._base import _Explorer, _FigureView
+from .controls import SelectionSlider
 
 
 class JumpExplorer(_Explorer):
@@ -71,10 +72,10 @@ class JumpExplorer(_Explorer):
             raise ValueError(f"no jump of at least min_length={min_length} squares can be added "
                              f"to {board.name or 'this board'}")
         a, b = self._nearest(27, 29)
-        self.jump_from = widgets.SelectionSlider(options=[(str(s), s) for s in sources], value=a,
-                                                 description="from a")
-        self.jump_to = widgets.SelectionSlider(options=self._destinations(a), value=b,
-                                               description="to b")
+        self.jump_from = SelectionSlider([(f"square {s}", s) for s in sources], value=a,
+                                         description="new jump from square a")
+        self.jump_to = SelectionSlider(self._destinations(a), value=b,
+                                       description="to square b")
         self.jump_from.add_class("chutes-jump-from")
         self.jump_to.add_class("chutes-jump-to")
         self.note = widgets.HTML(self._skipped())
@@ -102,10 +103,11 @@ class JumpExplorer(_Explorer):
             widgets.HTML("<b>Add a ladder or chute</b>: colour shows how the expected game "
                          f"length ({self.baseline:.4f} turns now) changes; hatched squares are "
                          "surprises."),
-            self.jump_from, self.jump_to, self.note, self.readout, self.message, self.image]
+            self.jump_from, self.jump_to, self.note, self.readout, self.message, self.image,
+            self.live]
 
     def _destinations(self, a: int) -> list[tuple[str, int]]:
-        return [(str(b), int(b)) for b in np.flatnonzero(self._allowed[a])]
+        return [(f"square {b}", int(b)) for b in np.flatnonzero(self._allowed[a])]
 
     def _nearest(self, a: int, b: int) -> tuple[int, int]:
         """The allowed jump nearest to ``a -> b`` (first the source, then the destination)."""
@@ -143,4 +145,7 @@ class JumpExplorer(_Explorer):
             text += (f' <span style="color:#b35806"><b>Surprise!</b> This {kind} makes '
                      f"the game {what}.</span>")
         self._clear_error()
+        self._announce(f"The {kind} {a} to {b}: expected length {new:.1f} turns, "
+                       f"{abs(change):.1f} {'more' if change > 0 else 'fewer'} than now"
+                       + (". A surprise." if self._surprise[a, b] else ""))
         self.readout.value = text

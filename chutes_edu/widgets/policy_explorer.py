@@ -3,8 +3,6 @@ and the best targets redrawn on the board."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import ipywidgets as widgets
 import numpy as np
 
@@ -12,10 +10,11 @@ from .. import control
 from ..board import Board
 from ..boards import AIMING_GAME_2021
 from ..plots.policy import _PolicyPainter
-from ._base import _escape, _FigureView, _Offline
+from ._base import _Explorer, _FigureView
+from .controls import FloatSlider
 
 
-class PolicyExplorer(_Offline, widgets.VBox):
+class PolicyExplorer(_Explorer):
     """Sliders for the aim and the discount factor; the value map and policy redraw.
 
     The aim: ``exact`` is the chance of moving exactly the target; the rest is split between one
@@ -48,25 +47,19 @@ class PolicyExplorer(_Offline, widgets.VBox):
     def __init__(self, board: Board = AIMING_GAME_2021) -> None:
         if not isinstance(board, Board):
             raise ValueError(f"PolicyExplorer needs a Board, not {type(board).__name__}")
+        super().__init__()
         self.board = board
-        style = {"description_width": "130px"}
-        layout = widgets.Layout(width="420px")
-        self.exact = widgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05,
-                                         description="P(exact move)", readout_format=".2f",
-                                         continuous_update=False, style=style, layout=layout)
-        self.lean = widgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.05,
-                                        description="misses too far", readout_format=".2f",
-                                        continuous_update=False, style=style, layout=layout)
-        self.discount = widgets.FloatSlider(value=0.9, min=0.1, max=0.99, step=0.01,
-                                            description="discount γ", readout_format=".2f",
-                                            continuous_update=False, style=style, layout=layout)
+        self.exact = FloatSlider(0.5, 0.0, 1.0, 0.05, description="P(exact move), the chance of "
+                                 "moving exactly the target", continuous_update=False)
+        self.lean = FloatSlider(0.5, 0.0, 1.0, 0.05, description="share of misses that go too "
+                                "far", continuous_update=False)
+        self.discount = FloatSlider(0.9, 0.1, 0.99, 0.01, description="discount factor γ",
+                                    continuous_update=False)
         for slider, css in ((self.exact, "chutes-exact"), (self.lean, "chutes-lean"),
                             (self.discount, "chutes-discount")):
             slider.add_class(css)
         self.readout = widgets.HTML()
         self.readout.add_class("chutes-readout")
-        self.message = widgets.HTML()
-        self.message.add_class("chutes-message")
         self._painter: _PolicyPainter | None = None
         self.view = _FigureView((960, 448), css="chutes-policy-image",
                                 dynamic=lambda: (self._painter.dynamic_artists()
@@ -74,9 +67,9 @@ class PolicyExplorer(_Offline, widgets.VBox):
         self.image = self.view.image
         self.result: control.ValueIterationResult | None = None
         for slider in (self.exact, self.lean, self.discount):
-            slider.observe(self._redraw, names="value")
-        super().__init__([widgets.HBox([self.exact, self.lean]), self.discount, self.readout,
-                          self.message, self.image])
+            self._observe(slider, self._redraw)
+        self.children = [self.exact, self.lean, self.discount, self.readout, self.message,
+                         self.image, self.live]
         self.add_class("chutes-policy-explorer")
         self._redraw()
 
@@ -86,7 +79,7 @@ class PolicyExplorer(_Offline, widgets.VBox):
         miss = 1.0 - self.exact.value
         return (miss * (1.0 - self.lean.value), self.exact.value, miss * self.lean.value)
 
-    def _redraw(self, change: Any = None) -> None:
+    def _redraw(self) -> None:
         accuracy = self.accuracy
         gamma = self.discount.value
         try:
@@ -94,10 +87,10 @@ class PolicyExplorer(_Offline, widgets.VBox):
             turns = control.policy_expected_turns(self.board, result.policy, accuracy)
             best = control.optimal_policy(self.board, accuracy)
         except (ValueError, RuntimeError) as err:
-            self.message.value = f"<span style='color:#D55E00'>⚠ {_escape(str(err))}</span>"
+            self._show_error(str(err))
             self.readout.value = ""
             return
-        self.message.value = ""
+        self._clear_error()
         self.result = result
         if self._painter is None:
             self._painter = _PolicyPainter(self.view.figure, self.board, result, best)
@@ -105,6 +98,9 @@ class PolicyExplorer(_Offline, widgets.VBox):
         self.view.render(full=changed)
         under, exact, over = accuracy
         differ = int(np.sum(result.policy != best.policy))
+        self._announce(f"This policy takes {_turns(turns[0])} turns on average; the fewest "
+                       f"possible is {_turns(best.expected_turns[0])}; targets differ on "
+                       f"{differ} squares")
         self.readout.value = (
             f"aim: one short {under:.3f}, exact {exact:.3f}, one too far {over:.3f}<br>"
             f"value iteration: <b>{result.iterations}</b> sweeps; value of square 0: "

@@ -18,6 +18,7 @@ from ..plots.charts import (
     plot_win_probabilities,
 )
 from ._base import _Explorer, _FigureView
+from .controls import IntSlider
 
 
 class RaceExplorer(_Explorer):
@@ -50,14 +51,14 @@ class RaceExplorer(_Explorer):
         super().__init__()
         self.add_class("chutes-race-explorer")
         self.board = board
-        self._pool = [widgets.IntSlider(value=0, min=0, max=board.size - 1,
-                                        description=f"player {i + 1}") for i in range(6)]
+        self._pool = [IntSlider(0, 0, board.size - 1, description=f"seat {i + 1} starts on square")
+                      for i in range(6)]
         for i, slider in enumerate(self._pool):
             slider.add_class(f"chutes-player-{i + 1}")
-        self.players = widgets.IntSlider(value=min(max(players, 2), 6), min=2, max=6,
-                                         description="players")
+        self.players = IntSlider(min(max(players, 2), 6), 2, 6, description="players",
+                                 unit="players")
         self.players.add_class("chutes-players")
-        self.squares: list[widgets.IntSlider] = []
+        self.squares: list[IntSlider] = []
         self.readout = widgets.HTML("")
         self.readout.add_class("chutes-readout")
         self.probabilities = np.zeros(0)
@@ -84,7 +85,8 @@ class RaceExplorer(_Explorer):
                          "Seat 1 moves first."),
             self.players, self._box, self.readout, self.message,
             widgets.HBox([self.image, self.board_image],
-                         layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))]
+                         layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
+            self.live]
 
     def _on_players(self) -> None:
         self.squares = self._pool[: self.players.value]
@@ -105,6 +107,8 @@ class RaceExplorer(_Explorer):
         self.board_view.render(key=len(positions))          # the legend lists the players
         self._clear_error()
         best = int(np.argmax(self.probabilities))
+        self._announce("Chance to win: " + ", ".join(
+            f"seat {i + 1} {p:.1%}" for i, p in enumerate(self.probabilities)))
         self.readout.value = ("<br>".join(f"seat {i + 1} (square {s}): <b>{p:.4f}</b>"
                                           for i, (s, p) in
                                           enumerate(zip(positions, self.probabilities,

@@ -19,6 +19,7 @@ from ..plots.charts import (
 )
 from ..simulation import capped_mean, running_mean, simulate
 from ._base import _Explorer, _FigureView
+from .controls import IntSlider
 
 
 class SimulationExplorer(_Explorer):
@@ -55,18 +56,19 @@ class SimulationExplorer(_Explorer):
         super().__init__()
         self.add_class("chutes-simulation-explorer")
         self.board = board
+        wide = {"description_width": "initial"}
         self.n_games = widgets.BoundedIntText(value=n_games, min=1, max=5_000_000, step=1000,
-                                              description="games",
-                                              layout=widgets.Layout(width="200px"))
-        self.cap = widgets.IntSlider(value=0, min=0, max=300, description="cap turns at",
-                                     style={"description_width": "initial"},
-                                     layout=widgets.Layout(width="340px"))
+                                              description="games to play", style=wide,
+                                              layout=widgets.Layout(width="240px"))
+        self.cap = IntSlider(0, 0, 300, description="cap on a game's length (0: no cap)",
+                             unit="turns")
         self.cap.add_class("chutes-cap")
-        self.seed = widgets.IntText(value=seed, description="seed",
-                                    layout=widgets.Layout(width="160px"))
-        self.run = widgets.Button(description="run", icon="play", button_style="primary")
+        self.seed = widgets.IntText(value=seed, description="random seed", style=wide,
+                                    layout=widgets.Layout(width="200px"))
+        self.run = widgets.Button(description="run", icon="play", button_style="primary",
+                                  tooltip="play the games")
         self.progress = widgets.IntProgress(value=0, min=0, max=100, description="played",
-                                            layout=widgets.Layout(width="300px"))
+                                            style=wide, layout=widgets.Layout(width="300px"))
         self.readout = widgets.HTML("")
         self.readout.add_class("chutes-readout")
         self._painter: Any = None
@@ -84,8 +86,7 @@ class SimulationExplorer(_Explorer):
             widgets.HTML(f"<b>Simulation</b> on {board.name or 'the board'}: play many games "
                          "and watch the average settle on the exact answer."),
             widgets.HBox([self.n_games, self.seed]), widgets.HBox([self.run, self.progress]),
-            widgets.HBox([self.cap, widgets.HTML("<small>(0 = no cap)</small>")]),
-            self.readout, self.message, self.image]
+            self.cap, self.readout, self.message, self.image, self.live]
 
     def run_simulation(self) -> np.ndarray:
         """Play ``n_games`` games (in chunks, moving the progress bar) and redraw.
@@ -132,4 +133,7 @@ class SimulationExplorer(_Explorer):
         changed = self._painter.update(self.turns, self.exact, cap=cap, sticky=True)
         self.view.render(full=changed, relayout=self._painter.relayout or None)
         self._clear_error()
+        self._announce(f"Mean of {self.turns.size:,} games {mean[-1]:.2f} turns, exact "
+                       f"{self.exact:.2f}" + ("" if cap is None else
+                                              f"; capped at {cap} turns {capped:.2f}"))
         self.readout.value = text
