@@ -7,9 +7,8 @@ the readout and the pictures, PNG bytes included, are updated); plus the PNG enc
 In a browser (``browser_timings``): Voila serves ``tests/notebooks/widgets_demo.ipynb`` on
 127.0.0.1, Debian's Chromium (``/usr/bin/chromium``, driven by Playwright) presses an arrow key on
 one slider (an ``input[type=range]``) of each explorer, and the page measures, with
-``performance.now()``,
-from the key press to the page *settled*: the explorer's picture or readout has changed and no
-further DOM mutation came for ``QUIET_MS``. The median per explorer is reported.
+``performance.now()``, from the key press to the page *settled*: the explorer's picture or readout
+has changed and no further DOM mutation came for ``QUIET_MS``. The median per explorer is reported.
 
 Goal (issue 3, issue 8): under 100 ms per slider change on the standard board. ``make bench``
 prints both (``benchmarks/bench.py`` calls ``widget_timings``, which appends the browser medians
