@@ -216,10 +216,32 @@ def test_the_formatter_attaches_the_alt_text_and_keeps_the_png(shell):
     assert metadata["image/png"]["alt"] == "A rising line."
 
 
+def test_jupyterlab_gets_an_img_with_the_alt_text_and_the_same_picture(shell, monkeypatch):
+    """JupyterLab and Voila draw the HTML (they ignore a PNG's metadata): an <img alt>."""
+    import base64
+    import re
+
+    from chutes_edu.plots import alt_text
+    drawn = []
+    printer = alt_text._wrap_png_printer(shell)
+    original = printer.printer
+    monkeypatch.setattr(printer, "printer", lambda fig: drawn.append(fig) or original(fig))
+    fig = _fig_with_text()
+    describe(fig, 'A line "up" & <right>.')
+    data, _ = shell.display_formatter.format(fig)
+    tag = data["text/html"]
+    assert re.fullmatch(r'<img alt="[^"]*" src="data:image/png;base64,[A-Za-z0-9+/=]+">', tag)
+    assert 'alt="A line &quot;up&quot; &amp; &lt;right&gt;."' in tag
+    png = data["image/png"]
+    png = png if isinstance(png, bytes) else base64.b64decode(png)
+    assert base64.b64decode(tag.split("base64,")[1].rstrip('">')) == png   # one picture ...
+    assert len(drawn) == 1                                                   # ... drawn once
+
+
 def test_a_figure_without_a_description_is_unchanged(shell):
     fig, ax = plt.subplots(figsize=(2, 2))
     data, metadata = shell.display_formatter.format(fig)
-    assert data["image/png"] and "image/png" not in metadata
+    assert data["image/png"] and "image/png" not in metadata and "text/html" not in data
 
 
 def test_retina_figures_keep_size_and_alt_text(shell):
@@ -229,10 +251,14 @@ def test_retina_figures_keep_size_and_alt_text(shell):
     assert data["image/png"]
     assert metadata["image/png"]["alt"] == "A rising line."
     assert metadata["image/png"]["width"] > 0             # the retina formatter's own metadata
+    width = metadata["image/png"]["width"]
+    assert f'width="{width}"' in data["text/html"]        # shown at its size, not doubled
 
 
 def test_a_notebook_output_carries_alt_text_and_the_picture(tmp_path):
     """End to end: a kernel (inline backend) runs a small notebook; nbclient reads its outputs."""
+    import html
+
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     pytest.importorskip("ipykernel")
@@ -253,6 +279,8 @@ def test_a_notebook_output_carries_alt_text_and_the_picture(tmp_path):
         output = images[i][0]
         assert output.metadata["image/png"]["alt"].startswith(alt)
         assert len(output.data["image/png"]) > 1000           # the picture is still there
+        assert output.data["text/html"].startswith(                        # what JupyterLab shows
+            f'<img alt="{html.escape(alt, quote=True)}')
     assert "image/png" not in images[2][0].get("metadata", {})   # no description: unchanged
 
 

@@ -3,6 +3,7 @@ Binder, a hub via nbgitpuller), and no test plumbing in the code students read."
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -112,9 +113,14 @@ def test_every_saved_picture_has_alt_text(path: Path) -> None:
             if "image/png" in out.get("data", {}):
                 alt = out.get("metadata", {}).get("image/png", {}).get("alt")
                 assert alt and alt.strip(), f"{path.name}: a picture without alt text:\n{cell.source}"
+                # what JupyterLab and Voila draw (they ignore the PNG's metadata)
+                tag = out["data"].get("text/html", "")
+                assert tag.startswith(f'<img alt="{html.escape(alt, quote=True)}"'), \
+                    f"{path.name}: a picture JupyterLab shows without alt text:\n{cell.source}"
     # the saved pictures of the widgets: their tooltip becomes the <img>'s title and alt on the site
     state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
     for model in state.get("state", {}).values():
-        if model.get("model_name") == "ImageModel":
-            assert (model["state"].get("tooltip") or "").strip(), \
+        assert model.get("model_name") != "ImageModel", f"{path.name}: a picture without alt"
+        if model["state"].get("_kind") == "picture":
+            assert (model["state"].get("alt") or "").strip(), \
                 f"{path.name}: a saved widget picture without a description"

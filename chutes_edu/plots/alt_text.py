@@ -13,6 +13,8 @@ same axes keeps the last description.
 
 from __future__ import annotations
 
+import base64
+import html
 from collections.abc import Callable
 from typing import Any
 
@@ -102,15 +104,13 @@ def _alt_text(artist: Describable) -> str:
     return (alt() if callable(alt) else alt or "").strip()
 
 
-def _alt_bundle(figure: Figure) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """IPython's mime-bundle formatter for figures: only metadata, the alt text of the PNG.
-
-    It returns no data, so IPython's PNG formatter (the inline backend's) still draws the
-    picture; the metadata is merged into the output. A figure without a description gets None:
-    its output is unchanged.
-    """
-    text = description(figure)
-    return ({}, {"image/png": {"alt": text}}) if text else None
+def _img_tag(png: Any, metadata: dict[str, Any] | None, alt: str) -> str:
+    """``<img alt=... src="data:image/png;base64,...">`` for a PNG formatter's output."""
+    data = png if isinstance(png, str) else base64.b64encode(png).decode("ascii")
+    size = "".join(f' {key}="{int(metadata[key])}"' for key in ("width", "height")
+                   if metadata and key in metadata)
+    return (f'<img alt="{html.escape(alt, quote=True)}"{size} '
+            f'src="data:image/png;base64,{data}">')
 
 
 class _PngWithAlt:
@@ -118,14 +118,23 @@ class _PngWithAlt:
 
     IPython lets a PNG formatter's metadata replace the mime bundle's: the inline backend's
     ``figure_format = "retina"`` returns the picture's width and height, which would drop the alt
-    text. Wrapped, it keeps both.
+    text. Wrapped, it keeps both. It also remembers its last picture for one call, so that the
+    HTML ``<img>`` made just before (:func:`register_alt_text`) and the PNG come from one drawing.
     """
 
     def __init__(self, printer: Callable[[Figure], Any]) -> None:
         self.printer = printer
+        self._last: tuple[Figure, Any] | None = None
+
+    def draw(self, figure: Figure) -> Any:
+        """The printer's output for ``figure``, kept for the next call on the same figure."""
+        out = self.printer(figure)
+        self._last = (figure, out)
+        return out
 
     def __call__(self, figure: Figure) -> Any:
-        out = self.printer(figure)
+        last, self._last = self._last, None
+        out = last[1] if last is not None and last[0] is figure else self.printer(figure)
         text = description(figure)
         if not text or out is None:
             return out
@@ -133,22 +142,48 @@ class _PngWithAlt:
         return data, {**(metadata or {}), "alt": text}
 
 
-def _wrap_png_printer(shell: Any) -> None:
+def _wrap_png_printer(shell: Any) -> _PngWithAlt | None:
     """Wrap the PNG formatter of figures (again, after the inline backend registered a new one)."""
     formatter = shell.display_formatter.formatters.get("image/png")
     try:
         printer = formatter.lookup_by_type(Figure)
     except (KeyError, AttributeError):
-        return
+        return None
     if not isinstance(printer, _PngWithAlt):
-        formatter.for_type(Figure, _PngWithAlt(printer))
+        printer = _PngWithAlt(printer)
+        formatter.for_type(Figure, printer)
+    return printer
+
+
+def _alt_bundle(figure: Figure, printer: _PngWithAlt | None
+                ) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """IPython's mime-bundle formatter for figures: the picture as an HTML ``<img>`` with its alt
+    text, and the alt text as the PNG's metadata.
+
+    JupyterLab and Voila ignore an output's metadata when they draw a PNG, and prefer HTML to a
+    PNG: the ``<img alt>`` is what they show. The PNG itself (the inline backend's formatter,
+    :class:`_PngWithAlt`) stays in the output for other readers (the course website, exports).
+    A figure without a description gets None: its output is unchanged.
+    """
+    text = description(figure)
+    if not text:
+        return None
+    metadata: dict[str, Any] = {"image/png": {"alt": text}}
+    if printer is None:
+        return {}, metadata
+    out = printer.draw(figure)
+    if out is None:
+        return {}, metadata
+    png, size = out if isinstance(out, tuple) else (out, None)
+    return {"text/html": _img_tag(png, size, text)}, metadata
 
 
 def register_alt_text(shell: Any = None) -> bool:
     """Give every figure a notebook shows its description as alt text (done on import).
 
-    The figure's output gets the metadata ``{"image/png": {"alt": description}}``; a figure
-    without a description is shown as before.
+    The figure's output gets an HTML ``<img alt="description" src="data:...">`` (what JupyterLab
+    and Voila show) beside its PNG, and the metadata ``{"image/png": {"alt": description}}`` (what
+    the course website reads); a figure without a description is shown as before.
 
     Parameters
     ----------
@@ -170,8 +205,8 @@ def register_alt_text(shell: Any = None) -> bool:
         return False
 
     def bundle(figure: Figure) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        _wrap_png_printer(shell)        # runs before the PNG formatter, in the same display
-        return _alt_bundle(figure)
+        # runs before the PNG formatter, in the same display
+        return _alt_bundle(figure, _wrap_png_printer(shell))
 
     shell.display_formatter.mimebundle_formatter.for_type(Figure, bundle)
     return True
