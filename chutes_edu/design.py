@@ -37,7 +37,8 @@ its notation (:math:`N`, :math:`Y = NB_Q`, :math:`Z = NF`, :math:`H`, :math:`W`,
 A race has no such update: the edge needs the whole distribution of :math:`T`. For :math:`m`
 players who all start off the board, seat 1 wins when :math:`T_1 \le \min_{j>1} T_j`, so its
 edge is never negative; for two seats it is :math:`\tfrac12\sum_k \Pr(T = k)^2`, the chance of a
-tie, halved. A long, spread-out game is a fair one.
+tie, halved. A long, spread-out game is usually a fair one, but not always: a variance can be
+large while the length still piles up on a few values (lesson 12 shows when).
 
 **Extending a set, and its cost.** As :math:`Y = N - I`, the denominator is
 :math:`D = 1 + Y_{aa} - Y_{ba} = N_{aa} - N_{ba} = N_{aa}(1 - h_{ba})`, with :math:`h_{ba}` the
@@ -81,7 +82,8 @@ there are few. No ``Board`` is built for a set before it is known to be valid.
   search.
 
 For a race the greedy and local searches *screen* each pricing: the rank-one variance ranks the
-candidates (more spread, fairer), and the :data:`SCREEN` most spread-out are solved in full.
+candidates (more spread is usually fairer), and the :data:`SCREEN` most spread-out are solved in
+full.
 
 **Near-ties are decided exactly.** A float price is trusted to a relative error of ``1e-9``, so
 each design's (penalty, objective) lies in a known interval. A design stays a *contender* unless

@@ -98,7 +98,7 @@ def test_every_explorer_answers_its_slider_in_a_real_browser(voila_url):
         page = chromium.new_page(viewport={"width": 1300, "height": 1100})
         page.set_default_timeout(PAGE_TIMEOUT)
         page.goto(voila_url, timeout=PAGE_TIMEOUT)
-        expect(page.locator(".chutes-readout")).to_have_count(len(EXPLORERS),
+        expect(page.locator(".chutes-readout")).to_have_count(len(EXPLORERS) + 1,  # + design
                                                               timeout=PAGE_TIMEOUT)
         for root_class, slider_class in EXPLORERS:
             root = page.locator(f".{root_class}")

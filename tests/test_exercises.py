@@ -93,7 +93,8 @@ def test_untouched_exercise_runs_without_error_and_says_not_yet(solution: Path) 
 @pytest.mark.parametrize("solution", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
 def test_exercise_shows_no_answers(solution: Path) -> None:
     """Generated exercises carry no outputs, no solution code and no hidden tests."""
-    nb = nbformat.read(ROOT / "exercises" / solution.name, as_version=4)
+    exercise = ROOT / "exercises" / f"{set_stem(lesson_stem(solution.stem), 'exercises')}.ipynb"
+    nb = nbformat.read(exercise, as_version=4)
     assert "widgets" not in nb.metadata, "saved widget state (outputs) in an exercise"
     for cell in nb.cells:
         assert make_exercises.BEGIN not in cell.source
