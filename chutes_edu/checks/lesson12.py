@@ -149,9 +149,10 @@ def _ex_12_5(answer: Any) -> bool:
 
 
 # --------------------------------------------------------------------------- 12.6
-@register("12.6", hint="A spread-out game is a fair one: try the jumps that make the game longest "
-                       "or most spread (jump_effects, variance_effects), or design_board with "
-                       "FairestRace(2) and max_jumps=1, and check the edge with win_probabilities.")
+@register("12.6", hint="A more spread-out game is usually a fairer one: try the jumps that make "
+                       "the game longest or most spread (jump_effects, variance_effects), or "
+                       "design_board with FairestRace(2) and max_jumps=1, and check the edge with "
+                       "win_probabilities.")
 def _ex_12_6(answer: Any) -> bool:
     return _edge(_added_jumps(answer, MILTON_BRADLEY_1943, 1)) < FAIR_EDGE
 
