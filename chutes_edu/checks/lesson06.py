@@ -13,7 +13,7 @@ from chutes_edu import (
     Board,
     expected_turns,
     fundamental_matrix,
-    transition_matrix,
+    quasi_stationary_distribution,
     turn_distribution,
 )
 from chutes_edu.checks import close, exactly, one_of, register, whole_number
@@ -90,13 +90,13 @@ def _ex_6_5(answer: Any) -> bool:
 
 # --------------------------------------------------------------------------- 6.6
 @register("6.6", hint="Make the board with .replace(overshoot=...); Q is the top-left 100 x 100 "
-                      "block of its transition_matrix. Take the eigenvalue of largest absolute "
-                      "value (it is real and positive) as a float.")
+                      "block of its transition_matrix. Keep only the squares a game from square 0 "
+                      "can stand on (follow the positive entries of Q from 0), and take the "
+                      "eigenvalue of largest absolute value of Q on them (it is real and "
+                      "positive), as a float.")
 def _ex_6_6(answer: Any) -> bool:
     bounce = MILTON_BRADLEY_1943.replace(overshoot="bounce")
-    n = bounce.size
-    eigenvalues = np.linalg.eigvals(transition_matrix(bounce)[:n, :n])
-    return close(float(eigenvalues[np.argmax(np.abs(eigenvalues))].real), rel=1e-6)(answer)
+    return close(quasi_stationary_distribution(bounce).decay_rate, rel=1e-6)(answer)
 
 
 # --------------------------------------------------------------------------- 6.7

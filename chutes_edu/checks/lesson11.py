@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import sympy
 
 from chutes_edu import (
@@ -15,12 +16,14 @@ from chutes_edu import (
     expected_rounds,
     expected_turns,
     game_variance,
+    quasi_stationary_distribution,
     stationary_distribution,
 )
 from chutes_edu.checks import (
+    NotYet,
+    _describe,
     close,
     exactly,
-    one_of,
     register,
     same_array,
     same_expression,
@@ -32,6 +35,16 @@ TWO_VOLCANOES = MILTON_BRADLEY_1943.replace(traps=(33, 66), name="1943 board, vo
 
 GF_BOARD = Board({3: 1}, size=5, die=2, name="coin board of exercise 11.6")
 """The small board of exercise 11.6: squares 0..5, a fair coin (1 or 2), a chute from 3 to 1."""
+
+PERIOD_BOTTOMS = range(1, 8)
+"""Exercise 11.5: the bottoms b of the chute from square 10 that the exercise asks about."""
+
+
+def _period_board(bottom: int) -> Board:
+    """The board of exercise 11.5: twelve squares, a die showing 1 or 4, a chute from 10 to b."""
+    return Board({10: bottom}, size=12, die=(1, 0, 0, 1), overshoot="win",
+                 name=f"exercise 11.5, chute from 10 to {bottom}")
+
 
 # boards the student's stationary_from_n of exercise 11.3 is tried on
 _STATIONARY_CASES = (
@@ -97,10 +110,40 @@ def _ex_11_4(answer: Any) -> bool:
 
 
 # --------------------------------------------------------------------------- 11.5
-@register("11.5", hint="Follow the parity of the token's square: how far does each roll move it, "
-                       "and how far does the chute move it? Then think of a trip round the loop.")
+def _cycling_bottoms() -> set[int]:
+    """The bottoms b for which P(X_k = . | T > k) cycles instead of settling (period > 1)."""
+    return {b for b in PERIOD_BOTTOMS
+            if quasi_stationary_distribution(_period_board(b)).period > 1}
+
+
+def _whole_numbers(answer: Any) -> set[int]:
+    """A list (tuple, set, array) of whole numbers as a set, or NotYet saying what is wrong."""
+    if isinstance(answer, str) or not isinstance(answer, list | tuple | set | frozenset | range
+                                                 | np.ndarray):
+        raise NotYet("a list of whole numbers is wanted, such as [2, 5], and your answer is "
+                     + _describe(answer))
+    out = set()
+    for item in np.asarray(list(answer), dtype=object).ravel():
+        if isinstance(item, str | bool | np.bool_):
+            raise NotYet("the list should hold whole numbers (squares), not strings or True/False")
+        try:
+            value = float(item)
+        except (TypeError, ValueError):
+            raise NotYet("the list should hold whole numbers (squares), and one of its entries "
+                         f"is {_describe(item)}") from None
+        if not value.is_integer():
+            raise NotYet("the list should hold whole numbers (squares), and one of its entries "
+                         "has a fractional part")
+        out.add(int(value))
+    return out
+
+
+@register("11.5", hint="For each b from 1 to 7 build Board({10: b}, size=12, die=(1, 0, 0, 1), "
+                       "overshoot='win') and keep b when quasi_stationary_distribution(board)"
+                       ".period is larger than 1. To predict it: a roll of 4 is a roll of 1 and "
+                       "3 more squares; count the turns of a trip from b up to 10.")
 def _ex_11_5(answer: Any) -> bool:
-    return one_of("a")(answer)
+    return _whole_numbers(answer) == _cycling_bottoms()
 
 
 # --------------------------------------------------------------------------- 11.6
