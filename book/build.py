@@ -13,9 +13,10 @@ What it does, and why:
    the worked solutions only with ``--solutions``, a front page made from ``start_here.ipynb`` and
    ``book/front.md``, and the book's ``_config.yml`` and ``_toc.yml``. The repository's notebooks
    are only read. In the staged copies, nbval's cell tags are dropped, the solution markers
-   (``### BEGIN SOLUTION`` ...) are taken out of the solutions and hidden tests removed, and a note
-   after each widget says that it is a saved picture and how to run it live.
-2. **Vendor** what a page loads: MathJax 3 and the Jupyter widgets html-manager come from the npm
+   (``### BEGIN SOLUTION`` ...) are taken out of the solutions and hidden tests removed, and each
+   saved explorer becomes a still picture (its words and its pictures, with their alt text, but
+   no controls: they need Python behind the page), followed by a note on how to run it live.
+2. **Vendor** what a page loads: MathJax 3 comes from the npm
    registry (``book/package.json``, installed by ``npm ci`` into ``book/node_modules``) and are
    copied into ``_static/vendor/``; the configuration points Sphinx and MyST-NB at them, so that no
    page asks a CDN for anything. The site works opened from disk, without internet.
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import html
 import json
 import os
 import re
@@ -38,6 +40,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, urlencode
 
 import nbformat
@@ -51,8 +54,8 @@ NODE_MODULES = BOOK / "node_modules"
 ASSETS = "_assets"  # in the staged source; copied to _static/ of the site
 VENDOR = "vendor"  # under _static/
 MATHJAX = f"{VENDOR}/mathjax/tex-chtml.js"
-WIDGETS_JS = f"{VENDOR}/html-manager/embed.js"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.
 SOLUTION_MARKERS = re.compile(
@@ -157,11 +160,62 @@ def _has_widget(cell: dict) -> bool:
     return any(WIDGET_VIEW in out.get("data", {}) for out in cell.get("outputs", []))
 
 
+def _widget_state(nb: Any) -> dict[str, Any]:
+    return dict(nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {}))
+
+
+def _snapshot(state: dict[str, Any], root: str) -> str:
+    """A saved explorer as a still picture: its text and its pictures (with their alt text).
+
+    On a page with no Python behind it, an explorer's controls would change nothing; what it
+    showed when the notebook was run is its words (the HTML widgets: title, readout, notes) and
+    its pictures, drawn here without any control.
+    """
+    texts: list[str] = []
+    pictures: list[str] = []
+
+    def visit(model_id: str) -> None:
+        model = state.get(model_id.removeprefix("IPY_MODEL_"))
+        if model is None:
+            return
+        values = model.get("state", {})
+        buffers = {".".join(map(str, b["path"])): b["data"] for b in model.get("buffers", [])}
+        if values.get("_kind") == "picture" or model.get("model_name") == "ImageModel":
+            alt = values.get("alt") or values.get("tooltip") or ""
+            data = buffers.get("value") or values.get("value") or ""
+            if data:
+                size = "".join(f' {k}="{values[k]}"' for k in ("width", "height")
+                               if str(values.get(k, "")).isdigit())
+                pictures.append(f'<img alt="{html.escape(alt, quote=True)}"{size} '
+                                f'src="data:image/png;base64,{data}">')
+        elif model.get("model_name") == "HTMLModel":
+            value = (values.get("value") or "").strip()
+            if value and "chutes-message" not in values.get("_dom_classes", []):
+                texts.append(f"<div>{value}</div>")
+        for child in values.get("children", []):
+            visit(child)
+
+    visit(root)
+    return ('<div class="explorer-snapshot">' + "".join(texts)
+            + '<div class="explorer-snapshot-pictures">' + "".join(pictures) + "</div></div>")
+
+
+def _still(cell: Any, state: dict[str, Any]) -> None:
+    """Replace a cell's saved widgets by their snapshots (see :func:`_snapshot`)."""
+    for out in cell.get("outputs", []):
+        view = out.get("data", {}).get(WIDGET_VIEW)
+        if view is not None:
+            out["data"] = {"text/html": _snapshot(state, view["model_id"]),
+                           "text/plain": out["data"].get("text/plain", "")}
+
+
 def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
                    strip_solutions: bool = False) -> None:
     """Copy one notebook for the site: outputs kept, test plumbing and solution markers out."""
     nb = nbformat.read(source, as_version=4)
     rel = source.relative_to(ROOT).as_posix()
+    state = _widget_state(nb)
+    nb.metadata.pop("widgets", None)           # snapshots instead: no widget manager on the page
     cells = []
     for cell in nb.cells:
         cell = copy.deepcopy(cell)
@@ -175,13 +229,16 @@ def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
             if not cells and cell.cell_type == "markdown":
                 # The page's title: "Solutions N — ...", not the exercise set's own title again.
                 cell.source = re.sub(r"^# Exercises ", "# Solutions ", cell.source, count=1)
-        cells.append(cell)
         if cell.cell_type == "code" and _has_widget(cell):
-            note = ("```{admonition} A saved picture of a live control\n:class: tip widget-note\n"
-                    "The control above shows the picture it had when the notebook was run; on this"
-                    " page its sliders and buttons change nothing. "
+            _still(cell, state)
+            cells.append(cell)
+            note = ("```{admonition} A still picture of a live explorer\n:class: tip widget-note\n"
+                    "Above is what the explorer showed when the notebook was run: its words and "
+                    "pictures, without its controls, which need Python running behind the page. "
                     f"{_run_live_sentence(args, rel)}\n```")
             cells.append(nbformat.v4.new_markdown_cell(note))
+            continue
+        cells.append(cell)
     nb.cells = cells
     target.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, target)
@@ -252,6 +309,7 @@ def _toc(src: Path, names: list[str]) -> str:
         if sections:
             lines.append("        sections:")
             lines.extend(f"          - file: {section}" for section in sections)
+    lines += ["  - caption: About the course", "    chapters:", "      - file: accessibility"]
     return "\n".join(lines) + "\n"
 
 
@@ -275,11 +333,14 @@ def _config(args: argparse.Namespace) -> dict:
             "local_extensions": {"course_site": "_ext"},
             "config": {
                 "mathjax_path": MATHJAX,
-                "nb_ipywidgets_js": {WIDGETS_JS: {}},
+                # No widget manager: saved explorers become still pictures (stage_notebook).
+                "nb_ipywidgets_js": {},
+                # A figure's output holds a PNG and an HTML <img> of it (for JupyterLab): the
+                # page takes the PNG, as a file, with its alt text (course_site.py).
+                "nb_mime_priority_overrides": [["html", "image/png", 25]],
                 # Not `_static`: Jupyter Book would load every .js and .css under it on every page.
                 "html_static_path": [ASSETS],
                 "html_css_files": ["course.css"],
-                "html_js_files": ["course.js"],
                 "html_context": {"default_mode": "light"},
                 "html_show_sourcelink": False,
                 "suppress_warnings": ["myst.header"],
@@ -290,22 +351,17 @@ def _config(args: argparse.Namespace) -> dict:
 
 
 def _copy_vendor(static: Path) -> None:
-    """MathJax and the widgets' html-manager, from book/node_modules into _static/vendor/."""
+    """MathJax, from book/node_modules into _static/vendor/."""
     mathjax = NODE_MODULES / "mathjax" / "es5"
-    manager = NODE_MODULES / "@jupyter-widgets" / "html-manager" / "dist"
-    if not (mathjax / "tex-chtml.js").exists() or not (manager / "embed.js").exists():
+    if not (mathjax / "tex-chtml.js").exists():
         raise SiteError("book/node_modules is incomplete: run `npm ci --prefix book`")
     vendor = static / VENDOR
     # MathJax's CommonHTML output (fonts included), its TeX input with the extensions it loads on
     # demand, and the accessibility tools of its menu; not the SVG or MathML-input variants.
     shutil.copytree(mathjax, vendor / "mathjax", ignore=shutil.ignore_patterns(
         "*svg*", "mml-*", "tex-mml-*", "tex-chtml-full*", "node-main.js", "latest.js", "adaptors"))
-    shutil.copytree(manager, vendor / "html-manager",
-                    ignore=shutil.ignore_patterns("*.map", "*amd*", "*.LICENSE.txt"))
-    for license_file in (mathjax.parent / "LICENSE", manager.parent / "LICENSE"):
-        if license_file.exists():
-            dest = vendor / ("mathjax" if "mathjax" in str(license_file) else "html-manager")
-            shutil.copy2(license_file, dest / "LICENSE")
+    if (mathjax.parent / "LICENSE").exists():
+        shutil.copy2(mathjax.parent / "LICENSE", vendor / "mathjax" / "LICENSE")
 
 
 def ensure_node_modules() -> None:
@@ -316,7 +372,7 @@ def ensure_node_modules() -> None:
         return
     npm = shutil.which("npm")
     if npm is None:
-        raise SiteError("npm is needed once to fetch MathJax and the widget manager "
+        raise SiteError("npm is needed once to fetch MathJax "
                         "(apt-get install npm), then `npm ci --prefix book`")
     subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--prefer-offline"],
                    cwd=BOOK, check=True)
@@ -342,6 +398,8 @@ def stage(args: argparse.Namespace, src: Path) -> None:
                 print(f"book/build.py: warning: {folder}/{file} does not exist yet",
                       file=sys.stderr)
     (src / "index.md").write_text(front_page(args), encoding="utf-8")
+    (src / "accessibility.md").write_text((ROOT / "ACCESSIBILITY.md").read_text(encoding="utf-8"),
+                                          encoding="utf-8")
     (src / "_toc.yml").write_text(_toc(src, names), encoding="utf-8")
     # JSON is YAML: no YAML writer needed.
     (src / "_config.yml").write_text(json.dumps(_config(args), indent=1), encoding="utf-8")

@@ -9,6 +9,7 @@ widget benchmark (benchmarks/bench_widgets.py), so that they start, drive and st
   of 127.0.0.1 and stops Voila and every kernel it started, whatever happens;
 - :func:`chromium` launches Debian's Chromium (``/usr/bin/chromium``, never ``playwright
   install``) with the flags this closed network needs;
+- :func:`settle` waits until a page has finished drawing (widgets, maths, pictures);
 - :func:`axe_violations` runs the pinned axe-core (tests/js/package.json) on a page.
 """
 
@@ -65,6 +66,35 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+class VoilaURL(str):
+    """The base URL of a running Voila (a ``str``), which can also stop the kernels it started.
+
+    Voila's own kernel shutdown when a page closes fails here (its request lacks the ``_xsrf``
+    token), so a test that visits many notebooks stops each page's kernel itself.
+    """
+
+    pid: int
+
+    def stop_kernels(self) -> int:
+        """End every kernel this Voila started; how many."""
+        stopped = 0
+        for proc in Path("/proc").iterdir():
+            if not proc.name.isdigit():
+                continue
+            try:
+                parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                command = (proc / "cmdline").read_bytes()
+            except (OSError, ValueError, IndexError):
+                continue
+            if parent == self.pid and b"ipykernel" in command:
+                try:
+                    os.kill(int(proc.name), signal.SIGTERM)
+                    stopped += 1
+                except ProcessLookupError:
+                    pass
+        return stopped
+
+
 def _stop(process: subprocess.Popen[bytes]) -> None:
     # The server and the kernels it started share the session we gave it: end that group only.
     for sig in (signal.SIGTERM, signal.SIGKILL):
@@ -85,7 +115,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 @contextmanager
 def voila(target: Path, *, timeout: float = START_TIMEOUT,
-          extra: tuple[str, ...] = ()) -> Iterator[str]:
+          extra: tuple[str, ...] = ()) -> Iterator[VoilaURL]:
     """Serve ``target`` with Voila on 127.0.0.1; yield its base URL; stop it and its kernels.
 
     Parameters
@@ -125,7 +155,9 @@ def voila(target: Path, *, timeout: float = START_TIMEOUT,
                     if time.monotonic() > deadline:
                         raise TimeoutError(f"voila did not listen within {timeout} s") from None
                     time.sleep(0.25)
-            yield f"http://127.0.0.1:{port}/"
+            url = VoilaURL(f"http://127.0.0.1:{port}/")
+            url.pid = process.pid
+            yield url
         except BaseException:
             log.seek(0)
             print(log.read().decode(errors="replace")[-5000:], file=sys.stderr)
@@ -146,6 +178,31 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+# After Voila has sent the executed notebook, the widget manager draws the widgets and MathJax
+# typesets: the page has settled when the DOM has not changed for `quiet` ms, every <img> has
+# loaded and no spinner is left.
+_SETTLE = """async ([quiet, limit]) => {
+  let last = Date.now();
+  const watch = new MutationObserver(() => { last = Date.now(); });
+  watch.observe(document.body, {childList: true, subtree: true, attributes: true,
+                                characterData: true});
+  const start = Date.now();
+  while (Date.now() - start < limit) {
+    await new Promise(r => setTimeout(r, 100));
+    const loaded = [...document.images].every(i => i.complete);
+    const busy = document.querySelector('#loading, .voila-spinner-color1');
+    if (loaded && !busy && Date.now() - last > quiet) { break; }
+  }
+  watch.disconnect();
+  return Date.now() - start;
+}"""
+
+
+def settle(page: Any, *, quiet: int = 1500, limit: int = 90_000) -> int:
+    """Wait until ``page`` has finished drawing (see above); the milliseconds it took."""
+    return int(page.evaluate(_SETTLE, [quiet, limit]))
 
 
 def axe_violations(page: Any, *, context: str = "document",

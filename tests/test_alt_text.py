@@ -325,3 +325,19 @@ def test_widget_descriptions_name_the_change():
     assert f"{turns[0]:.3g} at the start" in ex.board_image.alt
     pmf = turn_distribution(MB.replace(die=7))
     assert f"mean {np.arange(pmf.size) @ pmf:.2f} turns" in ex.distribution_image.alt
+
+
+def test_a_matrix_is_typeset_in_a_region_the_keyboard_reaches(shell):
+    """JupyterLab's LaTeX box scrolls without being focusable (axe: scrollable-region-focusable)."""
+    import sympy as sp
+
+    from chutes_edu.plots.matrices import register_matrix_display
+    assert register_matrix_display(shell)
+    data, _ = shell.display_formatter.format(sp.Matrix([[sp.Rational(1, 3), 0], [1, 2]]))
+    tag = data["text/html"]
+    assert 'role="region" tabindex="0"' in tag and "mathjax_process" in tag
+    assert 'aria-label="a 2 by 2 matrix; its rows: 1/3, 0; 1, 2"' in tag
+    assert "$$\\left[\\begin{matrix}\\frac{1}{3} &amp; 0" in tag
+    assert data["text/latex"] and data["text/plain"]          # still there for other readers
+    big = shell.display_formatter.format(sp.zeros(10, 10))[0]["text/html"]
+    assert 'aria-label="a 10 by 10 matrix"' in big

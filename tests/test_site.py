@@ -173,12 +173,6 @@ _PAGE_REPORT = """async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
     await MathJax.startup.promise;
   }
-  const views = document.querySelectorAll('script[type="WIDGET_VIEW"]').length;
-  const deadline = Date.now() + 20000;
-  while (document.querySelectorAll('.widget-subarea .jupyter-widgets').length < views
-         && Date.now() < deadline) {
-    await new Promise(r => setTimeout(r, 100));
-  }
   await new Promise(r => setTimeout(r, 300));
   const article = document.querySelector('article') || document.body;
   const prose = [...article.querySelectorAll('p, li, td, th, h1, h2, h3, h4, h5, h6')]
@@ -191,8 +185,13 @@ _PAGE_REPORT = """async () => {
     mathDone: [...document.querySelectorAll('.math')].filter(
       e => e.querySelector('mjx-container') || e.tagName === 'MJX-CONTAINER').length,
     mathErrors: document.querySelectorAll('mjx-merror').length,
-    views: views,
-    widgets: document.querySelectorAll('.widget-subarea .jupyter-widgets').length,
+    views: document.querySelectorAll('script[type="WIDGET_VIEW"]').length,
+    controls: document.querySelectorAll('.jupyter-widgets, .widget-subarea').length,
+    snapshots: [...document.querySelectorAll('.explorer-snapshot')].map(
+      s => [...s.querySelectorAll('img')].map(i => (i.getAttribute('alt') || '').trim())),
+    matrices: document.querySelectorAll('.chutes-math').length,
+    matricesDone: [...document.querySelectorAll('.chutes-math')].filter(
+      e => e.querySelector('mjx-container')).length,
     notes: document.querySelectorAll('.widget-note').length,
     noteLinks: [...document.querySelectorAll('.widget-note a')].map(a => a.href),
     images: [...document.images].map(i => ({src: i.getAttribute('src') || '',
@@ -246,6 +245,7 @@ def reports(site):
             page.on("pageerror", on_error)
             page.goto(path.as_uri(), wait_until="load")
             report = page.evaluate(_PAGE_REPORT)
+            report["axe"] = browser.axe_violations(page)
             report["missing"] = [u for u in missing if u.startswith("file:")]
             report["errors"] = errors
             if rel == "lessons/01_waiting_for_heads.html":
@@ -298,15 +298,35 @@ def test_every_image_has_alt_text(reports):
         f"{k}: {len(v)}: {v[0]}" for k, v in bad.items())
 
 
-def test_saved_widgets_are_drawn_and_say_how_to_run_them(reports):
+def test_saved_explorers_are_still_pictures_that_say_how_to_run_them(reports):
+    """No dead controls on a page without Python: each explorer's words and described pictures,
+    then a note with the links that run it live."""
     pages = _each(reports)
-    assert sum(v["views"] for v in pages.values()) >= 10, "the lessons' widgets did not reach the site"
+    assert sum(len(v["snapshots"]) for v in pages.values()) >= 10, \
+        "the lessons' explorers did not reach the site"
     for rel, report in pages.items():
-        assert report["widgets"] >= report["views"], f"{rel}: widgets not drawn offline"
-        assert report["notes"] >= report["views"], f"{rel}: a widget without its note"
-        if report["views"]:
+        assert report["views"] == 0 and report["controls"] == 0, f"{rel}: dead widget controls"
+        for pictures in report["snapshots"]:
+            assert pictures and all(len(alt) > 40 for alt in pictures), (rel, pictures)
+        assert report["notes"] >= len(report["snapshots"]), f"{rel}: an explorer without its note"
+        if report["snapshots"]:
             links = " ".join(report["noteLinks"])
             assert BINDER_URL in links and HUB_URL in links, f"{rel}: no launch links"
+
+
+def test_no_serious_or_critical_accessibility_violation(reports):
+    """axe-core (pinned in tests/js/package.json), WCAG 2.1 A and AA, on every page."""
+    bad = {rel: browser.describe_violations(v["axe"]) for rel, v in _each(reports).items()
+           if v["axe"]}
+    assert not bad, "\n".join(f"{rel}:\n{text}" for rel, text in bad.items())
+
+
+def test_matrices_are_typeset_in_regions_the_keyboard_reaches(reports):
+    pages = _each(reports)
+    assert sum(v["matrices"] for v in pages.values()) >= 3
+    bad = {k: f"{v['matricesDone']}/{v['matrices']}" for k, v in pages.items()
+           if v["matricesDone"] < v["matrices"]}
+    assert not bad, f"matrices left in raw TeX: {bad}"
 
 
 def test_no_test_or_solution_markers_are_visible(reports):

@@ -63,8 +63,37 @@ def _one_search_field(app: Sphinx, config: Any) -> None:
     config.html_theme_options["navbar_persistent"] = []
 
 
+def _own_templates(app: Sphinx, config: Any) -> None:
+    """Our copies of two theme components (templates/), found before the theme's."""
+    from pathlib import Path
+    config.templates_path = [str(Path(__file__).parent / "templates"), *config.templates_path]
+
+
+def _name_toc_toggles(app: Sphinx, pagename: str, templatename: str, context: dict,
+                      doctree: Any) -> None:
+    """Every chevron <summary> of the navigation gets a name (axe: summary-name)."""
+    original = context.get("generate_toctree_html")
+    if original is None:
+        return
+
+    def generate_toctree_html(*args: Any, **kwargs: Any) -> Any:
+        soup = original(*args, **kwargs)
+        if isinstance(soup, str):
+            return soup
+        for summary in soup.find_all("summary"):
+            item = summary.find_parent("li")
+            link = item.find("a", recursive=False) if item else None
+            title = link.get_text(" ", strip=True) if link else "this part"
+            summary["aria-label"] = f"{title}: show or hide its pages"
+        return soup
+
+    context["generate_toctree_html"] = generate_toctree_html
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _one_search_field)
+    app.connect("config-inited", _own_templates)
+    app.connect("html-page-context", _name_toc_toggles, priority=900)
     NbElementRenderer.render_image = render_image  # type: ignore[method-assign]
     app.connect("doctree-resolved", _report_missing_alt)
     app.connect("builder-inited", _without_thebe)

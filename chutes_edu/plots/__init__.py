@@ -39,7 +39,8 @@ Each picture keeps a small private *painter* on its axes (``ax._chutes_edu_paint
 The rooms: :mod:`~chutes_edu.plots.alt_text` (describing pictures), :mod:`~chutes_edu.plots.board`
 (the board painter, :func:`draw_board`), :mod:`~chutes_edu.plots.charts` (game lengths,
 convergence, added jumps, races, designs), :mod:`~chutes_edu.plots.policy` (the aiming game's
-pictures); ``_style`` holds what they share. This layer imports matplotlib and the mathematics
+pictures), :mod:`~chutes_edu.plots.matrices` (sympy matrices as maths the keyboard reaches);
+``_style`` holds what they share. This layer imports matplotlib and the mathematics
 below it, never the explorers.
 """
 
@@ -65,6 +66,7 @@ from .charts import (
     plot_win_probabilities,
     surprising_jumps,
 )
+from .matrices import register_matrix_display
 from .policy import draw_policy, plot_policy_profile
 
 __all__ = ["draw_board", "plot_distribution", "plot_convergence", "plot_jump_effects",
@@ -75,3 +77,4 @@ __all__ = ["draw_board", "plot_distribution", "plot_convergence", "plot_jump_eff
            "SMALL_TEXT", "TRAP_COLOR"]
 
 register_alt_text()
+register_matrix_display()
