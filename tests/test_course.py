@@ -124,3 +124,24 @@ def test_every_saved_picture_has_alt_text(path: Path) -> None:
         if model["state"].get("_kind") == "picture":
             assert (model["state"].get("alt") or "").strip(), \
                 f"{path.name}: a saved widget picture without a description"
+
+
+# ------------------------------------------------------------------------------ opening a notebook
+@pytest.fixture(scope="module")
+def kernel_metadata() -> dict:
+    """What the course's kernel writes into a notebook's metadata when JupyterLab opens it."""
+    import sys
+    sys.path.insert(0, str(ROOT / "tools"))
+    import notebook_metadata
+    return notebook_metadata.kernel_metadata()
+
+
+@pytest.mark.parametrize("path", [START, *NOTEBOOKS], ids=["start_here", *_ids(NOTEBOOKS)])
+def test_opening_a_notebook_changes_nothing(path: Path, kernel_metadata: dict) -> None:
+    """JupyterLab rewrites kernelspec and language_info with the kernel's own and marks the
+    notebook as changed unless they are exactly equal (run tools/notebook_metadata.py)."""
+    nb = nbformat.read(path, as_version=4)
+    assert nb.metadata.get("kernelspec") == kernel_metadata["kernelspec"], path.name
+    assert nb.metadata.get("language_info") == kernel_metadata["language_info"], path.name
+    assert not [c.id for c in nb.cells if "execution" in c.metadata], \
+        f"{path.name}: per-cell timing metadata (run tools/notebook_metadata.py)"

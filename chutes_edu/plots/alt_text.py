@@ -178,6 +178,17 @@ def _alt_bundle(figure: Figure, printer: _PngWithAlt | None
     return {"text/html": _img_tag(png, size, text)}, metadata
 
 
+def _shell(shell: Any = None) -> Any:
+    """``shell``, else the running IPython shell, else None (outside IPython nothing is shown)."""
+    if shell is not None:
+        return shell
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    return get_ipython()
+
+
 def register_alt_text(shell: Any = None) -> bool:
     """Give every figure a notebook shows its description as alt text (done on import).
 
@@ -195,12 +206,7 @@ def register_alt_text(shell: Any = None) -> bool:
     bool
         True if a shell was found and the formatter registered.
     """
-    if shell is None:
-        try:
-            from IPython import get_ipython
-        except ImportError:                 # IPython is not installed: nothing shows figures
-            return False
-        shell = get_ipython()
+    shell = _shell(shell)
     if shell is None:
         return False
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from .alt_text import _shell
+
 __all__ = ["matrix_html", "register_matrix_display"]
 
 _SPOKEN_ENTRIES = 64      # larger matrices are named by their size alone
@@ -57,12 +59,7 @@ def register_matrix_display(shell: Any = None) -> bool:
     bool
         True if a shell was found and the formatter registered.
     """
-    if shell is None:
-        try:
-            from IPython import get_ipython
-        except ImportError:
-            return False
-        shell = get_ipython()
+    shell = _shell(shell)
     if shell is None:
         return False
     from sympy.matrices import MatrixBase
