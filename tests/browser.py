@@ -137,7 +137,9 @@ def voila(target: Path, *, timeout: float = START_TIMEOUT,
     paths = [str(ROOT), os.environ.get("PYTHONPATH", "")]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p),
            "OPENBLAS_NUM_THREADS": "1"}
-    args = [command, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1", *extra]
+    # A kernel that a test stops (VoilaURL.stop_kernels) stays stopped: no restart.
+    args = [command, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+            "--KernelManager.autorestart=False", *extra]
     if target.is_file():
         args.append(target.name)
     with tempfile.TemporaryFile() as log:
