@@ -27,6 +27,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import functools  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -60,7 +61,7 @@ SLIDERS = [("BoardExplorer die faces", "chutes-board-explorer", "chutes-die"),
            ("PolicyExplorer P(exact move)", "chutes-policy-explorer", "chutes-exact")]
 
 # Runs in the page: watch one explorer's DOM; note the key press and every mutation's time.
-_WATCH = """root => {
+_WATCH = """(root, keys) => {
   const s = {t0: null, last: null, changed: false};
   new MutationObserver(records => {
     const now = performance.now();
@@ -71,7 +72,8 @@ _WATCH = """root => {
     }
     s.last = now;
   }).observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
-  root.addEventListener('keydown', () => { s.t0 = performance.now(); s.changed = false; }, true);
+  (keys || root).addEventListener('keydown', () => {
+    s.t0 = performance.now(); s.changed = false; }, true);
   window.__chutes = s;
 }"""
 _SETTLED = f"""() => {{ const s = window.__chutes;
@@ -249,18 +251,76 @@ def browser_timings(presses: int = PRESSES,
             handle = root.locator(f".{slider_class} input[type=range]").first
             handle.scroll_into_view_if_needed()
             root.evaluate(_WATCH)
-            times = []
-            for i, key in enumerate(["ArrowRight"] * presses + ["ArrowLeft"] * presses):
-                handle.press(key)
-                page.wait_for_function(_SETTLED, timeout=60_000, polling=20)
-                t0, last = page.evaluate("[window.__chutes.t0, window.__chutes.last]")
-                if i not in (0, presses):            # the first move each way warms up
-                    times.append((last - t0) / 1000)
-            out.append((f"browser: {name} (key to settled page)", statistics.median(times)))
+            out.append((f"browser: {name} (key to settled page)", _presses(page, handle, presses)))
             if screenshots is not None:
                 screenshots.mkdir(parents=True, exist_ok=True)
                 root.screenshot(path=str(screenshots / f"bench_{root_class}.png"))
+    out.extend(slider_comparison(presses))
     return out
+
+
+def _presses(page: Any, handle: Any, presses: int) -> float:
+    """Median seconds from an arrow key on ``handle`` to the settled page (``_WATCH`` is set)."""
+    times = []
+    for i, key in enumerate(["ArrowRight"] * presses + ["ArrowLeft"] * presses):
+        handle.press(key)
+        page.wait_for_function(_SETTLED, timeout=60_000, polling=20)
+        t0, last = page.evaluate("[window.__chutes.t0, window.__chutes.last]")
+        if i not in (0, presses):            # the first move each way warms up
+            times.append((last - t0) / 1000)
+    return statistics.median(times)
+
+
+# The board explorer twice in one page: its own die slider (a native range input, the accessible
+# one) and, beside it, ipywidgets' IntSlider (what the explorers had before) driving the same
+# explorer. Same kernel, same work per change: only the control differs.
+_SIDE_BY_SIDE = """\
+import ipywidgets as widgets
+from IPython.display import display
+
+from chutes_edu import BoardExplorer
+
+explorer = BoardExplorer()
+legacy = widgets.IntSlider(value=6, min=2, max=20, description="die faces")
+legacy.add_class("legacy-die")
+legacy.observe(lambda change: setattr(explorer.die, "value", change["new"]), names="value")
+display(legacy, explorer)
+"""
+
+
+def slider_comparison(presses: int = PRESSES) -> list[tuple[str, float]]:
+    """Key press to settled page: the accessible slider against ipywidgets' own, one explorer.
+
+    Returns
+    -------
+    list of (str, float)
+        Two rows, ``(slider, median seconds)``, measured alternately in one page; empty when
+        Chromium, Playwright or Voila is missing.
+    """
+    if browser.missing() is not None:
+        return []
+    import nbformat
+
+    with tempfile.TemporaryDirectory() as folder:
+        notebook = Path(folder) / "sliders.ipynb"
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(_SIDE_BY_SIDE)])
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                     "language": "python"}
+        nbformat.write(nb, notebook)
+        with browser.voila(notebook) as url, browser.chromium() as chromium:
+            page = chromium.new_page(viewport={"width": 1300, "height": 1000})
+            page.goto(url, timeout=240_000)
+            root = page.locator(".chutes-board-explorer").first
+            root.locator(".chutes-readout").first.wait_for(timeout=240_000)
+            handles = {"accessible range input": root.locator(".chutes-die input[type=range]"),
+                       "ipywidgets IntSlider": page.locator(".legacy-die .noUi-handle")}
+            times: dict[str, list[float]] = {name: [] for name in handles}
+            for _ in range(3):                    # alternate, so a drifting machine hits both
+                for name, handle in handles.items():
+                    root.evaluate(_WATCH, page.locator("body").element_handle())
+                    times[name].append(_presses(page, handle, presses))
+    return [(f"browser: BoardExplorer die slider, {name} (key to settled page)",
+             statistics.median(values)) for name, values in times.items()]
 
 
 if __name__ == "__main__":
