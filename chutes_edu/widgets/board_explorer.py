@@ -38,7 +38,9 @@ class BoardExplorer(_Explorer):
 
     Attributes
     ----------
-    preset, die, overshoot, bonus, heat, after_turns : ipywidgets controls
+    preset, die, overshoot, bonus, heat, after_turns : controls
+        ``die`` and ``after_turns`` are labelled native sliders
+        (:class:`~chutes_edu.widgets.controls.IntSlider`), the others ipywidgets controls.
         The preset board (``PRESETS`` names), the number of faces (2..20), the overshoot rule,
         the face that rolls again (None for no bonus roll), what the heat map shows (expected
         turns, expected visits, or where the token is after ``after_turns`` turns).
@@ -51,7 +53,7 @@ class BoardExplorer(_Explorer):
         Expected turns from square 0 (4 decimals); the last invalid edit's message, or empty.
     board : Board
         The current (always valid) board.
-    board_image, distribution_image : ipywidgets.Image
+    board_image, distribution_image : chutes_edu.widgets.controls.Picture (a PNG with its alt text)
         The pictures.
     """
 

@@ -23,14 +23,14 @@ class CoinFlipExplorer(_Explorer):
 
     Attributes
     ----------
-    p : ipywidgets.FloatSlider
+    p : chutes_edu.widgets.controls.FloatSlider (a labelled native slider)
         The probability of heads.
     n : ipywidgets.BoundedIntText
         The number of trials (runs of flips until heads).
     seed : ipywidgets.IntText
         The random seed.
     readout, message : ipywidgets.HTML
-    image : ipywidgets.Image
+    image : chutes_edu.widgets.controls.Picture (a PNG with its alt text)
         The running average with its 95% band and the line ``1/p``.
     """
 

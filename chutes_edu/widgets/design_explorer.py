@@ -56,7 +56,7 @@ class DesignExplorer(_Explorer):
         with), or the number of seats; disabled for the shortest and longest game.
     tolerance : ipywidgets.FloatText
         How far the mean may stray, for the smallest spread.
-    max_jumps : ipywidgets.IntSlider
+    max_jumps : chutes_edu.widgets.controls.IntSlider (a labelled native slider)
         The most jumps to add (1..4).
     method : ipywidgets.ToggleButtons
         ``"auto"``, ``"exhaustive"``, ``"greedy"`` or ``"local search"``.
@@ -66,7 +66,7 @@ class DesignExplorer(_Explorer):
         The search's steps; the result (:meth:`Design.summary`); the last error, or empty.
     design : Design or None
         The last design found.
-    board_image, comparison_image : ipywidgets.Image
+    board_image, comparison_image : chutes_edu.widgets.controls.Picture (a PNG with its alt text)
         The designed board, and the game lengths before and after.
     """
 

@@ -38,7 +38,7 @@ class JumpExplorer(_Explorer):
 
     Attributes
     ----------
-    jump_from, jump_to : ipywidgets.SelectionSlider
+    jump_from, jump_to : chutes_edu.widgets.controls.SelectionSlider (a labelled native slider)
         The source ``a`` and destination ``b`` of the added jump (``.value`` is the square). The
         options of ``jump_from`` are the squares where some jump may start; those of ``jump_to``
         the allowed destinations from ``jump_from.value``. Both start on the allowed jump nearest
@@ -52,7 +52,7 @@ class JumpExplorer(_Explorer):
         ``jump_effects(board, min_length)``.
     baseline : float
         The board's own expected turns.
-    image : ipywidgets.Image
+    image : chutes_edu.widgets.controls.Picture (a PNG with its alt text)
     """
 
     offline_summary = ("Jump explorer: add a ladder or chute anywhere and see how the "

@@ -27,14 +27,14 @@ class PolicyExplorer(_Explorer):
 
     Attributes
     ----------
-    exact, lean, discount : ipywidgets.FloatSlider
+    exact, lean, discount : chutes_edu.widgets.controls.FloatSlider (a labelled native slider)
         The controls; set ``.value`` to change them from code.
     readout : ipywidgets.HTML
         Sweeps, the value of square 0, and the expected turns of the resulting policy next to the
         fewest possible.
     message : ipywidgets.HTML
         Empty, or why the current settings cannot be solved.
-    image : ipywidgets.Image
+    image : chutes_edu.widgets.controls.Picture (a PNG with its alt text)
         The board with values and targets, and the value/target profile (PNG, shown at its own
         pixel size).
     result : chutes_edu.control.ValueIterationResult or None

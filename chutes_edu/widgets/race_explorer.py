@@ -33,14 +33,14 @@ class RaceExplorer(_Explorer):
 
     Attributes
     ----------
-    players : ipywidgets.IntSlider
+    players : chutes_edu.widgets.controls.IntSlider (a labelled native slider)
         The number of players (2..6).
-    squares : list of ipywidgets.IntSlider
+    squares : list of chutes_edu.widgets.controls.IntSlider
         One slider per player (``len(squares) == players.value``), their squares in seat order.
     readout, message : ipywidgets.HTML
     probabilities : numpy.ndarray
         The last result of :func:`~chutes_edu.win_probabilities`.
-    image, board_image : ipywidgets.Image
+    image, board_image : chutes_edu.widgets.controls.Picture (a PNG with its alt text)
         The bars and the board with the tokens.
     """
 

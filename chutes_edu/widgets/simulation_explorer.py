@@ -35,7 +35,7 @@ class SimulationExplorer(_Explorer):
     Attributes
     ----------
     n_games : ipywidgets.BoundedIntText
-    cap : ipywidgets.IntSlider
+    cap : chutes_edu.widgets.controls.IntSlider (a labelled native slider)
         Count every game as at most this many turns (0 = no cap; up to 300), to show the bias.
     seed : ipywidgets.IntText
     run : ipywidgets.Button
@@ -43,7 +43,7 @@ class SimulationExplorer(_Explorer):
     progress : ipywidgets.IntProgress
         Games played so far, in percent, while a simulation runs.
     readout, message : ipywidgets.HTML
-    image : ipywidgets.Image
+    image : chutes_edu.widgets.controls.Picture (a PNG with its alt text)
     turns : numpy.ndarray
         The game lengths of the last run.
     """
