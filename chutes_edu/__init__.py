@@ -23,7 +23,8 @@ layers below it (CONTRIBUTING.md maps them; ``tests/test_layers.py`` checks them
 3. Pictures (matplotlib): :func:`draw_board`, :func:`plot_distribution`, ...,
    :func:`draw_policy`; :func:`describe` gives a hand-made figure its alt text (every course
    picture has one) (:mod:`chutes_edu.plots`).
-4. Explorers (ipywidgets): :class:`BoardExplorer` and the others (:mod:`chutes_edu.widgets`).
+4. Explorers (ipywidgets): :class:`BoardExplorer` and the others, and :class:`BoardEditor`, whose
+   maths runs in the page (:mod:`chutes_edu.widgets`).
 5. Course tooling: the exercises' self-checks, :func:`check` (:mod:`chutes_edu.checks`),
    nbgrader's grader (:mod:`chutes_edu.grading`), hub links (:mod:`chutes_edu.hub`), the
    course's file names (:mod:`chutes_edu.course`).
@@ -80,6 +81,7 @@ from .plots import (
 )
 from .simulation import capped_mean, running_mean, simulate, simulate_endings
 from .widgets import (
+    BoardEditor,
     BoardExplorer,
     CoinFlipExplorer,
     DesignExplorer,
@@ -117,4 +119,5 @@ __all__ = [
     "draw_board", "plot_distribution", "plot_convergence", "plot_jump_effects",
     "plot_win_probabilities", "describe",
     "BoardExplorer", "CoinFlipExplorer", "SimulationExplorer", "JumpExplorer", "RaceExplorer",
+    "BoardEditor",
 ]

@@ -20,7 +20,9 @@ can reach from :math:`s` are those one roll reaches from any square of the bonus
 shortest game is the first turn whose reachable set holds an absorbing square.
 
 Every board is built from the JSON it is written as (``json.loads(json.dumps(...))``), so the
-library sees exactly what the JavaScript test reads.
+library sees exactly what the JavaScript test reads. The JSON form and its conversions are the
+board editor's (:func:`chutes_edu.widgets.board_editor.board_to_json` and ``board_from_json``), the
+one place where a Board and its JSON meet.
 
 Usage: ``python tools/board_math_fixtures.py --out PATH [--count N] [--seed S]``
 """
@@ -47,6 +49,7 @@ from chutes_edu import (
     turn_distribution,
     win_probabilities,
 )
+from chutes_edu.widgets.board_editor import board_from_json, board_to_json
 
 TAIL = 1e-12
 """The tail the pmfs are computed with (the library's default)."""
@@ -57,34 +60,6 @@ fixture file big; a few slow ones stay among the hand-made boards)."""
 
 OTHER_START_MAX = 200
 """Boards up to this size also get the pmf from a second start square (bigger ones cost more)."""
-
-FIELDS = ("size", "die", "overshoot", "bonus_roll", "jumps", "traps")
-
-
-def board_json(board: Board) -> dict[str, Any]:
-    """The board in the JSON format of the editor.
-
-    Parameters
-    ----------
-    board : Board
-        Any board.
-
-    Returns
-    -------
-    dict
-        ``size``, ``die`` (an int or a list of weights), ``overshoot``, ``bonus_roll`` (None for
-        none), ``jumps`` (``[source, destination]`` pairs sorted by source) and ``traps`` (sorted).
-    """
-    die = board.die if isinstance(board.die, int) else list(board.die)
-    return {"size": board.size, "die": die, "overshoot": board.overshoot,
-            "bonus_roll": board.bonus_roll, "jumps": [[a, b] for a, b in board.jumps.items()],
-            "traps": list(board.traps)}
-
-
-def _build(fields: dict[str, Any]) -> Board:
-    """``Board(...)`` from JSON fields (missing ones take the constructor's defaults)."""
-    return Board(**{k: v for k, v in fields.items() if k in FIELDS})
-
 
 def shortest_game(board: Board, start: int = 0) -> int:
     r"""The fewest turns from ``start`` to an absorbing square, by exact reachability.
@@ -147,7 +122,7 @@ def _answers(board: Board, rng: np.random.Generator) -> dict[str, Any]:
     live = [s for s in range(board.size) if s not in board.absorbing]
     other = int(rng.choice([*live, *board.absorbing]))
     result = {
-        "board": board_json(board),
+        "board": board_to_json(board),
         "repr": repr(board.replace(name="")),
         "expected": expected_turns(board).tolist(),
         "pmf": pmf.tolist(),
@@ -203,7 +178,7 @@ def _named_and_edge_boards() -> list[tuple[str, dict[str, Any]]]:
         ("slow: two faces, bounce, chutes", Board({7: 1, 15: 2, 19: 10}, size=20, die=2,
                                                   overshoot="bounce")),
     ]
-    return [(label, board_json(board)) for label, board in boards]
+    return [(label, board_to_json(board)) for label, board in boards]
 
 
 def _invalid_boards() -> list[tuple[str, dict[str, Any]]]:
@@ -287,7 +262,7 @@ def _random_fields(rng: np.random.Generator) -> dict[str, Any] | None:
                              overshoot=overshoot)
     except ValueError:
         return None
-    fields = board_json(board)
+    fields = board_to_json(board)
     weights_now = [float(p) for p in board.probabilities]
     if rng.random() < 0.3:
         faces_with_weight = [r for r, p in enumerate(weights_now, start=1) if p > 0]
@@ -343,7 +318,7 @@ def make_fixtures(count: int, seed: int) -> dict[str, Any]:
         nonlocal skipped
         fields = _roundtrip(fields)
         try:
-            board = _build(fields)
+            board = board_from_json(fields)
         except ValueError as error:
             invalid.append({"label": label, "board": fields, "message": str(error)})
             return False
@@ -380,7 +355,7 @@ def _argument_errors() -> list[dict[str, Any]]:
         try:
             turn_distribution(board, **call)
         except ValueError as error:
-            out.append({"board": board_json(board), **call, "message": str(error)})
+            out.append({"board": board_to_json(board), **call, "message": str(error)})
         else:                                              # pragma: no cover - a tool bug
             raise AssertionError(f"turn_distribution accepted {call}")
     return out

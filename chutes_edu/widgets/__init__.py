@@ -14,6 +14,10 @@ The widgets do no mathematics of their own: every number they show comes from a 
 - :class:`RaceExplorer` -- 2 to 6 players on any squares: who wins, seat by seat.
 - :class:`PolicyExplorer` -- aim each move: values and best targets as the aim changes.
 - :class:`DesignExplorer` -- design a board to a goal by adding ladders and chutes.
+- :class:`BoardEditor` -- draw ladders, chutes and traps on the board; the answers follow each
+  edit at once. Its maths runs in the page (``js/board_math.js``, held equal to the library by
+  tests), not in the kernel: the one widget that computes without the library, and the one that
+  works with no kernel (the course website mounts it with ``js/board_editor.js``'s ``mount``).
 
 An invalid edit (a chained jump, a board that can never be finished, ...) shows the library's
 ``ValueError`` message in the widget's ``message`` and keeps the last valid board: no traceback.
@@ -25,6 +29,7 @@ pictures and the mathematics below it; nothing below imports it.
 
 from __future__ import annotations
 
+from .board_editor import BoardEditor
 from .board_explorer import BoardExplorer
 from .coin_explorer import CoinFlipExplorer
 from .design_explorer import DesignExplorer
@@ -34,4 +39,4 @@ from .race_explorer import RaceExplorer
 from .simulation_explorer import SimulationExplorer
 
 __all__ = ["BoardExplorer", "CoinFlipExplorer", "SimulationExplorer", "JumpExplorer",
-           "RaceExplorer", "PolicyExplorer", "DesignExplorer"]
+           "RaceExplorer", "PolicyExplorer", "DesignExplorer", "BoardEditor"]

@@ -1,0 +1,366 @@
+r"""BoardEditor: draw ladders, chutes and traps on a board and watch the absorbing-chain answers
+change at once, computed in the page, with no kernel for the maths.
+
+The editor is an anywidget whose front end is one ES module, ``js/board_editor.js``. On every
+edit the page computes, with ``js/board_math.js`` (the library's maths in JavaScript, held equal
+to it to :math:`10^{-9}` by ``tests/js/board_math.test.mjs`` and ``tests/test_board_math_js.py``
+on hundreds of boards):
+
+- the expected number of turns :math:`t_s` to finish from every square, the solution of
+  :math:`(I - Q)\,t = \mathbf 1` over the transient squares (bonus rolls folded into one turn, as
+  :func:`~chutes_edu.expected_turns`): :math:`t_0` with the change the edit made, and every
+  :math:`t_s` as a heat map on the board (a jump's source is grey: a token never stops there);
+- the distribution of the game length :math:`T` (as :func:`~chutes_edu.turn_distribution`):
+  :math:`\Pr(T \le k)` as a chart, the median (the first :math:`k` with
+  :math:`\Pr(T \le k) \ge 1/2`) and the shortest game (by exact reachability);
+- on a board without traps, the first player's edge in a two-player race from square 0,
+  :math:`\tfrac12 \sum_k \Pr(T = k)^2` (``win_probabilities(board, [0, 0])[0] - 0.5``).
+
+An edit that :class:`~chutes_edu.Board` would refuse (a jump from or onto another jump's source,
+from square 0 or the final square, a board no game can finish, a trap on a jump's source, ...)
+leaves the board as it was, and the page says why in one line: ``Board(...)``'s own
+``ValueError`` message for that board, word for word (``validate`` in board_math.js).
+
+Python does no maths here: it keeps :attr:`BoardEditor.board`, a :class:`~chutes_edu.Board`, equal
+to the page's board both ways (an edit in the page sets it, observably; setting it redraws the
+page), so a lesson can go on with the library on the student's own board.
+
+The board travels as JSON, ``{"size", "die", "overshoot", "bonus_roll", "jumps": [[a, b], ...],
+"traps": [...]}`` (board_math.js's format): :func:`board_to_json` and :func:`board_from_json`
+are the one place where a :class:`~chutes_edu.Board` and that form meet (the fixtures tool of the
+JavaScript tests uses them too).
+
+>>> from chutes_edu import MILTON_BRADLEY_1943
+>>> data = board_to_json(MILTON_BRADLEY_1943)
+>>> data["size"], data["jumps"][:2], data["traps"]
+(100, [[1, 38], [4, 14]], [])
+>>> board_from_json(data) == MILTON_BRADLEY_1943
+True
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+from collections.abc import Mapping
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ..board import Board
+from ..boards import MILTON_BRADLEY_1943, PRESETS
+
+__all__ = ["BoardEditor", "board_to_json", "board_from_json", "presets_json", "module_source"]
+
+_JS = Path(__file__).parent / "js"
+
+FIELDS: tuple[str, ...] = ("size", "die", "overshoot", "bonus_roll", "jumps", "traps")
+"""The fields of the JSON form of a board, in order."""
+
+MAX_SIZE = 1000
+"""The largest board the editor takes (the page solves an n x n system on every edit; board_math.js
+takes tens of milliseconds at 400 squares). Bigger boards are for the library. The page has the
+same limit (``MAX_SIZE`` in board_editor.js)."""
+
+_IMPORT = re.compile(r'^import\s*\{(?P<names>[^}]*)\}\s*from\s*"\./board_math\.js";[ \t]*$',
+                     re.MULTILINE)
+
+
+def _weight(w: Any) -> int | float:
+    """A die weight as a JSON number (ints stay ints)."""
+    if isinstance(w, numbers.Integral):
+        return int(w)
+    return float(w)
+
+
+def _die_json(die: int | tuple[Any, ...]) -> int | list[int | float]:
+    """The die as JSON: a number of faces, or weights. Rational weights that are not whole
+    (``Fraction(1, 3)``) are scaled to whole numbers by the least common multiple of their
+    denominators: the same probabilities, written exactly."""
+    if not isinstance(die, tuple):                  # a number of faces (Board keeps an int)
+        return int(die)
+    weights = list(die)
+    if weights and all(isinstance(w, numbers.Rational) for w in weights):
+        denominators = [int(Fraction(w).denominator) for w in weights]
+        if any(d != 1 for d in denominators):
+            scale = math.lcm(*denominators)
+            return [int(Fraction(w) * scale) for w in weights]
+    return [_weight(w) for w in weights]
+
+
+def board_to_json(board: Board) -> dict[str, Any]:
+    """The board in the editor's JSON form.
+
+    Parameters
+    ----------
+    board : Board
+        Any board.
+
+    Returns
+    -------
+    dict
+        ``size``; ``die`` (an int, or a list of weights: ints, floats, and fractions scaled to
+        whole numbers with the same probabilities); ``overshoot``; ``bonus_roll`` (None for none);
+        ``jumps`` (``[source, destination]`` pairs sorted by source); ``traps`` (sorted). The name
+        is not part of it. ``board_from_json`` of it equals ``board``.
+
+    Raises
+    ------
+    ValueError
+        If ``board`` is not a Board.
+    """
+    if not isinstance(board, Board):
+        raise ValueError(f"board_to_json needs a Board, not {type(board).__name__}")
+    return {"size": board.size, "die": _die_json(board.die), "overshoot": board.overshoot,
+            "bonus_roll": board.bonus_roll,
+            "jumps": [[int(a), int(b)] for a, b in board.jumps.items()],
+            "traps": [int(t) for t in board.traps]}
+
+
+def board_from_json(data: Mapping[str, Any], name: str = "") -> Board:
+    """Build a Board from the editor's JSON form (a field left out takes Board's default).
+
+    Parameters
+    ----------
+    data : mapping
+        Some of ``size``, ``die``, ``overshoot``, ``bonus_roll``, ``jumps`` (``[source,
+        destination]`` pairs) and ``traps``, as JSON gives them.
+    name : str, default ""
+        The board's name.
+
+    Returns
+    -------
+    Board
+
+    Raises
+    ------
+    ValueError
+        If ``data`` is not a mapping or has other keys, or with Board's own message for a board
+        that breaks a rule (the words the page shows for the same board).
+    """
+    if not isinstance(data, Mapping):
+        raise ValueError(f"a board in JSON form is a mapping of {', '.join(FIELDS)}, "
+                         f"not {type(data).__name__}")
+    unknown = sorted(str(k) for k in data if k not in FIELDS)
+    if unknown:
+        raise ValueError(f"unknown board field(s) {unknown}; the fields are {', '.join(FIELDS)}")
+    return Board(**{k: data[k] for k in FIELDS if k in data}, name=name)
+
+
+def presets_json(presets: Mapping[str, Board] | None = None) -> dict[str, dict[str, Any]]:
+    """Named boards in the editor's JSON form, for its "named board" menu (and the website's
+    ``mount(el, {presets})``).
+
+    Parameters
+    ----------
+    presets : mapping of str to Board, optional
+        Default :data:`~chutes_edu.PRESETS`.
+
+    Returns
+    -------
+    dict
+        Name -> :func:`board_to_json`, in the order given.
+    """
+    chosen = PRESETS if presets is None else presets
+    return {str(name): board_to_json(board) for name, board in chosen.items()}
+
+
+@cache
+def module_source() -> str:
+    """The editor's front end as the single ES module anywidget loads.
+
+    ``board_editor.js`` starts with ``import {...} from "./board_math.js";`` so that Node's tests
+    and the website import it as it is, next to ``board_math.js``. anywidget, though, loads a
+    widget's module from one string (a blob or data URL), where a relative import cannot be
+    resolved, and a notebook may have no server path to the package's files at all. So the import
+    line is replaced by board_math.js itself, wrapped in a function so that its private names
+    cannot clash with the editor's, returning the names the import asked for: one copy of the
+    maths, everywhere.
+
+    Returns
+    -------
+    str
+        JavaScript source of an ES module exporting ``default`` (``{render}``) and ``mount``.
+
+    Raises
+    ------
+    ValueError
+        If board_editor.js does not start its code with that import (a broken package).
+    """
+    editor = (_JS / "board_editor.js").read_text(encoding="utf-8")
+    maths = (_JS / "board_math.js").read_text(encoding="utf-8")
+    found = _IMPORT.search(editor)
+    if found is None:
+        raise ValueError('board_editor.js has no line `import {...} from "./board_math.js";`')
+    names = [n.strip() for n in found["names"].split(",") if n.strip()]
+    body = re.sub(r"^export\s+(?=(const|let|function|async|class)\b)", "", maths,
+                  flags=re.MULTILINE)
+    inline = (f"// board_math.js, inlined by chutes_edu.widgets.board_editor.module_source\n"
+              f"const {{ {', '.join(names)} }} = (() => {{\n{body}\n"
+              f"return {{ {', '.join(names)} }};\n}})();\n")
+    return editor[:found.start()] + inline + editor[found.end():]
+
+
+class BoardEditor(anywidget.AnyWidget):
+    """A live board editor: draw ladders, chutes and traps, and the page computes the answers.
+
+    The board is drawn as in :func:`~chutes_edu.draw_board` (serpentine, square 1 bottom left,
+    ladders solid blue with filled heads, chutes dashed vermillion with open heads, traps dark red
+    with a white cross) with the expected turns from every square as a heat map. Add a ladder or
+    chute by picking its two ends (click, or Enter on the keyboard cursor), drag an end to move
+    it, select a jump and delete it; set the die (2 to 12 faces), the overshoot rule, the face
+    that rolls again, traps; undo, redo, reset to a named board. Each edit is announced to a
+    screen reader ("ladder 12 to 44 added: expected length 31.7 turns, was 39.2"); an edit the
+    library would refuse leaves the board as it was and says why in Board's words. The maths
+    runs in the page (see the module docstring), so the answers follow each edit at once.
+
+    Parameters
+    ----------
+    board : Board, default MILTON_BRADLEY_1943
+        The board to start from (up to ``MAX_SIZE`` squares).
+    presets : mapping of str to Board, optional
+        The named boards the editor can reset to (default :data:`~chutes_edu.PRESETS`); the
+        starting board is added under its name (or "starting board") if it is not one of them.
+
+    Attributes
+    ----------
+    board : Board
+        The board in the page, updated on every edit and observable
+        (``editor.observe(f, "board")``); setting it redraws the editor.
+    board_json : dict
+        The same board in JSON form (:func:`board_to_json`), the trait the page and Python share.
+    board_name : str
+        Its name: a named board's (or the board given) while the board equals it, else "".
+    presets : dict
+        Name -> JSON form of the named boards.
+    message : str
+        A refusal by Python of a board the page sent (never expected: the maths is shared), shown
+        in the page; "" otherwise.
+    last_error : str
+        The same message, kept on the Python side.
+
+    Raises
+    ------
+    ValueError
+        If ``board`` is not a Board, or is bigger than ``MAX_SIZE`` squares.
+
+    Examples
+    --------
+    >>> from chutes_edu import BoardEditor, MILTON_BRADLEY_1943
+    >>> editor = BoardEditor()
+    >>> editor.board == MILTON_BRADLEY_1943
+    True
+    >>> editor.board = MILTON_BRADLEY_1943.with_jump(30, 35)    # the page redraws
+    >>> editor.board_json["jumps"][8]
+    [30, 35]
+    """
+
+    offline_summary = ("Board editor: draw ladders, chutes and traps on a board and watch the "
+                       "expected length of a game change")
+
+    _esm = module_source()
+    _css = _JS / "board_editor.css"
+
+    board_json = traitlets.Dict(help="The board in JSON form (board_to_json).").tag(sync=True)
+    board_name = traitlets.Unicode("", help="The board's name, or ''.").tag(sync=True)
+    presets = traitlets.Dict(help="Name -> JSON form of the named boards.").tag(sync=True)
+    message = traitlets.Unicode("", help="Python's refusal of a board from the page, or ''."
+                                ).tag(sync=True)
+    board = traitlets.Instance(Board, help="The board in the page (a chutes_edu.Board).")
+
+    def __init__(self, board: Board = MILTON_BRADLEY_1943, *,
+                 presets: Mapping[str, Board] | None = None, **kwargs: Any) -> None:
+        self._checked(board)
+        chosen = dict(PRESETS if presets is None else presets)
+        for name, preset in chosen.items():
+            self._checked(preset, f"preset {name!r}")
+        if not any(preset == board for preset in chosen.values()):
+            name = board.name or "starting board"
+            if name in chosen:
+                name = f"{name} (starting board)"
+            chosen = {name: board, **chosen}
+        self.last_error = ""
+        self._syncing = False
+        super().__init__(presets=presets_json(chosen), **kwargs)
+        self.board = board
+        self.observe(self._to_page, names="board")
+        self.observe(self._from_page, names=["board_json", "board_name"])
+        self._to_page()
+
+    @staticmethod
+    def _checked(board: Any, what: str = "board") -> Board:
+        if not isinstance(board, Board):
+            raise ValueError(f"BoardEditor needs a Board as its {what}, not "
+                             f"{type(board).__name__}")
+        if board.size > MAX_SIZE:
+            raise ValueError(f"BoardEditor draws boards of up to {MAX_SIZE} squares; the {what} "
+                             f"has {board.size}: use the library's functions for it")
+        return board
+
+    @traitlets.validate("board")
+    def _valid_board(self, proposal: Any) -> Board:
+        try:
+            return self._checked(proposal["value"])
+        except ValueError as error:
+            raise traitlets.TraitError(str(error)) from None
+
+    def _to_page(self, change: Any = None) -> None:
+        """The board was set in Python: send it to the page."""
+        if self._syncing:
+            return
+        self._syncing = True
+        try:
+            with self.hold_sync():
+                self.board_json = board_to_json(self.board)
+                self.board_name = self.board.name
+                self.message = ""
+        finally:
+            self._syncing = False
+
+    def _from_page(self, change: Any = None) -> None:
+        """The page sent a board (an edit): make it the Board, or keep the last one and say why.
+
+        The page refuses what Board refuses, with the same maths and words, so Python should never
+        refuse a board the page sent; if it does, the page gets the last board back and the
+        library's message, and nothing is raised into the page.
+        """
+        if self._syncing:
+            return
+        try:
+            new = board_from_json(self.board_json, name=self.board_name)
+            self._checked(new)
+        except (ValueError, TypeError) as error:
+            self.last_error = str(error)
+            self._syncing = True
+            try:
+                with self.hold_sync():
+                    self.board_json = board_to_json(self.board)
+                    self.board_name = self.board.name
+                    self.message = f"Python's Board refused the board: {error}"
+            finally:
+                self._syncing = False
+            return
+        if new == self.board and new.name == self.board.name:
+            return
+        self.last_error = ""
+        self._syncing = True
+        try:
+            self.board = new
+            if self.message:
+                self.message = ""
+        finally:
+            self._syncing = False
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The widget's bundle, with a sentence (not a repr) for viewers that cannot draw it."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        if isinstance(data, dict):
+            data["text/plain"] = (f"{self.offline_summary}. This is an interactive explorer: "
+                                  "run this cell to use it.")
+        return bundle

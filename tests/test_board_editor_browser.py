@@ -1,0 +1,253 @@
+"""BoardEditor in a real browser (tests/browser.py: Voila on 127.0.0.1, Debian's Chromium).
+
+Through Voila (tests/notebooks/board_editor_demo.ipynb, which also shows ``repr(editor.board)`` as
+Python sees it): a ladder added with the mouse and another with the keyboard, the numbers shown
+against the library's ``expected_turns`` for that board, the Python mirror following; a chained
+jump refused with Board's ValueError text, word for word; undo; axe-core finds no serious or
+critical WCAG 2.1 A/AA violation in the editor.
+
+With no kernel at all (what the course website does): a page served from memory by Playwright
+(every other request is refused: no network) mounts the editor with ``mount(el, {board, presets,
+syncHash: true})``; the board in the page's address opens, and an edit is written back to it.
+
+Screenshots are kept in tests/artifacts/. Timings are not tested here: ``make bench`` measures them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chutes_edu import MILTON_BRADLEY_1943, Board, expected_turns
+from chutes_edu.plots.board import square_center
+from chutes_edu.widgets.board_editor import board_to_json, presets_json
+
+from . import browser
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK = ROOT / "tests" / "notebooks" / "board_editor_demo.ipynb"
+JS = ROOT / "chutes_edu" / "widgets" / "js"
+ARTIFACTS = ROOT / "tests" / "artifacts"
+PAGE_TIMEOUT = 180_000   # ms for the kernel to start and the widget to appear
+UPDATE_TIMEOUT = 30_000  # ms for the page (and, for the mirror, the kernel) to follow an edit
+
+pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
+
+# A point inside a square's cell where the cell itself takes the click (not an arrow over it).
+_CELL_POINT = """sq => {
+  const cell = document.querySelector(`.chutes-editor rect.cell[data-square="${sq}"]`);
+  cell.scrollIntoView({block: "center"});
+  const r = cell.getBoundingClientRect();
+  for (const fy of [0.5, 0.75, 0.25, 0.85, 0.15]) for (const fx of [0.5, 0.25, 0.75, 0.15, 0.85]) {
+    const x = r.left + fx * r.width, y = r.top + fy * r.height;
+    if (document.elementFromPoint(x, y) === cell) return [x, y];
+  }
+  return null;
+}"""
+
+
+def _turns(board: Board) -> str:
+    return f"{float(expected_turns(board)[0]):.4f}"
+
+
+def _above(square: int, size: int) -> int:
+    """The square drawn right above ``square`` (draw_board's geometry)."""
+    x, y = square_center(square, size)
+    return next(s for s in range(1, size + 1) if square_center(s, size) == (x, y + 1))
+
+
+def _click_square(page: Any, square: int) -> None:
+    point = page.evaluate(_CELL_POINT, square)
+    assert point is not None, f"no free point on square {square}"
+    page.mouse.click(*point)
+
+
+# The screen point of a jump's end handle, and of the middle of its line.
+_HANDLE_POINT = """([source, end]) => {
+  const el = document.querySelector(
+    `.chutes-editor .handle[data-source="${source}"][data-end="${end}"]`);
+  const r = el.getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2];
+}"""
+_LINE_POINT = """source => {
+  const path = document.querySelector(`.chutes-editor .jump[data-source="${source}"] .hit`);
+  const p = path.getPointAtLength(path.getTotalLength() / 2);
+  const q = new DOMPoint(p.x, p.y).matrixTransform(path.getScreenCTM());
+  return [q.x, q.y];
+}"""
+
+
+def _drag_end(page: Any, source: int, square: int) -> None:
+    """Drag the destination end of the jump from ``source`` onto ``square``, with the mouse."""
+    page.mouse.move(*page.evaluate(_HANDLE_POINT, [source, "destination"]))
+    page.mouse.down()
+    x, y = page.evaluate(_CELL_POINT, square)
+    page.mouse.move(x, y, steps=8)
+    page.mouse.up()
+
+
+def _refusal(build: Any) -> str:
+    with pytest.raises(ValueError) as error:
+        build()
+    return str(error.value)
+
+
+@pytest.fixture(scope="module")
+def voila_url():
+    with browser.voila(NOTEBOOK) as url:
+        yield url
+
+
+def test_edit_with_mouse_and_keyboard_in_voila(voila_url):
+    from playwright.sync_api import expect
+
+    mb = MILTON_BRADLEY_1943
+    mouse = mb.with_jump(30, 35)
+    up = _above(2, 100)
+    keys = mouse.with_jump(2, up)
+    chained = _refusal(lambda: Board([*keys.jumps.items(), (3, 4)], size=100))
+    ARTIFACTS.mkdir(exist_ok=True)
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 1200, "height": 1000})
+        page.set_default_timeout(PAGE_TIMEOUT)
+        page.goto(voila_url, timeout=PAGE_TIMEOUT)
+        editor = page.locator(".chutes-editor")
+        readout = editor.locator(".chutes-editor-readout")
+        mirror = page.locator(".python-mirror")
+        message = editor.locator(".chutes-editor-message")
+        live = editor.locator("[aria-live=polite]")
+        expect(readout).to_contain_text(_turns(mb), timeout=PAGE_TIMEOUT)
+        expect(mirror).to_contain_text(repr(mb))
+        expect(message).to_have_text("")
+
+        # a ladder with the mouse: click a square, then another
+        _click_square(page, 30)
+        _click_square(page, 35)
+        expect(readout).to_contain_text(_turns(mouse), timeout=UPDATE_TIMEOUT)
+        expect(live).to_contain_text("ladder 30 to 35 added: expected length")
+        expect(mirror).to_contain_text(repr(mouse), timeout=UPDATE_TIMEOUT)
+
+        # a ladder with the keyboard: Home, right twice (square 2), Enter, up, Enter
+        board = editor.locator("svg.chutes-editor-board")
+        board.focus()
+        for key in ["Home", "ArrowRight", "ArrowRight", "Enter", "ArrowUp", "Enter"]:
+            board.press(key)
+        expect(readout).to_contain_text(_turns(keys), timeout=UPDATE_TIMEOUT)
+        was = float(expected_turns(mouse)[0])
+        now = float(expected_turns(keys)[0])
+        expect(live).to_have_text(f"ladder 2 to {up} added: expected length {now:.1f} turns, "
+                                  f"was {was:.1f}")
+        expect(editor.locator(".chutes-editor-change")).to_contain_text(f"ladder 2 to {up} added")
+        expect(mirror).to_contain_text(repr(keys), timeout=UPDATE_TIMEOUT)
+        expect(editor.locator(".chutes-editor-python")).to_have_value(
+            f"Board({{{', '.join(f'{a}: {b}' for a, b in keys.jumps.items())}}}, size=100, "
+            "die=6, overshoot='stay')")
+
+        # a chained jump (3 onto the source of 4->14): refused in Board's words, board unchanged
+        for key in ["Home", "ArrowRight", "ArrowRight", "ArrowRight", "Enter", "ArrowRight",
+                    "Enter"]:
+            board.press(key)
+        expect(message).to_have_text(chained)
+        expect(readout).to_contain_text(_turns(keys))
+        page.screenshot(path=str(ARTIFACTS / "browser_board_editor.png"), full_page=True)
+        editor.screenshot(path=str(ARTIFACTS / "browser_board_editor_only.png"))
+        expect(mirror).to_contain_text(repr(keys))
+
+        # undo (Ctrl+Z) takes the keyboard's ladder away, in the page and in Python
+        board.press("Control+z")
+        expect(readout).to_contain_text(_turns(mouse), timeout=UPDATE_TIMEOUT)
+        expect(live).to_contain_text(f"undone: ladder 2 to {up} added")
+        expect(mirror).to_contain_text(repr(mouse), timeout=UPDATE_TIMEOUT)
+        expect(message).to_have_text("")
+
+        violations = browser.axe_violations(page, context="document.querySelector('.chutes-editor')")
+        assert not violations, browser.describe_violations(violations)
+        assert "Traceback" not in page.content()
+
+
+_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Board editor, no kernel</title>
+<link rel="stylesheet" href="/board_editor.css"></head>
+<body><main><h1>Board editor</h1><div id="editor"></div></main>
+<script type="module">
+import { mount } from "/board_editor.js";
+const presets = %s;
+window.editor = mount(document.getElementById("editor"),
+  { board: presets["Milton Bradley 1943"], name: "Milton Bradley 1943", presets, syncHash: true });
+</script></body></html>"""
+
+
+def test_mount_with_no_kernel_keeps_the_board_in_the_address():
+    from playwright.sync_api import expect
+
+    opened = Board({5: 12, 14: 3}, size=30)
+    trapped = opened.replace(traps=[11])
+    moved = trapped.without_jump(5).with_jump(5, 20)
+    removed = moved.without_jump(14)
+    files = {"/": (_PAGE % json.dumps(presets_json()), "text/html"),
+             "/board_editor.js": ((JS / "board_editor.js").read_text(), "text/javascript"),
+             "/board_math.js": ((JS / "board_math.js").read_text(), "text/javascript"),
+             "/board_editor.css": ((JS / "board_editor.css").read_text(), "text/css")}
+    refused: list[str] = []
+
+    def serve(route: Any) -> None:
+        url = route.request.url
+        path = url.split("editor.test", 1)[1].split("#")[0] if "editor.test" in url else None
+        if path in files:
+            body, kind = files[path]
+            route.fulfill(status=200, body=body, content_type=kind)
+        else:
+            refused.append(url)
+            route.abort()
+
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 1100, "height": 1000})
+        page.route("**/*", serve)
+        page.goto("http://editor.test/#board=s30-d6-stay-j5.12,14.3", timeout=60_000)
+        editor = page.locator(".chutes-editor")
+        readout = editor.locator(".chutes-editor-readout")
+        expect(readout).to_contain_text(_turns(opened), timeout=UPDATE_TIMEOUT)
+        board = editor.locator("svg.chutes-editor-board")
+        board.focus()
+        for key in ["Home", "ArrowRight", "ArrowUp", "ArrowRight", "t"]:   # 0, 1, 12, 11: trap
+            board.press(key)
+        expect(readout).to_contain_text(_turns(trapped), timeout=UPDATE_TIMEOUT)
+        assert page.evaluate("location.hash") == "#board=s30-d6-stay-j5.12,14.3-t11"
+        assert page.evaluate("window.editor.board().traps") == [11]
+        expect(editor.locator(".chutes-editor-edge")).to_contain_text("not computed on a board "
+                                                                      "with traps")
+        # drag the end of 5->12 onto 14, the source of 14->3: refused in Board's words, and
+        # the ladder snaps back; then onto 20: moved
+        chained = _refusal(lambda: Board([(14, 3), (5, 14)], size=30))
+        _drag_end(page, 5, 14)
+        expect(editor.locator(".chutes-editor-message")).to_have_text(chained)
+        assert page.evaluate("window.editor.board().jumps") == [[5, 12], [14, 3]]
+        _drag_end(page, 5, 20)
+        expect(readout).to_contain_text(_turns(moved), timeout=UPDATE_TIMEOUT)
+        expect(editor.locator(".chutes-editor-message")).to_have_text("")
+        # click the chute's line to select it, Delete removes it
+        page.mouse.click(*page.evaluate(_LINE_POINT, 14))
+        expect(editor.locator(".chutes-editor-delete")).to_have_text("delete jump 14 to 3")
+        board.press("Delete")
+        expect(readout).to_contain_text(_turns(removed), timeout=UPDATE_TIMEOUT)
+        # a board set on the model (what Python's `editor.board = ...` does) is drawn
+        tiny = Board({3: 7}, size=10, die=3)
+        page.evaluate("""board => { const m = window.editor.model;
+          m.set("board_json", board); m.set("board_name", "tiny"); m.save_changes(); }""",
+                      board_to_json(tiny))
+        expect(readout).to_contain_text(_turns(tiny), timeout=UPDATE_TIMEOUT)
+        expect(editor.locator("[aria-live=polite]")).to_contain_text("board set from Python")
+        expect(editor.locator(".chutes-editor-title")).to_have_text("Board editor: tiny")
+        assert editor.locator("rect.cell").count() == 11
+        # the reset menu has the named boards; resetting leaves the address with that board
+        editor.locator("select").first.select_option("Milton Bradley 1943")
+        editor.get_by_role("button", name="reset to this board").click()
+        expect(readout).to_contain_text(_turns(MILTON_BRADLEY_1943), timeout=UPDATE_TIMEOUT)
+        assert page.evaluate("location.hash").startswith("#board=s100-d6-stay-j1.38,4.14,")
+        violations = browser.axe_violations(page)
+        assert not violations, browser.describe_violations(violations)
+        page.screenshot(path=str(ARTIFACTS / "browser_board_editor_mount.png"), full_page=True)
+    assert not [u for u in refused if "favicon" not in u], refused
