@@ -56,6 +56,7 @@ VENDOR = "vendor"  # under _static/
 MATHJAX = f"{VENDOR}/mathjax/tex-chtml.js"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+EDITOR_MOUNT = "chutes-board-editor-mount"   # drawn by _static/board_editor_site.js
 
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.
 SOLUTION_MARKERS = re.compile(
@@ -200,13 +201,35 @@ def _snapshot(state: dict[str, Any], root: str) -> str:
             + '<div class="explorer-snapshot-pictures">' + "".join(pictures) + "</div></div>")
 
 
-def _still(cell: Any, state: dict[str, Any]) -> None:
-    """Replace a cell's saved widgets by their snapshots (see :func:`_snapshot`)."""
+def _editor_mount(board: Any, name: str) -> str:
+    """Where the page's own script draws a live board editor (no kernel: it computes in the
+    page), starting from ``board`` (the JSON form of a board) and keeping it in the address."""
+    return (f'<div class="{EDITOR_MOUNT}" data-board="{html.escape(json.dumps(board), quote=True)}"'
+            f' data-name="{html.escape(name, quote=True)}"></div>')
+
+
+def _editor_state(state: dict[str, Any], model_id: str) -> dict[str, Any] | None:
+    """The saved state of a board editor, or None if the widget is not one."""
+    model = state.get(model_id.removeprefix("IPY_MODEL_"), {})
+    values = model.get("state", {})
+    return values if str(values.get("_anywidget_id", "")).endswith(".BoardEditor") else None
+
+
+def _still(cell: Any, state: dict[str, Any]) -> bool:
+    """Replace a cell's saved widgets: a board editor by a live one, any other explorer by its
+    snapshot (see :func:`_snapshot`). True if the cell holds an explorer that needs Python."""
+    needs_python = False
     for out in cell.get("outputs", []):
         view = out.get("data", {}).get(WIDGET_VIEW)
-        if view is not None:
-            out["data"] = {"text/html": _snapshot(state, view["model_id"]),
-                           "text/plain": out["data"].get("text/plain", "")}
+        if view is None:
+            continue
+        editor = _editor_state(state, view["model_id"])
+        if editor is not None:
+            shown = _editor_mount(editor["board_json"], editor.get("board_name", ""))
+        else:
+            shown, needs_python = _snapshot(state, view["model_id"]), True
+        out["data"] = {"text/html": shown, "text/plain": out["data"].get("text/plain", "")}
+    return needs_python
 
 
 def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
@@ -230,7 +253,9 @@ def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
                 # The page's title: "Solutions N — ...", not the exercise set's own title again.
                 cell.source = re.sub(r"^# Exercises ", "# Solutions ", cell.source, count=1)
         if cell.cell_type == "code" and _has_widget(cell):
-            _still(cell, state)
+            if not _still(cell, state):
+                cells.append(cell)          # a board editor: live on the page, nothing to add
+                continue
             cells.append(cell)
             note = ("```{admonition} A still picture of a live explorer\n:class: tip widget-note\n"
                     "Above is what the explorer showed when the notebook was run: its words and "
@@ -299,6 +324,37 @@ def front_page(args: argparse.Namespace) -> str:
             .replace("{{ solutions }}", solutions))
 
 
+def playground_page() -> str:
+    """playground.md: the board editor, live on the page (no kernel, no network)."""
+    from chutes_edu import MILTON_BRADLEY_1943
+    from chutes_edu.widgets.board_editor import board_to_json
+
+    return f"""# Playground: draw your own board
+
+Draw ladders and chutes on the board and watch the answers change at once: the expected length of
+a one-player game (and how much your last edit changed it), the expected turns from every square as
+a heat map, the distribution of the game's length with its median and shortest game, and the first
+player's edge in a two-player race. Everything is computed in this page, by the same mathematics as
+the course's library (lesson 2's linear system, lesson 6's distribution), so it works offline.
+
+- **Add a ladder or chute**: click a square, then another (or move over the squares with the arrow
+  keys and press Enter on each end). A jump that goes up is a ladder, one that goes down a chute.
+- **Move, delete, trap**: drag an end of a jump; select a jump and press Delete; press T on a square
+  to make it a trap (a volcano: the game ends there).
+- **Rules**: the die, the rule for a roll past the end, a face that rolls again; undo, redo, and a
+  named board to start again from.
+- **Share**: the page's address keeps your board, so a link opens it; the editor also gives the
+  board as a line of Python for the notebooks.
+
+An edit the rules refuse (a jump from or onto another jump's start, a board no game can finish)
+leaves the board as it was and says why.
+
+```{{raw}} html
+{_editor_mount(board_to_json(MILTON_BRADLEY_1943), MILTON_BRADLEY_1943.name)}
+```
+"""
+
+
 def _toc(src: Path, names: list[str]) -> str:
     """Each lesson, then its exercise set (and its solutions): the order of previous/next."""
     lines = ["format: jb-book", "root: index", "parts:", "  - caption: The course", "    chapters:"]
@@ -309,7 +365,8 @@ def _toc(src: Path, names: list[str]) -> str:
         if sections:
             lines.append("        sections:")
             lines.extend(f"          - file: {section}" for section in sections)
-    lines += ["  - caption: About the course", "    chapters:", "      - file: accessibility"]
+    lines += ["  - caption: Try it", "    chapters:", "      - file: playground",
+              "  - caption: About the course", "    chapters:", "      - file: accessibility"]
     return "\n".join(lines) + "\n"
 
 
@@ -340,7 +397,8 @@ def _config(args: argparse.Namespace) -> dict:
                 "nb_mime_priority_overrides": [["html", "image/png", 25]],
                 # Not `_static`: Jupyter Book would load every .js and .css under it on every page.
                 "html_static_path": [ASSETS],
-                "html_css_files": ["course.css"],
+                "html_css_files": ["course.css", "board_editor.css"],
+                "html_js_files": ["board_editor_site.js"],
                 "html_context": {"default_mode": "light"},
                 "html_show_sourcelink": False,
                 "suppress_warnings": ["myst.header"],
@@ -348,6 +406,36 @@ def _config(args: argparse.Namespace) -> dict:
             },
         },
     }
+
+
+def _editor_assets(static: Path) -> None:
+    """The board editor for pages with no kernel: its front end and maths as one classic script
+    (pages opened from disk cannot import ES modules), which draws an editor wherever a page has
+    a ``.chutes-board-editor-mount``, with the named boards to reset to; and its styles."""
+    from chutes_edu.widgets.board_editor import _JS, presets_json, script_source
+
+    mount = f"""
+(function () {{
+  "use strict";
+  var presets = {json.dumps(presets_json())};
+  function start() {{
+    var places = document.querySelectorAll(".{EDITOR_MOUNT}");
+    places.forEach(function (el) {{
+      window.ChutesBoardEditor.mount(el, {{
+        board: JSON.parse(el.dataset.board), name: el.dataset.name || "", presets: presets,
+        syncHash: places.length === 1  // one editor on the page: a link opens its board
+      }});
+    }});
+  }}
+  if (document.readyState === "loading") {{
+    document.addEventListener("DOMContentLoaded", start);
+  }} else {{
+    start();
+  }}
+}})();
+"""
+    (static / "board_editor_site.js").write_text(script_source() + mount, encoding="utf-8")
+    shutil.copy2(_JS / "board_editor.css", static / "board_editor.css")
 
 
 def _copy_vendor(static: Path) -> None:
@@ -400,12 +488,14 @@ def stage(args: argparse.Namespace, src: Path) -> None:
     (src / "index.md").write_text(front_page(args), encoding="utf-8")
     (src / "accessibility.md").write_text((ROOT / "ACCESSIBILITY.md").read_text(encoding="utf-8"),
                                           encoding="utf-8")
+    (src / "playground.md").write_text(playground_page(), encoding="utf-8")
     (src / "_toc.yml").write_text(_toc(src, names), encoding="utf-8")
     # JSON is YAML: no YAML writer needed.
     (src / "_config.yml").write_text(json.dumps(_config(args), indent=1), encoding="utf-8")
     shutil.copytree(BOOK / "_ext", src / "_ext", ignore=shutil.ignore_patterns("__pycache__"))
     for asset in (BOOK / "static").iterdir():
         shutil.copy2(asset, src / ASSETS / asset.name)
+    _editor_assets(src / ASSETS)
 
 
 def build(args: argparse.Namespace) -> Path:

@@ -387,3 +387,65 @@ def test_solutions_are_staged_without_markers(tmp_path, monkeypatch):
         build.stage_notebook(source, target, args, strip_solutions=True)
         text = "\n".join(c.source for c in nbformat.read(target, as_version=4).cells)
         assert not MARKERS.search(text), f"{source.name}: markers left in the staged solutions"
+
+
+# ------------------------------------------------------------------------------ the live editor
+_CELL_POINT = """sq => {
+  const cell = document.querySelector(`.chutes-editor rect.cell[data-square="${sq}"]`);
+  cell.scrollIntoView({block: "center"});
+  const r = cell.getBoundingClientRect();
+  for (const fy of [0.5, 0.75, 0.25, 0.85, 0.15]) for (const fx of [0.5, 0.25, 0.75, 0.15, 0.85]) {
+    const x = r.left + fx * r.width, y = r.top + fy * r.height;
+    if (document.elementFromPoint(x, y) === cell) return [x, y];
+  }
+  return null;
+}"""
+
+
+def test_the_playground_edits_a_board_offline_and_a_link_opens_it(site):
+    """The board editor on a page opened from disk, with every request off the disk refused and
+    no kernel: an edit's numbers are the library's, the address keeps the board, and a link
+    with that address opens it."""
+    from playwright.sync_api import expect
+
+    from chutes_edu import MILTON_BRADLEY_1943, expected_turns
+
+    edited = MILTON_BRADLEY_1943.with_jump(30, 35)
+    before = f"{float(expected_turns(MILTON_BRADLEY_1943)[0]):.4f}"
+    after = f"{float(expected_turns(edited)[0]):.4f}"
+    offsite: list[str] = []
+    with browser.chromium() as chromium:
+        context = chromium.new_context(viewport={"width": 1280, "height": 1000})
+
+        def route(r):
+            if r.request.url.startswith(("file:", "data:", "blob:")):
+                r.continue_()
+            else:
+                offsite.append(r.request.url)
+                r.abort()
+
+        context.route("**/*", route)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto((site / "playground.html").as_uri())
+        readout = page.locator(".chutes-editor-readout")
+        expect(readout).to_contain_text(before)
+        for square in (30, 35):
+            page.mouse.click(*page.evaluate(_CELL_POINT, square))
+        expect(readout).to_contain_text(after)
+        address = page.url
+        assert "#board=" in address
+        page.close()
+        again = context.new_page()
+        again.goto(address)
+        expect(again.locator(".chutes-editor-readout")).to_contain_text(after)
+        again.close()
+    assert not errors and not offsite, (errors, offsite)
+
+
+def test_lessons_two_and_twelve_hold_a_live_editor(site):
+    for lesson in ("02_board_as_equations", "12_design_a_board"):
+        page = (site / "lessons" / f"{lesson}.html").read_text(encoding="utf-8")
+        assert "chutes-board-editor-mount" in page, lesson
+    assert "chutes-board-editor-mount" in (site / "playground.html").read_text(encoding="utf-8")

@@ -55,7 +55,8 @@ import traitlets
 from ..board import Board
 from ..boards import MILTON_BRADLEY_1943, PRESETS
 
-__all__ = ["BoardEditor", "board_to_json", "board_from_json", "presets_json", "module_source"]
+__all__ = ["BoardEditor", "board_to_json", "board_from_json", "presets_json", "module_source",
+           "script_source"]
 
 _JS = Path(__file__).parent / "js"
 
@@ -204,6 +205,32 @@ def module_source() -> str:
               f"const {{ {', '.join(names)} }} = (() => {{\n{body}\n"
               f"return {{ {', '.join(names)} }};\n}})();\n")
     return editor[:found.start()] + inline + editor[found.end():]
+
+
+def script_source() -> str:
+    """The editor's front end as a classic script, for a page opened from disk.
+
+    A browser blocks ES module imports on a page opened from disk (``file://``: no origin, so no
+    cross-origin request), and the course website must work that way, offline. So the site loads
+    the same module as :func:`module_source` turned into a plain script: the ``export`` keywords
+    dropped, the whole wrapped in a function, and ``mount`` published as
+    ``window.ChutesBoardEditor.mount``.
+
+    Returns
+    -------
+    str
+        JavaScript source of a classic script.
+    """
+    body = re.sub(r"^export\s+(?=(const|let|function|async|class)\b)", "", module_source(),
+                  flags=re.MULTILINE)
+    body, defaults = re.subn(r"^export\s+default\s+", "const widgetModule = ", body,
+                             flags=re.MULTILINE)
+    if defaults != 1 or re.search(r"^\s*(export|import)\s", body, flags=re.MULTILINE):
+        raise ValueError("board_editor.js has exports a classic script cannot hold")
+    return ("// chutes_edu's board editor (board_editor.js with board_math.js), as a classic "
+            "script: chutes_edu.widgets.board_editor.script_source\n"
+            f"(function () {{\n\"use strict\";\n{body}\n"
+            "window.ChutesBoardEditor = { mount };\n})();\n")
 
 
 class BoardEditor(anywidget.AnyWidget):
