@@ -685,7 +685,8 @@ function view(model, el, { syncHash = false } = {}) {
   const keysHelp = h("p", { class: "chutes-editor-help", id: `${id}-help`,
     text: "On the board: the arrow keys move over the squares, Home and End go to the first and " +
       "last square. Enter or Space picks a jump's start, then its end; Escape cancels. Delete " +
-      "removes the jump that starts on the square, M moves that jump's end, T makes the square " +
+      "removes the jump that starts on the square, M moves that jump's end (Shift+M its start), " +
+      "T makes the square " +
       "a trap or not. Ctrl+Z undoes, Ctrl+Y redoes. With a mouse: click a square, then another, " +
       "to add a jump; drag a jump's end to move it; click a jump to select it." });
   const board = s("svg", { class: "chutes-editor-board", tabindex: 0, role: "application",
