@@ -5,7 +5,8 @@ a BoardEditor on the 1943 board and a BoardEditor on a 400-square board (``rando
 seed=BIG_SEED)``), all on one page in Debian's Chromium. As in ``bench_widgets.browser_timings``,
 the page notes the key press (``performance.now()`` at keydown) and every DOM mutation of the
 widget, and an interaction has *settled* when the widget's readout has changed and no mutation
-came for ``QUIET_MS``; the time is key press to last mutation. Measured, in one run:
+came for ``QUIET_MS`` (tests/browser.py); the time is key press to last mutation. Measured,
+in one run:
 
 - BoardExplorer: an arrow key on its die slider (the kernel re-computes and sends new pictures:
   the round trip the editor does without);
@@ -42,31 +43,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))          # the browser harness the tests use: tests/browser.py
 from tests import browser  # noqa: E402
 
-QUIET_MS = 250            # no DOM mutation for this long after the readout changed = settled
 PRESSES = 8               # BoardExplorer's die slider: presses each way, as browser_timings
 LADDERS = 12              # keyboard ladders timed per editor
 BIG_SEED = 1              # the seed of the 400-square board
 SETTLE_TIMEOUT = 60_000   # ms
 
-# Runs in the page: watch one widget's DOM; note the key press and every mutation's time. The
-# readout is the explorer's (.chutes-readout) or the editor's (.chutes-editor-readout).
-_WATCH = """root => {
-  const s = {t0: null, last: null, changed: false};
-  new MutationObserver(records => {
-    const now = performance.now();
-    for (const r of records) {
-      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-      if ((r.type === 'attributes' && r.attributeName === 'src' && el.tagName === 'IMG')
-          || (el && el.closest('.chutes-readout, .chutes-editor-readout'))) { s.changed = true; }
-    }
-    s.last = now;
-  }).observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
-  root.addEventListener('keydown', () => { s.t0 = performance.now(); s.changed = false; }, true);
-  window.__chutes = s;
-}"""
-_SETTLED = f"""() => {{ const s = window.__chutes;
-  return s.t0 !== null && s.changed && s.last > s.t0
-         && performance.now() - s.last > {QUIET_MS}; }}"""
 
 
 def _notebook(folder: Path) -> Path:
@@ -105,7 +86,7 @@ def _ladders(board: Board, count: int) -> list[tuple[int, int, int]]:
 
 def _settle(page: Any) -> float:
     """Seconds from the last key press to the last mutation, once the page has settled."""
-    page.wait_for_function(_SETTLED, timeout=SETTLE_TIMEOUT, polling=20)
+    page.wait_for_function(browser.SETTLED, timeout=SETTLE_TIMEOUT, polling=20)
     t0, last = page.evaluate("[window.__chutes.t0, window.__chutes.last]")
     return float(last - t0) / 1000
 
@@ -114,7 +95,7 @@ def _explorer_die(page: Any, presses: int) -> list[float]:
     root = page.locator(".chutes-board-explorer").first
     handle = root.locator(".chutes-die input[type=range]").first
     handle.scroll_into_view_if_needed()
-    root.evaluate(_WATCH)
+    root.evaluate(browser.WATCH)
     times = []
     for i, key in enumerate(["ArrowRight"] * presses + ["ArrowLeft"] * presses):
         handle.press(key)
@@ -127,7 +108,7 @@ def _explorer_die(page: Any, presses: int) -> list[float]:
 def _editor_die(root: Any, page: Any) -> list[float]:
     handle = root.locator(".chutes-editor-die input[type=range]").first
     handle.scroll_into_view_if_needed()
-    root.evaluate(_WATCH)
+    root.evaluate(browser.WATCH)
     times = []
     for i in range(6):                                # 6 -> 12 faces: new boards only
         handle.press("ArrowRight")
@@ -143,7 +124,7 @@ def _editor_die(root: Any, page: Any) -> list[float]:
 def _editor_ladders(root: Any, page: Any, board: Board) -> list[float]:
     svg = root.locator("svg.chutes-editor-board").first
     svg.scroll_into_view_if_needed()
-    root.evaluate(_WATCH)
+    root.evaluate(browser.WATCH)
     times = []
     for i, (source, up, _) in enumerate(_ladders(board, LADDERS + 1)):
         svg.focus()

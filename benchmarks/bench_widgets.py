@@ -8,7 +8,8 @@ In a browser (``browser_timings``): Voila serves ``tests/notebooks/widgets_demo.
 127.0.0.1, Debian's Chromium (``/usr/bin/chromium``, driven by Playwright) presses an arrow key on
 one slider (an ``input[type=range]``) of each explorer, and the page measures, with
 ``performance.now()``, from the key press to the page *settled*: the explorer's picture or readout
-has changed and no further DOM mutation came for ``QUIET_MS``. The median per explorer is reported.
+has changed and no further DOM mutation came for ``QUIET_MS`` (tests/browser.py). The median
+per explorer is reported.
 
 Goal (issue 3, issue 8): under 100 ms per slider change on the standard board. ``make bench``
 prints both (``benchmarks/bench.py`` calls ``widget_timings``, which appends the browser medians
@@ -50,7 +51,6 @@ sys.path.insert(0, str(ROOT))          # the browser harness the tests use: test
 from tests import browser  # noqa: E402
 
 NOTEBOOK = ROOT / "tests" / "notebooks" / "widgets_demo.ipynb"
-QUIET_MS = 250            # no DOM mutation for this long after the output changed = settled
 PRESSES = 8               # arrow presses each way (right, then back left) per explorer
 # (explorer, its root's CSS class, the slider's CSS class): one slider per explorer
 SLIDERS = [("BoardExplorer die faces", "chutes-board-explorer", "chutes-die"),
@@ -60,25 +60,6 @@ SLIDERS = [("BoardExplorer die faces", "chutes-board-explorer", "chutes-die"),
            ("RaceExplorer player 2", "chutes-race-explorer", "chutes-player-2"),
            ("PolicyExplorer P(exact move)", "chutes-policy-explorer", "chutes-exact")]
 
-# Runs in the page: watch one explorer's DOM; note the key press and every mutation's time.
-_WATCH = """(root, keys) => {
-  const s = {t0: null, last: null, changed: false};
-  new MutationObserver(records => {
-    const now = performance.now();
-    for (const r of records) {
-      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-      if ((r.type === 'attributes' && r.attributeName === 'src' && el.tagName === 'IMG')
-          || (el && el.closest('.chutes-readout'))) { s.changed = true; }
-    }
-    s.last = now;
-  }).observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
-  (keys || root).addEventListener('keydown', () => {
-    s.t0 = performance.now(); s.changed = false; }, true);
-  window.__chutes = s;
-}"""
-_SETTLED = f"""() => {{ const s = window.__chutes;
-  return s.t0 !== null && s.changed && s.last > s.t0
-         && performance.now() - s.last > {QUIET_MS}; }}"""
 
 
 def _median_change(control: Any, values: Sequence[Any], repeat: int,
@@ -250,7 +231,7 @@ def browser_timings(presses: int = PRESSES,
             root = page.locator(f".{root_class}").first
             handle = root.locator(f".{slider_class} input[type=range]").first
             handle.scroll_into_view_if_needed()
-            root.evaluate(_WATCH)
+            root.evaluate(browser.WATCH)
             out.append((f"browser: {name} (key to settled page)", _presses(page, handle, presses)))
             if screenshots is not None:
                 screenshots.mkdir(parents=True, exist_ok=True)
@@ -260,11 +241,11 @@ def browser_timings(presses: int = PRESSES,
 
 
 def _presses(page: Any, handle: Any, presses: int) -> float:
-    """Median seconds from an arrow key on ``handle`` to the settled page (``_WATCH`` is set)."""
+    """Median seconds from an arrow key on ``handle`` to the settled page (after browser.WATCH)."""
     times = []
     for i, key in enumerate(["ArrowRight"] * presses + ["ArrowLeft"] * presses):
         handle.press(key)
-        page.wait_for_function(_SETTLED, timeout=60_000, polling=20)
+        page.wait_for_function(browser.SETTLED, timeout=60_000, polling=20)
         t0, last = page.evaluate("[window.__chutes.t0, window.__chutes.last]")
         if i not in (0, presses):            # the first move each way warms up
             times.append((last - t0) / 1000)
@@ -317,7 +298,7 @@ def slider_comparison(presses: int = PRESSES) -> list[tuple[str, float]]:
             times: dict[str, list[float]] = {name: [] for name in handles}
             for _ in range(3):                    # alternate, so a drifting machine hits both
                 for name, handle in handles.items():
-                    root.evaluate(_WATCH, page.locator("body").element_handle())
+                    root.evaluate(browser.WATCH, page.locator("body").element_handle())
                     times[name].append(_presses(page, handle, presses))
     return [(f"browser: BoardExplorer die slider, {name} (key to settled page)",
              statistics.median(values)) for name, values in times.items()]

@@ -412,7 +412,7 @@ def _editor_assets(static: Path) -> None:
     """The board editor for pages with no kernel: its front end and maths as one classic script
     (pages opened from disk cannot import ES modules), which draws an editor wherever a page has
     a ``.chutes-board-editor-mount``, with the named boards to reset to; and its styles."""
-    from chutes_edu.widgets.board_editor import _JS, presets_json, script_source
+    from chutes_edu.widgets.board_editor import presets_json, script_source, style_source
 
     mount = f"""
 (function () {{
@@ -435,7 +435,7 @@ def _editor_assets(static: Path) -> None:
 }})();
 """
     (static / "board_editor_site.js").write_text(script_source() + mount, encoding="utf-8")
-    shutil.copy2(_JS / "board_editor.css", static / "board_editor.css")
+    (static / "board_editor.css").write_text(style_source(), encoding="utf-8")
 
 
 def _copy_vendor(static: Path) -> None:

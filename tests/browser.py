@@ -207,6 +207,69 @@ def settle(page: Any, *, quiet: int = 1500, limit: int = 90_000) -> int:
     return int(page.evaluate(_SETTLE, [quiet, limit]))
 
 
+def refuse_network(context: Any) -> list[str]:
+    """Let ``context`` (a Playwright browser context) load only files, data and blobs: every
+    other request is refused and its URL appended to the list returned."""
+    refused: list[str] = []
+
+    def route(r: Any) -> None:
+        if r.request.url.startswith(("file:", "data:", "blob:")):
+            r.continue_()
+        else:
+            refused.append(r.request.url)
+            r.abort()
+
+    context.route("**/*", route)
+    return refused
+
+
+# The board editor: a point inside a square's cell where the cell itself takes a click (not a
+# jump's arrow drawn over it), scrolled into view.
+_CELL_POINT = """sq => {
+  const cell = document.querySelector(`.chutes-editor rect.cell[data-square="${sq}"]`);
+  cell.scrollIntoView({block: "center"});
+  const r = cell.getBoundingClientRect();
+  for (const fy of [0.5, 0.75, 0.25, 0.85, 0.15]) for (const fx of [0.5, 0.25, 0.75, 0.15, 0.85]) {
+    const x = r.left + fx * r.width, y = r.top + fy * r.height;
+    if (document.elementFromPoint(x, y) === cell) return [x, y];
+  }
+  return null;
+}"""
+
+
+def square_point(page: Any, square: int) -> tuple[float, float]:
+    """Where to click (or drop) on ``square`` of the board editor on ``page``."""
+    point = page.evaluate(_CELL_POINT, square)
+    if point is None:
+        raise AssertionError(f"no free point on square {square}")
+    return float(point[0]), float(point[1])
+
+
+# For timing an interaction (make bench): watch one widget's DOM; note the key press (on the
+# widget, or on ``keys`` if given) and every mutation's time. The interaction has changed the page
+# when a picture's src or the readout (an explorer's .chutes-readout, the editor's
+# .chutes-editor-readout) has changed; it has settled when no mutation came for QUIET_MS after that.
+QUIET_MS = 250
+WATCH = """(root, keys) => {
+  const s = {t0: null, last: null, changed: false};
+  new MutationObserver(records => {
+    const now = performance.now();
+    for (const r of records) {
+      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      if ((r.type === 'attributes' && r.attributeName === 'src' && el.tagName === 'IMG')
+          || (el && el.closest('.chutes-readout, .chutes-editor-readout'))) { s.changed = true; }
+    }
+    s.last = now;
+  }).observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
+  (keys || root).addEventListener('keydown', () => {
+    s.t0 = performance.now(); s.changed = false; }, true);
+  window.__chutes = s;
+}"""
+SETTLED = f"""() => {{ const s = window.__chutes;
+  return s.t0 !== null && s.changed && s.last > s.t0
+         && performance.now() - s.last > {QUIET_MS}; }}"""
+
+
 def axe_violations(page: Any, *, context: str = "document",
                    impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict[str, Any]]:
     """The axe-core violations of WCAG 2.1 A and AA on ``page`` with the given impacts.

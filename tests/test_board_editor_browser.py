@@ -36,17 +36,7 @@ UPDATE_TIMEOUT = 30_000  # ms for the page (and, for the mirror, the kernel) to 
 
 pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
 
-# A point inside a square's cell where the cell itself takes the click (not an arrow over it).
-_CELL_POINT = """sq => {
-  const cell = document.querySelector(`.chutes-editor rect.cell[data-square="${sq}"]`);
-  cell.scrollIntoView({block: "center"});
-  const r = cell.getBoundingClientRect();
-  for (const fy of [0.5, 0.75, 0.25, 0.85, 0.15]) for (const fx of [0.5, 0.25, 0.75, 0.15, 0.85]) {
-    const x = r.left + fx * r.width, y = r.top + fy * r.height;
-    if (document.elementFromPoint(x, y) === cell) return [x, y];
-  }
-  return null;
-}"""
+
 
 
 def _turns(board: Board) -> str:
@@ -60,9 +50,7 @@ def _above(square: int, size: int) -> int:
 
 
 def _click_square(page: Any, square: int) -> None:
-    point = page.evaluate(_CELL_POINT, square)
-    assert point is not None, f"no free point on square {square}"
-    page.mouse.click(*point)
+    page.mouse.click(*browser.square_point(page, square))
 
 
 # The screen point of a jump's end handle, and of the middle of its line.
@@ -84,7 +72,7 @@ def _drag_end(page: Any, source: int, square: int) -> None:
     """Drag the destination end of the jump from ``source`` onto ``square``, with the mouse."""
     page.mouse.move(*page.evaluate(_HANDLE_POINT, [source, "destination"]))
     page.mouse.down()
-    x, y = page.evaluate(_CELL_POINT, square)
+    x, y = browser.square_point(page, square)
     page.mouse.move(x, y, steps=8)
     page.mouse.up()
 

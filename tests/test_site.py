@@ -216,19 +216,10 @@ def _alt_problem(image: dict) -> str | None:
 @pytest.fixture(scope="module")
 def reports(site):
     """Every page, opened from disk with the network refused: what it shows."""
-    offsite: list[str] = []
     results = {}
     with browser.chromium() as chromium:
         context = chromium.new_context(viewport={"width": 1280, "height": 900})
-
-        def route(r):
-            if r.request.url.startswith(("file:", "data:", "blob:")):
-                r.continue_()
-            else:
-                offsite.append(r.request.url)
-                r.abort()
-
-        context.route("**/*", route)
+        offsite = browser.refuse_network(context)
         page = context.new_page()
         page.set_default_timeout(PAGE_TIMEOUT)
         for path in _pages(site):
@@ -390,16 +381,7 @@ def test_solutions_are_staged_without_markers(tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------------------ the live editor
-_CELL_POINT = """sq => {
-  const cell = document.querySelector(`.chutes-editor rect.cell[data-square="${sq}"]`);
-  cell.scrollIntoView({block: "center"});
-  const r = cell.getBoundingClientRect();
-  for (const fy of [0.5, 0.75, 0.25, 0.85, 0.15]) for (const fx of [0.5, 0.25, 0.75, 0.15, 0.85]) {
-    const x = r.left + fx * r.width, y = r.top + fy * r.height;
-    if (document.elementFromPoint(x, y) === cell) return [x, y];
-  }
-  return null;
-}"""
+
 
 
 def test_the_playground_edits_a_board_offline_and_a_link_opens_it(site):
@@ -413,18 +395,9 @@ def test_the_playground_edits_a_board_offline_and_a_link_opens_it(site):
     edited = MILTON_BRADLEY_1943.with_jump(30, 35)
     before = f"{float(expected_turns(MILTON_BRADLEY_1943)[0]):.4f}"
     after = f"{float(expected_turns(edited)[0]):.4f}"
-    offsite: list[str] = []
     with browser.chromium() as chromium:
         context = chromium.new_context(viewport={"width": 1280, "height": 1000})
-
-        def route(r):
-            if r.request.url.startswith(("file:", "data:", "blob:")):
-                r.continue_()
-            else:
-                offsite.append(r.request.url)
-                r.abort()
-
-        context.route("**/*", route)
+        offsite = browser.refuse_network(context)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -432,7 +405,7 @@ def test_the_playground_edits_a_board_offline_and_a_link_opens_it(site):
         readout = page.locator(".chutes-editor-readout")
         expect(readout).to_contain_text(before)
         for square in (30, 35):
-            page.mouse.click(*page.evaluate(_CELL_POINT, square))
+            page.mouse.click(*browser.square_point(page, square))
         expect(readout).to_contain_text(after)
         address = page.url
         assert "#board=" in address

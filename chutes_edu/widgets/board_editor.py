@@ -56,7 +56,7 @@ from ..board import Board
 from ..boards import MILTON_BRADLEY_1943, PRESETS
 
 __all__ = ["BoardEditor", "board_to_json", "board_from_json", "presets_json", "module_source",
-           "script_source"]
+           "script_source", "style_source"]
 
 _JS = Path(__file__).parent / "js"
 
@@ -207,6 +207,12 @@ def module_source() -> str:
     return editor[:found.start()] + inline + editor[found.end():]
 
 
+def style_source() -> str:
+    """The editor's styles: the explorers' shared ``controls.css``, then ``board_editor.css``."""
+    return "\n".join((_JS / name).read_text(encoding="utf-8")
+                     for name in ("controls.css", "board_editor.css"))
+
+
 def script_source() -> str:
     """The editor's front end as a classic script, for a page opened from disk.
 
@@ -291,7 +297,7 @@ class BoardEditor(anywidget.AnyWidget):
                        "expected length of a game change")
 
     _esm = module_source()
-    _css = _JS / "board_editor.css"
+    _css = style_source()
 
     board_json = traitlets.Dict(help="The board in JSON form (board_to_json).").tag(sync=True)
     board_name = traitlets.Unicode("", help="The board's name, or ''.").tag(sync=True)
