@@ -293,8 +293,11 @@ def axe_violations(page: Any, *, context: str = "document",
         page.add_script_tag(path=str(tools / "node_modules" / "axe-core" / "axe.min.js"))
     found = page.evaluate(
         """async ([context, tags]) => {
+             // preload: false: axe would fetch every stylesheet again, which a page opened
+             // from disk refuses (file://), to check one rule (css-orientation-lock)
              const result = await axe.run(eval(context), {runOnly: {type: 'tag', values: tags},
-                                                          resultTypes: ['violations']});
+                                                          resultTypes: ['violations'],
+                                                          preload: false});
              return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
                nodes: v.nodes.map(n => ({target: n.target.join(' '), html: n.html,
                                           summary: n.failureSummary}))}));
