@@ -6,9 +6,8 @@ Voila; without them it is skipped with the reason. ``playwright install`` is nev
 browser is Debian's, passed as ``executable_path``. Screenshots of the page and of each explorer
 are kept in tests/artifacts/. Timings are not tested here: ``make bench`` measures them.
 
-Every picture must say what it shows (issue 11): each explorer's ``<img>`` has a non-empty ``alt``
-or ``title`` (the widget's tooltip; the course website copies it into ``alt``), and a new picture
-comes with a new one.
+Every picture must say what it shows: each explorer's ``<img>`` has a non-empty ``alt`` (sent with
+the picture by chutes_edu.widgets.controls.Picture), and a new picture comes with a new one.
 """
 
 from __future__ import annotations
@@ -86,8 +85,8 @@ _IMAGE_SIZES = """root => [...root.querySelectorAll('img')].map(img => {
 
 
 def _alt(picture) -> str:
-    """What a picture says it shows: its alt text, else its title."""
-    return (picture.get_attribute("alt") or picture.get_attribute("title") or "").strip()
+    """What a picture says it shows: its alt text."""
+    return (picture.get_attribute("alt") or "").strip()
 
 
 def test_every_explorer_answers_its_slider_in_a_real_browser(voila_url):
