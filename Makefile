@@ -29,11 +29,20 @@ SITE_NPM   := book/node_modules/.package-lock.json
 # What the tests run in Node or inject into Chromium (axe-core, marked), pinned in tests/js.
 TEST_NPM   := tests/js/node_modules/.package-lock.json
 
-.PHONY: help lab lab-env test lint fmt notebooks-kernels site bench exercises clean
+# `make test` runs the suite in one pytest session on both cores (pytest-xdist; conftest.py says how
+# work is shared), the checked notebooks also under each of $(KERNELS). Each stage says when it
+# starts and how long it took (tools/stage.sh), and a table of them all closes the run.
+WORKERS   ?= 2
+PARALLEL  := -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
+STAGE_LOG := $(CURDIR)/tests/artifacts/stages.txt
+STAGE     := STAGE_LOG=$(STAGE_LOG) tools/stage.sh
+
+.PHONY: help lab lab-env test test-fast test-start lint fmt notebooks-kernels site bench exercises clean
 
 help:
 	@echo "make lab        - create .venv-lab (the pinned course environment) and start JupyterLab"
 	@echo "make test       - create/update .venv, lint, type-check and run the whole test suite"
+	@echo "make test-fast  - the quick part while you work: no browsers, servers or other BLAS kernels"
 	@echo "make lint       - ruff and mypy only;  make fmt - apply ruff's automatic fixes"
 	@echo "make site       - build the course website into _build/html (SOLUTIONS=1 adds solutions)"
 	@echo "make bench      - print the speed ratios (benchmarks/bench.py)"
@@ -68,34 +77,44 @@ lab: $(LAB_STAMP)
 # ---------------------------------------------------------------- the developers' environment
 $(PY):
 	$(check_python)
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	@$(STAGE) "set-up: create .venv" $(PYTHON) -m venv $(VENV)
+	@$(STAGE) "set-up: upgrade pip" $(PY) -m pip install --quiet --upgrade pip
 
 # Re-install whenever the package metadata changes.
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e ".[test]"
+	@$(STAGE) "set-up: install the course and its tools" $(PY) -m pip install --quiet -e ".[test]"
 	@touch $(STAMP)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy
+	@$(STAGE) "lint: ruff" $(VENV)/bin/ruff check .
+	@$(STAGE) "types: mypy" $(VENV)/bin/mypy
 
 fmt: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 
-# The checked notebooks once more under each of $(KERNELS): a printed float-rounding accident
-# fails here, not on a student's laptop.
+# Only the checked notebooks, under the machine's own OpenBLAS kernel and each of $(KERNELS): a
+# printed float-rounding accident fails here, not on a student's laptop. (`make test` runs them too.)
 notebooks-kernels: $(STAMP)
-	@for k in $(KERNELS); do \
-		echo "== checked notebooks under OPENBLAS_CORETYPE=$$k"; \
-		OPENBLAS_CORETYPE=$$k $(PY) -m pytest -q -p no:cacheprovider $(NOTEBOOKS) || exit 1; \
-	done
+	@$(STAGE) "notebooks under each OpenBLAS kernel" $(PY) -m pytest -q $(PARALLEL) \
+		--openblas-kernels "$(KERNELS)" $(NOTEBOOKS)
 
-test: lint notebooks-kernels $(TEST_NPM)
-	$(PY) -m pytest
+# The first prerequisite: a new table of stages for this run.
+test-start:
+	@mkdir -p $(dir $(STAGE_LOG)) && rm -f $(STAGE_LOG)
+
+test: test-start lint $(TEST_NPM)
+	@$(STAGE) "tests: pytest on $(WORKERS) workers (notebooks also under $(KERNELS))" \
+		$(PY) -m pytest $(PARALLEL) --openblas-kernels "$(KERNELS)"; status=$$?; \
+		echo; echo "make test, stage by stage (wall seconds):"; cat $(STAGE_LOG); exit $$status
+
+# While you work: everything but the browser, server and build tests and the other BLAS kernels
+# (about 2 minutes; CONTRIBUTING.md, "Running the tests"). `make test` before you push.
+test-fast: $(STAMP) $(TEST_NPM)
+	$(PY) -m pytest $(PARALLEL) -m "not slow"
 
 $(TEST_NPM): tests/js/package.json tests/js/package-lock.json
-	cd tests/js && npm ci --no-audit --no-fund --ignore-scripts --prefer-offline
+	@cd tests/js && STAGE_LOG=$(STAGE_LOG) ../../tools/stage.sh "set-up: npm tools for the tests" \
+		npm ci --no-audit --no-fund --ignore-scripts --prefer-offline
 
 $(SITE_NPM): book/package.json book/package-lock.json
 	cd book && npm ci --no-audit --no-fund --ignore-scripts --prefer-offline

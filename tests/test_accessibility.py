@@ -31,7 +31,8 @@ PAGE_TIMEOUT = 180_000
 UPDATE_TIMEOUT = 60_000
 EXPLORERS = 7
 
-pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))]
 
 
 @pytest.fixture(scope="module")

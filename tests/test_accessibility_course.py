@@ -28,7 +28,8 @@ NOTEBOOKS = ["start_here.ipynb",
              *(path.as_posix() for lesson in course_lessons(ROOT)
                for path in (lesson.lesson, lesson.exercises))]
 
-pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))]
 
 
 @pytest.fixture(scope="module")

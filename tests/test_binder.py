@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow
 # Test runners, linters and the teacher's grading tools stay out of a student's Lab.
 NOT_FOR_STUDENTS = {"nbgrader", "pytest", "nbval", "hypothesis", "playwright", "voila", "ruff", "mypy"}
 

@@ -34,7 +34,8 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 PAGE_TIMEOUT = 180_000   # ms for the kernel to start and the widget to appear
 UPDATE_TIMEOUT = 30_000  # ms for the page (and, for the mirror, the kernel) to follow an edit
 
-pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))]
 
 
 

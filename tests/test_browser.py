@@ -26,7 +26,8 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 PAGE_TIMEOUT = 180_000   # ms for the kernel to start and the widget to appear
 UPDATE_TIMEOUT = 60_000  # ms for the readout to follow the slider
 
-pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))]
 
 
 @pytest.fixture(scope="module")

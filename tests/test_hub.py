@@ -53,6 +53,7 @@ pytest.importorskip("jupyterhub")
 pytest.importorskip("nbgitpuller")
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow
 ARTIFACTS = ROOT / "tests" / "artifacts"
 STUDENTS = int(os.environ.get("CHUTES_HUB_STUDENTS", "10"))
 TARGET = "chutes-course"  # nbgitpuller's targetpath: deliberately not the package's name

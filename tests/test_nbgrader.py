@@ -23,6 +23,7 @@ import pytest
 from chutes_edu.course import lesson_stem, set_stem
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow
 BIN = Path(sys.executable).parent
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
 ASSIGNMENT = "chutes_edu"

@@ -59,7 +59,8 @@ def _requirements() -> str | None:
     return None
 
 
-pytestmark = pytest.mark.skipif(_requirements() is not None, reason=str(_requirements()))
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(_requirements() is not None, reason=str(_requirements()))]
 
 
 def _load_build():

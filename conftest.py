@@ -1,0 +1,213 @@
+"""How the whole suite runs in one pytest session (``make test``), over both cores.
+
+Three things, each measured before it was chosen (CONTRIBUTING.md, "Running the tests"):
+
+1. **Every checked notebook under every OpenBLAS kernel, in one session.** ``--openblas-kernels
+   "Haswell Prescott"`` collects each notebook nbval collects once more per named kernel, as
+   ``lessons/05_exact_answers.ipynb[Haswell]::Cell 33``. OpenBLAS picks its kernel when the
+   library loads, from ``OPENBLAS_CORETYPE``, so each copy starts its own Jupyter kernel with the
+   variable set (the pytest process itself keeps the machine's own). The cells and the checked
+   outputs are the same as in a separate ``OPENBLAS_CORETYPE=Haswell pytest`` run: a printed
+   float-rounding accident still fails, but the copies share the workers with everything else
+   instead of waiting in line.
+2. **Work that shares a costly set-up stays on one worker** (pytest-xdist's ``--dist loadgroup``):
+   every test that uses a module- or class-scoped fixture (a built website, a running Voila,
+   JupyterHub or Chromium, an nbgrader course) is grouped with its module, and the cells of one
+   notebook copy with each other (they share a kernel). The rest goes wherever a core is free.
+3. **The long groups start first**: the suite is ordered by what each group costs (``_COST``,
+   seconds measured with ``--durations``), so no worker is left with a long group at the end.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+# As in the Makefile: small matrices run faster on one BLAS thread, and with two workers every
+# further thread only fights the other worker for a core. Set before any kernel or server starts.
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
+# What a group (or a test, by the start of its node id) costs in seconds, measured on 2 cores
+# (``pytest --durations=0``): the costly ones start first. Anything not named here counts as cheap;
+# a wrong figure only makes the order worse, never a result.
+_COST = {
+    "tests/test_nbgrader.py": 230,
+    "tests/test_accessibility_course.py": 200,
+    "tests/test_site.py": 160,
+    "tests/test_hub.py": 115,
+    "tests/test_binder.py": 65,
+    "tests/test_browser.py": 30,
+    "tests/test_accessibility.py": 25,
+    "tests/test_board_editor_browser.py": 20,
+    "lessons/": 8,
+    "solutions/": 6,
+    "tests/notebooks/": 6,
+    "tests/test_board_math_js.py": 7,
+    "tests/test_exercises.py::test_untouched": 2.5,
+    "tests/test_openblas_kernels.py": 2,
+}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--openblas-kernels", default="", metavar="NAMES",
+        help="also run every collected notebook under each of these OpenBLAS kernels "
+             "(OPENBLAS_CORETYPE), space- or comma-separated, e.g. 'Haswell Prescott'")
+
+
+def _kernels(config: pytest.Config) -> list[str]:
+    return config.getoption("openblas_kernels").replace(",", " ").split()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(_GroupsArrived(), "xdist-groups-arrived")
+    if not hasattr(config, "workerinput"):     # the controller (or a run without xdist)
+        config.pluginmanager.register(_TimeByPart(_kernels(config)), "time-by-part")
+    for kernel in _kernels(config):
+        config.pluginmanager.register(_KernelCopies(kernel), f"openblas-kernel-{kernel}")
+
+
+class _KernelCopies:
+    """Collects a second copy of each notebook nbval collects, run under one OpenBLAS kernel."""
+
+    def __init__(self, coretype: str) -> None:
+        self.coretype = coretype
+
+    def pytest_collect_file(self, file_path: Path, parent: pytest.Collector) -> pytest.File | None:
+        from nbval.plugin import IPyNbFile
+
+        option = parent.config.option
+        if file_path.suffix != ".ipynb" or not (option.nbval or option.nbval_lax):
+            return None
+
+        class UnderKernel(IPyNbFile):
+            coretype = self.coretype
+
+            def setup(self) -> None:
+                # The Jupyter kernel is a child process: it takes the environment as it is now.
+                before = os.environ.get("OPENBLAS_CORETYPE")
+                os.environ["OPENBLAS_CORETYPE"] = self.coretype
+                try:
+                    super().setup()
+                    _assert_kernel_environment(self.kernel, self.coretype)
+                finally:
+                    if before is None:
+                        del os.environ["OPENBLAS_CORETYPE"]
+                    else:
+                        os.environ["OPENBLAS_CORETYPE"] = before
+
+        rel = file_path.relative_to(parent.config.rootpath).as_posix()
+        return UnderKernel.from_parent(parent, path=file_path,
+                                       name=f"{file_path.name}[{self.coretype}]",
+                                       nodeid=f"{rel}[{self.coretype}]")
+
+
+def _assert_kernel_environment(kernel: object, coretype: str) -> None:
+    """The notebook's Jupyter kernel really started with OPENBLAS_CORETYPE set (read from /proc)."""
+    import psutil
+
+    pid = kernel.km.provisioner.pid  # type: ignore[attr-defined]
+    seen = psutil.Process(pid).environ().get("OPENBLAS_CORETYPE")
+    assert seen == coretype, f"the kernel runs with OPENBLAS_CORETYPE={seen!r}, not {coretype!r}"
+
+
+def _group(item: pytest.Item) -> str | None:
+    """The xdist group an item must share a worker with, or None if it can go anywhere."""
+    parent = item.parent
+    if parent is not None and type(parent).__name__ in ("IPyNbFile", "UnderKernel"):
+        # the cells of one notebook share a kernel (no "]" in a group name: xdist reads it as a
+        # parameter's end)
+        return parent.nodeid.replace("[", ":").replace("]", "")
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    for name in info.names_closure:
+        for fixturedef in info.name2fixturedefs.get(name, ()):
+            if fixturedef.scope in ("module", "class", "package"):
+                return item.nodeid.split("::", 1)[0]
+    return None
+
+
+def _cost(nodeid: str) -> float:
+    return max((cost for prefix, cost in _COST.items() if nodeid.startswith(prefix)), default=0.0)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each item's xdist group and put the costly groups first (a stable sort)."""
+    for item in items:
+        group = _group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda item: -_cost(item.nodeid))
+
+
+class _GroupsArrived:
+    """Stops the run if xdist did not take the groups (pytest-xdist 3.8 puts them in ``_nodeid``,
+    which pytest 9 no longer reads): costly set-ups would then run once per worker."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config: pytest.Config,
+                                      items: list[pytest.Item]) -> None:
+        if not getattr(config.option, "loadgroup", False):
+            return
+        for item in items:
+            mark = item.get_closest_marker("xdist_group")
+            if mark is not None and not item.nodeid.endswith(f"@{mark.args[0]}"):
+                raise pytest.UsageError(
+                    f"pytest-xdist did not group {item.nodeid}: this pytest and pytest-xdist do "
+                    "not work together (see pyproject.toml, where pytest is pinned)")
+
+
+class _TimeByPart:
+    """The closing table of ``pytest``: what each part of the suite cost and how many passed.
+
+    Seconds are the tests' own (set-up, call and tear-down), added over both workers: the parts ran
+    side by side, so they add up to more than the run's wall time, which pytest prints last.
+    """
+
+    def __init__(self, kernels: list[str]) -> None:
+        self.kernels = kernels
+        self.seconds: dict[str, float] = {}
+        self.passed: dict[str, int] = {}
+        self.failed: dict[str, int] = {}
+
+    def _part(self, report: pytest.TestReport) -> str:
+        path = report.nodeid.split("::", 1)[0]
+        if path.endswith(".ipynb"):
+            return "notebooks, the machine's own OpenBLAS kernel"
+        for kernel in self.kernels:
+            if path.endswith(f".ipynb[{kernel}]"):
+                return f"notebooks, OPENBLAS_CORETYPE={kernel}"
+        if "browser" in report.keywords:
+            return "browser tests (Chromium)"
+        if "slow" in report.keywords:
+            return "hub, nbgrader round, student environment"
+        return "everything else"
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        part = self._part(report)
+        self.seconds[part] = self.seconds.get(part, 0.0) + report.duration
+        if report.when == "call" and report.passed:
+            self.passed[part] = self.passed.get(part, 0) + 1
+        elif report.failed:
+            self.failed[part] = self.failed.get(part, 0) + 1
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if not self.seconds:
+            return
+        terminalreporter.section("time by part of the suite (test seconds, all workers together)")
+        lines = []
+        for part, seconds in sorted(self.seconds.items(), key=lambda kv: -kv[1]):
+            failed = f", {self.failed[part]} failed" if self.failed.get(part) else ""
+            passed = self.passed.get(part, 0)
+            lines.append(f"{part:<48} {seconds:7.1f} s   {passed:5d} passed{failed}")
+        for line in lines:
+            terminalreporter.write_line(line)
+        log = os.environ.get("STAGE_LOG")     # `make test`'s table of stages (tools/stage.sh)
+        if log:
+            with open(log, "a", encoding="utf-8") as table:
+                table.write("".join(f"    {line}\n" for line in lines))

@@ -1,0 +1,74 @@
+"""The checked notebooks really run under each OpenBLAS kernel ``make test`` names.
+
+``conftest.py`` collects every notebook once more per kernel (``--openblas-kernels``) and starts
+that copy's Jupyter kernel with ``OPENBLAS_CORETYPE`` set. These tests show that the variable is
+what OpenBLAS obeys here (threadpoolctl reads the kernel OpenBLAS chose), and that a copy's checked
+output is compared under its own kernel: a notebook whose saved output is the name of one kernel
+passes under that kernel and fails under the machine's own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# OpenBLAS names the kernel it runs; for OPENBLAS_CORETYPE=Prescott it says "Katmai", the name of
+# the SSE kernel family that Prescott's kernels belong to.
+NAMES = {"Haswell": {"Haswell"}, "Prescott": {"Prescott", "Katmai"}}
+ARCHITECTURE = ("import json, numpy, threadpoolctl; print(json.dumps([i.get('architecture') "
+                "for i in threadpoolctl.threadpool_info() if i.get('internal_api') == 'openblas']))")
+
+
+def _architecture(coretype: str | None) -> str:
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
+    if coretype:
+        env["OPENBLAS_CORETYPE"] = coretype
+    done = subprocess.run([sys.executable, "-c", ARCHITECTURE], env=env, capture_output=True,
+                          text=True, timeout=120, check=True)
+    found = json.loads(done.stdout)
+    assert len(found) >= 1, "numpy loads no OpenBLAS here"
+    return str(found[0])
+
+
+@pytest.mark.parametrize("coretype", sorted(NAMES))
+def test_openblas_obeys_the_coretype(coretype: str) -> None:
+    assert _architecture(coretype) in NAMES[coretype]
+
+
+def test_a_notebook_copy_runs_and_is_checked_under_its_own_kernel(tmp_path: Path) -> None:
+    native = _architecture(None)
+    coretype = next((k for k in sorted(NAMES) if native not in NAMES[k]), None)
+    if coretype is None:
+        pytest.skip(f"this machine's own OpenBLAS kernel is {native}")
+    under = _architecture(coretype)
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell(
+        "import numpy, threadpoolctl\n"
+        "print([i.get('architecture') for i in threadpoolctl.threadpool_info()\n"
+        "       if i.get('internal_api') == 'openblas'][0])")
+    cell.metadata["tags"] = ["nbval-check-output"]
+    cell.execution_count = 1
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=under + "\n")]
+    nb.cells = [cell]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nbformat.write(nb, tmp_path / "which_kernel.ipynb")
+    shutil.copy(ROOT / "conftest.py", tmp_path)
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-rA",
+         "--nbval-lax", "--nbval-current-env", "--openblas-kernels", coretype,
+         "which_kernel.ipynb"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    out = done.stdout
+    assert f"PASSED which_kernel.ipynb[{coretype}]::Cell 0" in out, out[-3000:]
+    assert "FAILED which_kernel.ipynb::Cell 0" in out, out[-3000:]
+    assert "1 failed, 1 passed" in out, out[-3000:]
