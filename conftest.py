@@ -210,4 +210,5 @@ class _TimeByPart:
         log = os.environ.get("STAGE_LOG")     # `make test`'s table of stages (tools/stage.sh)
         if log:
             with open(log, "a", encoding="utf-8") as table:
-                table.write("".join(f"    {line}\n" for line in lines))
+                table.write("  inside the tests (test seconds, both workers together):\n"
+                            + "".join(f"    {line}\n" for line in lines))

@@ -13,7 +13,8 @@ validate.
 from typing import Any
 
 from nbconvert.preprocessors import Preprocessor
-from nbgrader.converters import GenerateAssignment  # type: ignore[import-untyped]  # no stubs
+from nbgrader.converters import Autograde, GenerateAssignment  # type: ignore[import-untyped]
+from nbgrader.preprocessors import Execute  # type: ignore[import-untyped]  # no stubs
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821 - nbgrader provides get_config()
 
@@ -46,3 +47,23 @@ c.GenerateAssignment.preprocessors = [
 # thousands of games. A cell may take up to two minutes when 30 notebooks are graded on a small
 # machine.
 c.Execute.timeout = 120
+
+
+# The grade is decided outside the student's kernel. The hidden tests only record each answer as
+# plain data (chutes_edu.grading.record); right after the notebook has run, this step judges the
+# records in a fresh Python that never ran the student's code and writes the verdict into each test
+# cell: a line when right, an error (no points) when not or when no answer was recorded. Nothing a
+# notebook patches (runpy, sys.modules, numpy, IPython's tracebacks ...) reaches the verdict.
+class DecideGrades(Preprocessor):
+    """Judge the answers the hidden tests recorded, in a fresh process (chutes_edu.grading)."""
+
+    def preprocess(self, nb: Any, resources: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        from chutes_edu.grading import decide_notebook
+
+        return decide_notebook(nb), resources
+
+
+c.DecideGrades.enabled = True
+_steps = list(Autograde.class_traits()["autograde_preprocessors"].default())
+c.Autograde.autograde_preprocessors = [
+    *_steps[:_steps.index(Execute) + 1], DecideGrades, *_steps[_steps.index(Execute) + 1:]]

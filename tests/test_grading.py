@@ -81,3 +81,85 @@ def test_graded_is_silent_outside_nbgrader(monkeypatch: pytest.MonkeyPatch) -> N
         graded("1.1", None)
     with pytest.raises(AssertionError):
         grade("1.1", 3)
+
+
+# ------------------------------------------------------------------ recorded answers, judged apart
+def _judged(exercise: str, answer: Any) -> tuple[bool, str]:
+    """Record in this process (as the kernel does), then judge the JSON alone, as a fresh one."""
+    import json
+
+    from chutes_edu.grading import answer_record, judge
+
+    return judge(json.loads(json.dumps(answer_record(exercise, answer))))
+
+
+def test_a_record_is_plain_json_that_comes_back_exactly() -> None:
+    import sympy
+
+    from chutes_edu import MILTON_BRADLEY_1943, Board
+    from chutes_edu.grading import _decode, _encode
+
+    p = sympy.Symbol("p", positive=True)
+    values = [None, True, 3, -2**80, 0.1, float("inf"), complex(1, -2), Fraction(18, 5), "(b)",
+              [1, (2, 3)], {"a": 1, 2: [0.5]}, {1, 2}, range(3), np.arange(6).reshape(2, 3) / 7,
+              np.int64(7), MILTON_BRADLEY_1943, Board({2: 6}, size=10, die=(1, 2, 3)),
+              1 / (1 - p) + p**2, sympy.Matrix([[1, sympy.Rational(1, 3)]]), sympy.Float("0.25")]
+    for value in values:
+        back = _decode(__import__("json").loads(__import__("json").dumps(_encode(value))))
+        if isinstance(value, np.ndarray):
+            assert np.array_equal(back, value)
+        else:
+            assert back == value and type(back) in (type(value), int, float), (value, back)
+
+
+def test_a_record_never_runs_code_when_it_is_read() -> None:
+    from chutes_edu.grading import _decode
+
+    for text in ["__import__('os').system('echo hacked')", "Symbol('x').__class__",
+                 "Matrix([['__import__(1)']])", "sympify('1+1')", "Symbol('x y')",
+                 "Function('f')(Symbol('x'))", "Lambda(Symbol('x'), open)"]:
+        with pytest.raises(ValueError):
+            _decode({"sympy": text})
+    for bad in [{"pickle": "gASV"}, {"int": "1", "str": "x"}, [1, 2], "1", 1.5]:
+        with pytest.raises(ValueError):
+            _decode(bad)
+
+
+def test_judged_records_grade_like_the_check() -> None:
+    assert _judged("1.1", Fraction(18, 5)) == (True, "")
+    assert not _judged("1.1", 3.6)[0]
+    assert _judged("1.1", None) == (False, "no answer given")
+    assert _judged("1.6", "(b)")[0]
+    assert _judged("3.3", _my_transition_matrix)[0]
+    assert not _judged("3.3", lambda board: np.eye(board.size + 1))[0]
+
+
+class _EqualToEverything(float):
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = float.__hash__
+
+
+class _AnythingGoes:
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __float__(self) -> float:
+        return 3.6
+
+
+def test_objects_that_claim_to_be_right_are_judged_by_their_value() -> None:
+    assert not _judged("1.1", _EqualToEverything(1.0))[0]
+    ok, reason = _judged("1.1", _AnythingGoes())
+    assert not ok and "cannot be graded" in reason
+
+
+def test_a_function_is_judged_by_what_it_returned_in_the_kernel() -> None:
+    from chutes_edu.grading import answer_record, judge
+
+    entry = answer_record("3.3", _my_transition_matrix)
+    assert entry["kind"] == "function" and entry["calls"]
+    entry["calls"] = entry["calls"][:-1]           # one input the check tries was never run
+    ok, reason = judge(entry)
+    assert not ok and "every input" in reason

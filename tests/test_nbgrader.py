@@ -1,8 +1,11 @@
 """A teacher's nbgrader round on every exercise set, with the repository's nbgrader_config.py:
-generate_assignment, then autograde three students: one who hands in the solutions (every
-autograded point), one who hands in the untouched release (no points) and one who cheats by
-redefining ``check``, the grader's entry points and the library and answering 1 everywhere (no
-points). ``nbgrader validate`` fails an unfinished notebook and passes a finished one.
+generate_assignment, then autograde four students: one who hands in the solutions (every
+autograded point), one who hands in the untouched release (no points), one who cheats by
+redefining ``check``, the grader's entry points (``runpy``, the recorder in ``sys.modules``) and the
+library and answering 1 everywhere (no points), and one who answers with objects equal to
+everything after patching numpy's and math's closeness tests, the visible test and IPython's
+tracebacks (no points): the verdict is decided after the run, outside the kernel.
+``nbgrader validate`` fails an unfinished notebook and passes a finished one.
 
 The whole round takes a few minutes on two cores; its stages' times are printed (``pytest -s``)."""
 
@@ -53,6 +56,44 @@ chutes_edu.check = chutes_edu.checks.check = check
 chutes_edu.grading.grade = chutes_edu.grading.graded = lambda *args: None
 chutes_edu.expected_turns = chutes_edu.markov.expected_turns = lambda *a, **k: [1.0] * 201
 chutes_edu.checks._REGISTRY.clear()
+
+# the two lines that earned full marks when the hidden tests decided in the kernel
+import runpy
+runpy.run_module = lambda *a, **k: {'grade': lambda *a, **k: None}
+
+# and the recorder itself, swapped for one that records nothing
+import sys
+import types
+_fake = types.ModuleType("chutes_edu.grading")
+_fake.record = _fake.grade = _fake.graded = lambda *a, **k: None
+sys.modules["chutes_edu.grading"] = _fake
+'''
+
+# A student who answers every exercise with an object equal to everything and patches every test a
+# grader might make, the verdict's display and IPython's tracebacks; the recorder is left to run.
+PATCHER = '''# a student who would rather not do the work
+import math
+
+import numpy as np
+
+import chutes_edu.checks
+
+
+class Anything(float):
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = float.__hash__
+
+
+np.isclose = np.allclose = math.isclose = lambda *a, **k: True
+np.array_equal = lambda *a, **k: True
+chutes_edu.checks.graded = lambda exercise, answer: print(f"✔ {exercise} right")
+get_ipython().showtraceback = lambda *a, **k: None
+get_ipython()._showtraceback = lambda *a, **k: None
 '''
 
 
@@ -63,23 +104,25 @@ def _nbgrader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=1800)
 
 
-def _cheat(release: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Answer 1 everywhere (functions return 1), after redefining everything a grader might use."""
+def _cheat(release: nbformat.NotebookNode, patches: str = CHEAT,
+           answer: str = "1") -> nbformat.NotebookNode:
+    """Answer ``answer`` everywhere (functions return it), after the ``patches`` cell."""
     nb = nbformat.from_dict(release)
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
-        cell.source = re.sub(r"^(\w+) = None\n(\s*)# YOUR CODE HERE", r"\1 = 1",
+        cell.source = re.sub(r"^(\w+) = None\n(\s*)# YOUR CODE HERE", rf"\1 = {answer}",
                              cell.source, flags=re.M)
-        cell.source = re.sub(r"^(\s+)# YOUR CODE HERE", r"\1return 1", cell.source, flags=re.M)
+        cell.source = re.sub(r"^(\s+)# YOUR CODE HERE", rf"\1return {answer}", cell.source,
+                             flags=re.M)
     setup = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
-    nb.cells.insert(setup + 1, nbformat.v4.new_code_cell(CHEAT))
+    nb.cells.insert(setup + 1, nbformat.v4.new_code_cell(patches))
     return nb
 
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A course folder after generate_assignment and autograde of the three students."""
+    """A course folder after generate_assignment and autograde of the four students."""
     if not (BIN / "nbgrader").exists():
         pytest.skip("nbgrader is not installed (pip install -e '.[teacher]')")
     root = tmp_path_factory.mktemp("course")
@@ -95,7 +138,7 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     times["generate_assignment"] = time.perf_counter() - start
 
     release = root / "release" / ASSIGNMENT
-    for student in ("solutions", "untouched", "cheat"):
+    for student in ("solutions", "untouched", "cheat", "patcher"):
         folder = root / "submitted" / student / ASSIGNMENT
         folder.mkdir(parents=True)
         for nb in SOLUTIONS:
@@ -104,13 +147,16 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
                 shutil.copy(nb, folder / name)
             elif student == "untouched":
                 shutil.copy(release / name, folder)
-            else:
+            elif student == "cheat":
                 nbformat.write(_cheat(nbformat.read(release / name, as_version=4)),
                                folder / name)
+            else:
+                nbformat.write(_cheat(nbformat.read(release / name, as_version=4), PATCHER,
+                                      "Anything(1.0)"), folder / name)
     start = time.perf_counter()
     done = _nbgrader("autograde", ASSIGNMENT, "--create", "--force", cwd=root)
     assert done.returncode == 0, done.stderr[-4000:]
-    times["autograde (3 students x 10 sets)"] = time.perf_counter() - start
+    times["autograde (4 students x 12 sets)"] = time.perf_counter() - start
     print("\nnbgrader round: " + ", ".join(f"{k} {v:.0f} s" for k, v in times.items()))
     yield root
 
@@ -172,9 +218,15 @@ def test_untouched_release_earns_nothing(course: Path) -> None:
 
 def test_a_cheat_earns_nothing(course: Path) -> None:
     scores = _scores(course, "cheat")
-    total = sum(s for s, _ in scores.values())
-    maximum = sum(m for _, m in scores.values())
-    assert total <= 0.05 * maximum, scores
+    assert sum(s for s, _ in scores.values()) == 0, scores
+
+
+def test_patching_the_kernel_and_answers_equal_to_everything_earn_nothing(course: Path) -> None:
+    scores = _scores(course, "patcher")
+    assert sum(s for s, _ in scores.values()) == 0, scores
+    # the verdict is the grader's, whatever the kernel printed or hid
+    failures = _failures(course, "patcher", "01_exercises_waiting_for_heads")
+    assert "1.1: not right yet" in failures, failures
 
 
 def test_every_exercise_is_graded_and_written_answers_have_rubrics() -> None:

@@ -213,10 +213,11 @@ def check(exercise: str, answer: Any) -> CheckResult:
 def graded(exercise: str, answer: Any) -> None:
     """The visible part of a graded test cell: silent when you run it, a grade under nbgrader.
 
-    While ``nbgrader validate`` or ``nbgrader autograde`` runs the notebook, this grades the answer
-    with :func:`chutes_edu.grading.grade` (loaded afresh, in a grader process) and raises
+    While ``nbgrader validate`` runs the notebook, this grades the answer with
+    :func:`chutes_edu.grading.grade` (loaded afresh, in a grader process) and raises
     ``AssertionError`` when it is not right yet; otherwise it does nothing (:func:`check` is the
-    self-check).
+    self-check). Under ``nbgrader autograde`` the grade is decided after the notebook has run, in a
+    fresh process, from the answers the hidden tests record (:func:`chutes_edu.grading.record`).
 
     Parameters
     ----------
@@ -225,10 +226,17 @@ def graded(exercise: str, answer: Any) -> None:
     answer : object
         The answer, as for :func:`check`.
     """
-    if os.environ.get("NBGRADER_EXECUTION") in ("validate", "autograde"):
+    # Under autograde the verdict comes after the run, from the recorded answers (the hidden tests
+    # call chutes_edu.grading.record): nothing decided in this kernel counts.
+    if os.environ.get("NBGRADER_EXECUTION") == "validate":
         import runpy
+        import warnings
 
-        runpy.run_module("chutes_edu.grading")["grade"](exercise, answer)
+        with warnings.catch_warnings():
+            # a notebook that holds the hidden tests (a teacher's copy) has imported the module
+            warnings.filterwarnings("ignore", "'chutes_edu.grading' found in sys.modules",
+                                    RuntimeWarning)
+            runpy.run_module("chutes_edu.grading")["grade"](exercise, answer)
 
 
 # --------------------------------------------------------------------------- verifier helpers
