@@ -10,11 +10,32 @@ you), and copy each exercise set from ``solutions/`` into ``source/<assignment>/
 validate.
 """
 
+import re
+import sys
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from nbconvert.preprocessors import Preprocessor
+from nbgrader.api import MissingEntry  # type: ignore[import-untyped]
 from nbgrader.converters import Autograde, GenerateAssignment  # type: ignore[import-untyped]
-from nbgrader.preprocessors import Execute  # type: ignore[import-untyped]  # no stubs
+from nbgrader.preprocessors import Execute, OverwriteCells  # type: ignore[import-untyped]
+
+# The course library this file grades with: the version of the repository it came from. Grading
+# without it, or with another version, would judge every answer wrongly, so nbgrader stops here
+# with the reason before any notebook runs (an exception would only be logged, and nbgrader would
+# go on without this file; SystemExit is not caught).
+COURSE_VERSION = "0.1.0"
+try:
+    INSTALLED = version("chutes_edu")
+    import chutes_edu.grading  # noqa: F401 - the grading step below needs it
+except (PackageNotFoundError, ImportError) as err:
+    sys.exit(f"nbgrader_config.py: the course library chutes_edu cannot be imported by this Python "
+             f"({sys.executable}): {err}. Install the course here before grading: "
+             "pip install -e '<the course repository>[teacher]' (TEACHING.md).")
+if INSTALLED != COURSE_VERSION:
+    sys.exit(f"nbgrader_config.py: this Python has chutes_edu {INSTALLED}, and this file grades "
+             f"with chutes_edu {COURSE_VERSION}. Install the course's version, or copy the "
+             "nbgrader_config.py of the version you have (TEACHING.md).")
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821 - nbgrader provides get_config()
 
@@ -67,3 +88,50 @@ c.DecideGrades.enabled = True
 _steps = list(Autograde.class_traits()["autograde_preprocessors"].default())
 c.Autograde.autograde_preprocessors = [
     *_steps[:_steps.index(Execute) + 1], DecideGrades, *_steps[_steps.index(Execute) + 1:]]
+
+
+# nbgrader restores every locked cell from its gradebook and warns when a submitted one differs.
+# The released test cells lack their hidden tests, so it warned for every test cell of every
+# student and real tampering drowned in the noise. This step warns only when a locked cell differs
+# from what was released (the source without its hidden tests), which only an edit can cause.
+_HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*$",
+                     re.MULTILINE | re.DOTALL)
+
+
+def _released_text(source: str) -> str:
+    lines = [line.rstrip() for line in _HIDDEN.sub("", source).splitlines()]
+    return "\n".join(lines).strip()
+
+
+class OverwriteCellsWarnOnEdits(OverwriteCells):
+    """nbgrader's OverwriteCells, warning about a locked cell only when a student changed it."""
+
+    as_released = False
+
+    def preprocess_cell(self, cell: Any, resources: dict[str, Any],
+                        cell_index: int) -> tuple[Any, dict[str, Any]]:
+        self.as_released = False
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id is not None:
+            try:
+                source = self.gradebook.find_source_cell(grade_id, self.notebook_id,
+                                                         self.assignment_id)
+                self.as_released = (source.locked and _released_text(source.source)
+                                    == _released_text(cell.source))
+            except MissingEntry:
+                pass
+        return super().preprocess_cell(cell, resources, cell_index)
+
+    def report_change(self, name: str, attr: str, old: Any, new: Any) -> None:
+        if attr == "checksum" and self.as_released:
+            return                  # the release left out the hidden tests: not an edit
+        if attr == "checksum":
+            self.log.warning("Cell %s was edited by the student: it is graded as released "
+                             "(nbgrader restores it)", name)
+            return
+        super().report_change(name, attr, old, new)
+
+
+_sanitize = list(Autograde.class_traits()["sanitize_preprocessors"].default())
+c.Autograde.sanitize_preprocessors = [
+    OverwriteCellsWarnOnEdits if step is OverwriteCells else step for step in _sanitize]

@@ -499,7 +499,8 @@ def record(exercise: str, answer: Any) -> None:
 
     Nothing is decided here (this runs in the student's kernel): under ``nbgrader autograde`` the
     answer is shown as an output of type :data:`ANSWER_MIME`, which :func:`decide_notebook` judges
-    after the notebook has run. Elsewhere it does nothing.
+    after the notebook has run, and an ``AssertionError`` follows it, which that verdict replaces
+    (without the grading step, no points). Elsewhere it does nothing.
 
     Parameters
     ----------
@@ -514,6 +515,10 @@ def record(exercise: str, answer: Any) -> None:
 
     display({ANSWER_MIME: answer_record(exercise, answer),
              "text/plain": f"{exercise}: answer recorded for grading"}, raw=True)
+    # Fail closed: this error (no points) stands unless the grading step replaces it with its
+    # verdict, so an nbgrader whose configuration did not load gives nothing rather than everything.
+    raise AssertionError(f"{exercise}: no verdict yet: the grading step of the course's "
+                         "nbgrader_config.py (DecideGrades) did not run")
 
 
 def _replay(entry: dict[str, Any]) -> Callable[..., Any]:

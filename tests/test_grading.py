@@ -163,3 +163,15 @@ def test_a_function_is_judged_by_what_it_returned_in_the_kernel() -> None:
     entry["calls"] = entry["calls"][:-1]           # one input the check tries was never run
     ok, reason = judge(entry)
     assert not ok and "every input" in reason
+
+
+def test_under_autograde_a_record_fails_closed(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Without the grading step that replaces it, a test cell shows an error: no points."""
+    from chutes_edu.grading import record
+
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    assert record("1.1", Fraction(18, 5)) is None
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    with pytest.raises(AssertionError, match="no verdict yet"):
+        record("1.1", Fraction(18, 5))

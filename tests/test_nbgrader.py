@@ -151,11 +151,15 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
                 nbformat.write(_cheat(nbformat.read(release / name, as_version=4)),
                                folder / name)
             else:
-                nbformat.write(_cheat(nbformat.read(release / name, as_version=4), PATCHER,
-                                      "Anything(1.0)"), folder / name)
+                patched = _cheat(nbformat.read(release / name, as_version=4), PATCHER,
+                                 "Anything(1.0)")
+                test_cell = next(c for c in patched.cells if 'graded("' in c.source)
+                test_cell.source += "\nprint('right')  # an edit of a locked test cell"
+                nbformat.write(patched, folder / name)
     start = time.perf_counter()
     done = _nbgrader("autograde", ASSIGNMENT, "--create", "--force", cwd=root)
     assert done.returncode == 0, done.stderr[-4000:]
+    (root / "autograde.log").write_text(done.stderr)
     times["autograde (4 students x 12 sets)"] = time.perf_counter() - start
     print("\nnbgrader round: " + ", ".join(f"{k} {v:.0f} s" for k, v in times.items()))
     yield root
@@ -260,3 +264,37 @@ def test_nbgrader_config_stub_matches_the_generator() -> None:
     text = (ROOT / "nbgrader_config.py").read_text()
     stub = "\\n".join(make_exercises.STUB)
     assert f'c.ClearSolutions.code_stub = {{"python": "{stub}"}}' in text
+
+
+def _load_config(python_setup: str) -> subprocess.CompletedProcess[str]:
+    code = (f"{python_setup}\n"
+            "from traitlets.config import Config\n"
+            f"exec(open({str(ROOT / 'nbgrader_config.py')!r}).read(), {{'get_config': Config}})\n"
+            "print('loaded')")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_grading_stops_before_any_notebook_without_the_course_library() -> None:
+    done = _load_config("import sys; sys.modules['chutes_edu'] = None")
+    assert done.returncode != 0 and "loaded" not in done.stdout
+    assert "the course library chutes_edu cannot be imported" in done.stderr, done.stderr
+    done = _load_config("import importlib.metadata as m; m.version = lambda name: '0.0.1'")
+    assert done.returncode != 0 and "this Python has chutes_edu 0.0.1" in done.stderr
+    assert "loaded" in _load_config("").stdout
+
+
+def test_the_grading_version_is_the_repositorys() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert f'COURSE_VERSION = "{project}"' in (ROOT / "nbgrader_config.py").read_text()
+
+
+def test_autograde_warns_about_edited_cells_only(course: Path) -> None:
+    """No warning for the test cells whose hidden tests the release left out (nbgrader would warn
+    for every one of them); one for each locked cell a student really edited."""
+    log = (course / "autograde.log").read_text()
+    assert "has changed" not in log, [line for line in log.splitlines() if "has changed" in line][:5]
+    edited = [line for line in log.splitlines() if "was edited by the student" in line]
+    assert len(edited) == len(SOLUTIONS), edited
