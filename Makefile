@@ -104,7 +104,7 @@ test-start:
 
 test: test-start lint $(TEST_NPM)
 	@$(STAGE) "tests: pytest on $(WORKERS) workers (notebooks also under $(KERNELS))" \
-		$(PY) -m pytest $(PARALLEL) --openblas-kernels "$(KERNELS)"; status=$$?; \
+		$(PY) -m pytest $(PARALLEL) --openblas-kernels "$(KERNELS)" --durations=10; status=$$?; \
 		echo; echo "make test, stage by stage (wall seconds):"; cat $(STAGE_LOG); exit $$status
 
 # While you work: everything but the browser, server and build tests and the other BLAS kernels
