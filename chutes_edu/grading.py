@@ -142,14 +142,20 @@ class _RemoteFunction:
         raise RuntimeError(f"{name}: {text}")
 
 
+def _claim_stdout(mode: str) -> IO[Any]:
+    """The process's real stdout, for the protocol alone; fd 1 (``print``) now goes to stderr."""
+    outbox = os.fdopen(os.dup(1), mode)
+    os.dup2(2, 1)                     # anything the library prints goes to stderr, not the protocol
+    return outbox
+
+
 def _serve() -> None:
     """The grader process: verify answers sent on stdin, reply on stdout, until stdin closes."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # interrupting the kernel must not stop it
     inbox = sys.stdin.buffer
-    outbox = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)                     # anything the library prints goes to stderr, not the protocol
+    outbox = _claim_stdout("wb")
     from chutes_edu.checks import check
 
     while True:
@@ -170,19 +176,26 @@ def _serve() -> None:
 
 
 # --------------------------------------------------------------------------- the kernel's side
+def _fresh_python(function: str, python: str | None = None) -> tuple[list[str], dict[str, str]]:
+    """The command and environment of a new ``python -I`` that imports this package from its own
+    files (not from the notebook's folder) and runs ``chutes_edu.grading.<function>()``."""
+    package_parent = str(Path(__file__).resolve().parent.parent)
+    code = (f"import sys; sys.path.insert(0, {package_parent!r}); "
+            f"from chutes_edu.grading import {function}; {function}()")
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("PYTHON") and k != "NBGRADER_EXECUTION"}
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
+    return [python or sys.executable, "-I", "-c", code], env
+
+
 class _Server:
     """A running grader process and the kernel's end of its pipes."""
 
     def __init__(self) -> None:
-        package_parent = str(Path(__file__).resolve().parent.parent)
-        code = (f"import sys; sys.path.insert(0, {package_parent!r}); "
-                "from chutes_edu.grading import _serve; _serve()")
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-        env.setdefault("OPENBLAS_NUM_THREADS", "1")
+        command, env = _fresh_python("_serve")
         try:
-            self.proc = subprocess.Popen([sys.executable, "-I", "-c", code],
-                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
-                                         start_new_session=True)
+            self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         env=env, start_new_session=True)
         except OSError as err:
             raise GradingError(f"could not start the grader: {err}") from err
 
@@ -311,7 +324,7 @@ def _encode(x: Any) -> Any:
         return None if x is None else bool(x)
     if isinstance(x, str):
         return {"str": str.__str__(x)}
-    if isinstance(x, int) and not isinstance(x, bool):
+    if isinstance(x, int):
         return {"int": str(int.__index__(x))}
     if isinstance(x, float):
         return {"float": float.__repr__(float(x))}
@@ -577,8 +590,7 @@ def judge(entry: dict[str, Any]) -> tuple[bool, str]:
 
 def _judge_stdin() -> None:
     """The grading step's fresh process: records as JSON on stdin, verdicts as JSON on stdout."""
-    outbox = os.fdopen(os.dup(1), "w")
-    os.dup2(2, 1)                     # anything the library prints goes to stderr
+    outbox = _claim_stdout("w")
     verdicts = []
     for entry in json.load(sys.stdin):
         try:
@@ -641,14 +653,9 @@ def decide_notebook(nb: Any, python: str | None = None) -> Any:
         entries.append(found[-1] if found else {"exercise": m["exercise"], "kind": "missing"})
     if not cells:
         return nb
-    package_parent = str(Path(__file__).resolve().parent.parent)
-    code = (f"import sys; sys.path.insert(0, {package_parent!r}); "
-            "from chutes_edu.grading import _judge_stdin; _judge_stdin()")
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("PYTHON") and k != "NBGRADER_EXECUTION"}
-    env.setdefault("OPENBLAS_NUM_THREADS", "1")
-    done = subprocess.run([python or sys.executable, "-I", "-c", code], env=env, text=True,
-                          input=json.dumps(entries), capture_output=True, timeout=1800)
+    command, env = _fresh_python("_judge_stdin", python)
+    done = subprocess.run(command, env=env, text=True, input=json.dumps(entries),
+                          capture_output=True, timeout=1800)
     if done.returncode != 0:
         raise GradingError(f"the grading step failed: {done.stderr.strip()[-2000:]}")
     verdicts = json.loads(done.stdout)
