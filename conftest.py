@@ -24,6 +24,7 @@ import os
 from pathlib import Path
 
 import pytest
+from nbval.plugin import IPyNbFile
 
 # As in the Makefile: small matrices run faster on one BLAS thread, and with two workers every
 # further thread only fights the other worker for a core. Set before any kernel or server starts.
@@ -70,6 +71,25 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(_KernelCopies(kernel), f"openblas-kernel-{kernel}")
 
 
+class _UnderKernel(IPyNbFile):
+    """nbval's notebook, run in a Jupyter kernel started under one OpenBLAS kernel."""
+
+    coretype = ""
+
+    def setup(self) -> None:
+        # The Jupyter kernel is a child process: it takes the environment as it is now.
+        before = os.environ.get("OPENBLAS_CORETYPE")
+        os.environ["OPENBLAS_CORETYPE"] = self.coretype
+        try:
+            super().setup()
+            _assert_kernel_environment(self.kernel, self.coretype)
+        finally:
+            if before is None:
+                del os.environ["OPENBLAS_CORETYPE"]
+            else:
+                os.environ["OPENBLAS_CORETYPE"] = before
+
+
 class _KernelCopies:
     """Collects a second copy of each notebook nbval collects, run under one OpenBLAS kernel."""
 
@@ -77,32 +97,15 @@ class _KernelCopies:
         self.coretype = coretype
 
     def pytest_collect_file(self, file_path: Path, parent: pytest.Collector) -> pytest.File | None:
-        from nbval.plugin import IPyNbFile
-
         option = parent.config.option
         if file_path.suffix != ".ipynb" or not (option.nbval or option.nbval_lax):
             return None
-
-        class UnderKernel(IPyNbFile):
-            coretype = self.coretype
-
-            def setup(self) -> None:
-                # The Jupyter kernel is a child process: it takes the environment as it is now.
-                before = os.environ.get("OPENBLAS_CORETYPE")
-                os.environ["OPENBLAS_CORETYPE"] = self.coretype
-                try:
-                    super().setup()
-                    _assert_kernel_environment(self.kernel, self.coretype)
-                finally:
-                    if before is None:
-                        del os.environ["OPENBLAS_CORETYPE"]
-                    else:
-                        os.environ["OPENBLAS_CORETYPE"] = before
-
         rel = file_path.relative_to(parent.config.rootpath).as_posix()
-        return UnderKernel.from_parent(parent, path=file_path,
-                                       name=f"{file_path.name}[{self.coretype}]",
-                                       nodeid=f"{rel}[{self.coretype}]")
+        copy = _UnderKernel.from_parent(parent, path=file_path,
+                                        name=f"{file_path.name}[{self.coretype}]",
+                                        nodeid=f"{rel}[{self.coretype}]")
+        copy.coretype = self.coretype
+        return copy
 
 
 def _assert_kernel_environment(kernel: object, coretype: str) -> None:
@@ -117,7 +120,7 @@ def _assert_kernel_environment(kernel: object, coretype: str) -> None:
 def _group(item: pytest.Item) -> str | None:
     """The xdist group an item must share a worker with, or None if it can go anywhere."""
     parent = item.parent
-    if parent is not None and type(parent).__name__ in ("IPyNbFile", "UnderKernel"):
+    if isinstance(parent, IPyNbFile):
         # the cells of one notebook share a kernel (no "]" in a group name: xdist reads it as a
         # parameter's end)
         return parent.nodeid.replace("[", ":").replace("]", "")
