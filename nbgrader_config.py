@@ -10,7 +10,6 @@ you), and copy each exercise set from ``solutions/`` into ``source/<assignment>/
 validate.
 """
 
-import re
 import sys
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -94,12 +93,10 @@ c.Autograde.autograde_preprocessors = [
 # The released test cells lack their hidden tests, so it warned for every test cell of every
 # student and real tampering drowned in the noise. This step warns only when a locked cell differs
 # from what was released (the source without its hidden tests), which only an edit can cause.
-_HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*$",
-                     re.MULTILINE | re.DOTALL)
-
-
 def _released_text(source: str) -> str:
-    lines = [line.rstrip() for line in _HIDDEN.sub("", source).splitlines()]
+    from chutes_edu.grading import HIDDEN_TESTS
+
+    lines = [line.rstrip() for line in HIDDEN_TESTS.sub("", source).splitlines()]
     return "\n".join(lines).strip()
 
 

@@ -46,6 +46,7 @@ from urllib.parse import quote, urlencode
 import nbformat
 
 from chutes_edu.course import set_stem
+from chutes_edu.grading import HIDDEN_TESTS
 
 BOOK = Path(__file__).resolve().parent
 ROOT = BOOK.parent
@@ -62,8 +63,6 @@ EDITOR_MOUNT = "chutes-board-editor-mount"   # drawn by _static/board_editor_sit
 SOLUTION_MARKERS = re.compile(
     r"^[ \t]*(### (BEGIN|END) SOLUTION|<!-- (BEGIN|END) SOLUTION -->)[ \t]*\n?", re.MULTILINE)
 START_LINK = re.compile(r"\]\((?P<up>(?:\.\./)*)start_here\.ipynb(?P<anchor>#[^)]*)?\)")
-HIDDEN_TESTS = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*\n?",
-                          re.MULTILINE | re.DOTALL)
 
 
 class SiteError(RuntimeError):

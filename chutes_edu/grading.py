@@ -66,7 +66,7 @@ from pathlib import Path
 from typing import IO, Any
 
 __all__ = ["grade", "graded", "record", "judge", "decide_notebook", "answer_record",
-           "ANSWER_MIME", "GradingError"]
+           "ANSWER_MIME", "HIDDEN_TESTS", "GradingError"]
 
 _HOLDER = "_chutes_edu_grading_server"          # where a kernel keeps its grader process
 _ALLOWED_MODULES = ("numpy", "sympy", "mpmath", "fractions", "decimal", "collections", "copyreg",
@@ -306,6 +306,9 @@ def graded(exercise: str, answer: Any) -> None:
 # student's code: it decodes them (JSON with tagged types: no pickle, no eval) and runs each
 # exercise's verifier there. Its verdict replaces whatever the kernel wrote in the test cell.
 ANSWER_MIME = "application/vnd.chutes-edu.answer+json"
+# A hidden-tests block, markers and all: what a release, an exercise page or a site leaves out.
+HIDDEN_TESTS = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*\n?",
+                          re.MULTILINE | re.DOTALL)
 _RECORD_CALL = re.compile(r'^\s*record\("(?P<exercise>\d+\.\d+)",', re.MULTILINE)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUMBER_TEXT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
