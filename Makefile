@@ -128,7 +128,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench.py
 
 exercises: $(STAMP)
-	$(PY) tools/make_exercises.py
+	$(PY) tools/make_exercises.py --verify
 
 clean:
 	rm -rf $(VENV) $(LAB_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache tests/artifacts \

@@ -80,13 +80,32 @@ class DecideGrades(Preprocessor):
     def preprocess(self, nb: Any, resources: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         from chutes_edu.grading import decide_notebook
 
-        return decide_notebook(nb), resources
+        student = resources.get("nbgrader", {}).get("student")
+        return decide_notebook(nb, student=student), resources
+
+
+# With a course secret (CHUTES_COURSE_SECRET, the same as on the students' hub) every student has
+# their own numbers (chutes_edu.variants). The notebook is re-run for grading with the student's
+# numbers (this step names the student to the kernel the next step starts), and DecideGrades judges
+# the answers against that student's numbers, whatever the kernel used.
+class StudentNumbers(Preprocessor):
+    """Give the kernel that runs a submission its student's id (CHUTES_STUDENT_ID)."""
+
+    def preprocess(self, nb: Any, resources: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        import os
+
+        from chutes_edu.variants import STUDENT_ID_VARIABLES
+
+        os.environ[STUDENT_ID_VARIABLES[0]] = str(resources.get("nbgrader", {}).get("student", ""))
+        return nb, resources
 
 
 c.DecideGrades.enabled = True
+c.StudentNumbers.enabled = True
 _steps = list(Autograde.class_traits()["autograde_preprocessors"].default())
+_run = _steps.index(Execute)
 c.Autograde.autograde_preprocessors = [
-    *_steps[:_steps.index(Execute) + 1], DecideGrades, *_steps[_steps.index(Execute) + 1:]]
+    *_steps[:_run], StudentNumbers, Execute, DecideGrades, *_steps[_run + 1:]]
 
 
 # nbgrader restores every locked cell from its gradebook and warns when a submitted one differs.

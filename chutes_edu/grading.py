@@ -65,8 +65,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["grade", "graded", "record", "judge", "decide_notebook", "answer_record",
-           "ANSWER_MIME", "HIDDEN_TESTS", "GradingError"]
+from chutes_edu.variants import my_numbers, variant
+
+__all__ = ["grade", "graded", "record", "judge", "decide_notebook", "answer_record", "variant",
+           "my_numbers", "ANSWER_MIME", "HIDDEN_TESTS", "GradingError"]
 
 _HOLDER = "_chutes_edu_grading_server"          # where a kernel keeps its grader process
 _ALLOWED_MODULES = ("numpy", "sympy", "mpmath", "fractions", "decimal", "collections", "copyreg",
@@ -560,13 +562,16 @@ def _replay(entry: dict[str, Any]) -> Callable[..., Any]:
     return replay
 
 
-def judge(entry: dict[str, Any]) -> tuple[bool, str]:
+def judge(entry: dict[str, Any], student: str | None = None) -> tuple[bool, str]:
     """The verdict on one recorded answer (run where no student code has run).
 
     Parameters
     ----------
     entry : dict
         A record from :func:`answer_record`.
+    student : str, optional
+        Whose answer it is: it is judged against that student's numbers
+        (:func:`chutes_edu.variants.variant`; the course's own without a student or a secret).
 
     Returns
     -------
@@ -587,7 +592,7 @@ def judge(entry: dict[str, Any]) -> tuple[bool, str]:
         answer = _replay(entry) if kind == "function" else _decode(entry["value"])
     except (ValueError, KeyError, TypeError, IndexError, AttributeError) as err:
         return False, f"the answer cannot be graded ({type(err).__name__})"
-    result = check(exercise, answer)
+    result = check(exercise, answer, variant(student, int(exercise.split(".")[0])))
     return result.ok, result.problem or ("" if result.ok else "not right")
 
 
@@ -595,9 +600,10 @@ def _judge_stdin() -> None:
     """The grading step's fresh process: records as JSON on stdin, verdicts as JSON on stdout."""
     outbox = _claim_stdout("w")
     verdicts = []
-    for entry in json.load(sys.stdin):
+    job = json.load(sys.stdin)
+    for entry in job["entries"]:
         try:
-            verdicts.append(judge(entry))
+            verdicts.append(judge(entry, job["student"]))
         except Exception as err:       # a verifier that fails on a strange answer: not right
             verdicts.append((False, f"the answer cannot be graded ({type(err).__name__})"))
     json.dump(verdicts, outbox)
@@ -619,7 +625,7 @@ def _records_of(cell: Any, exercise: str) -> list[dict[str, Any]]:
     return found
 
 
-def decide_notebook(nb: Any, python: str | None = None) -> Any:
+def decide_notebook(nb: Any, python: str | None = None, student: str | None = None) -> Any:
     """Grade an executed notebook's test cells from their recorded answers, in a fresh process.
 
     For every autograded test cell (nbgrader's ``grade`` and not ``solution``) whose hidden tests
@@ -634,6 +640,9 @@ def decide_notebook(nb: Any, python: str | None = None) -> Any:
         The notebook, executed (changed in place and returned).
     python : str, optional
         The interpreter to judge with; default this one.
+    student : str, optional
+        Whose notebook it is (nbgrader's student id): answers are judged against that student's
+        variant of the set's numbers (:func:`chutes_edu.variants.variant`).
 
     Returns
     -------
@@ -657,8 +666,9 @@ def decide_notebook(nb: Any, python: str | None = None) -> Any:
     if not cells:
         return nb
     command, env = _fresh_python("_judge_stdin", python)
-    done = subprocess.run(command, env=env, text=True, input=json.dumps(entries),
-                          capture_output=True, timeout=1800)
+    job = json.dumps({"student": student, "entries": entries})
+    done = subprocess.run(command, env=env, text=True, input=job, capture_output=True,
+                          timeout=1800)
     if done.returncode != 0:
         raise GradingError(f"the grading step failed: {done.stderr.strip()[-2000:]}")
     verdicts = json.loads(done.stdout)

@@ -31,7 +31,14 @@ exercise alone and says so; ``--force`` overwrites it and keeps the old file as
 nothing, tells an out-of-date exercise (solutions/ changed) from an edited one (someone worked in
 it), says what to do about each, and exits 1 if there is either.
 
-Usage: ``python tools/make_exercises.py [--check] [--force] [--points] [NOTEBOOK ...]``
+A set's numbers (the ``my_numbers(N, name=(value, values), ...)`` call at its top, see
+:mod:`chutes_edu.variants`) are copied into ``chutes_edu/numbers/setNN.json``, which the checks and
+the graders read: change a number in the solutions, run ``make exercises``, and the expected answers
+follow it. ``--verify`` (what ``make exercises`` runs) first executes every solution notebook in a
+fresh kernel with the course's own numbers and stops, naming the exercise, when a worked solution
+is not right by its own check; it writes nothing then.
+
+Usage: ``python tools/make_exercises.py [--check] [--verify] [--force] [--points] [NOTEBOOK ...]``
 (``--points`` prints the points and size of every set as a markdown table, for TEACHING.md).
 """
 
@@ -51,10 +58,12 @@ from typing import Any
 import nbformat
 
 from chutes_edu.course import lesson_stem, set_stem
+from chutes_edu.variants import SECRET_VARIABLE, STUDENT_ID_VARIABLES, declarations_in
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
 EXERCISES = ROOT / "exercises"
+NUMBERS = ROOT / "chutes_edu" / "numbers"
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 HIDDEN_BEGIN, HIDDEN_END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 # nbgrader_config.py sets ClearSolutions.code_stub to the same lines (a test keeps them equal).
@@ -206,6 +215,13 @@ def points_text(nb: Any) -> str:
 def _mark_cells(nb: Any) -> None:
     """Give graded and solution cells nbgrader's metadata, and keep the points cell (idempotent)."""
     counts: dict[tuple[str, str], int] = {}
+    for cell in nb.cells:
+        # The set's numbers: read-only, and restored from the release when a submission is graded.
+        if cell.cell_type == "code" and "my_numbers(" in cell.source:
+            numbers_meta = {"grade": False, "solution": False, "locked": True, "task": False,
+                            "schema_version": 3, "grade_id": "numbers"}
+            if cell.metadata.get("nbgrader") != numbers_meta:
+                cell.metadata["nbgrader"] = numbers_meta
     for number, cell in zip(_exercise_of_cells(nb), nb.cells, strict=True):
         hidden = cell.cell_type == "code" and HIDDEN_BEGIN in cell.source
         if BEGIN not in cell.source and not hidden:
@@ -235,6 +251,77 @@ def _mark_cells(nb: Any) -> None:
         nb.cells.insert(1, cell)
     elif cells[0].source != text:
         cells[0].source = text
+
+
+# --------------------------------------------------------------------------- a set's numbers
+def numbers_text(nb: Any, stem: str) -> tuple[str, str | None]:
+    """The file name and JSON of a set's declared numbers (None when the set declares none)."""
+    set_number = int(lesson_stem(stem).split("_")[0])
+    name = f"set{set_number:02d}.json"
+    found = []
+    for cell in nb.cells:
+        if cell.cell_type != "code" or "my_numbers" not in cell.source:
+            continue
+        try:
+            declared = declarations_in(cell.source)
+        except (ValueError, SyntaxError) as err:
+            raise ValueError(f"solutions/{stem}.ipynb: {err}") from None
+        if declared is not None:
+            found.append(declared)
+    if not found:
+        return name, None
+    if len(found) > 1 or found[0][0] != set_number:
+        raise ValueError(f"solutions/{stem}.ipynb: one my_numbers({set_number}, ...) call is "
+                         f"expected, found {[n for n, _ in found]}")
+    numbers = {key: {"course": value, "values": list(values)}
+               for key, (value, values) in found[0][1].items()}
+    data = {"set": set_number, "generated_from": f"solutions/{stem}.ipynb",
+            "do_not_edit": "run `make exercises` to regenerate", "numbers": numbers}
+    lines = ",\n".join(f"  {json.dumps(key)}: {json.dumps(value)}"
+                        for key, value in numbers.items())
+    head = json.dumps({k: v for k, v in data.items() if k != "numbers"}, indent=1)[:-2]
+    return name, f'{head},\n "numbers": {{\n{lines}\n }}\n}}\n'
+
+
+
+def verify_solutions(paths: list[Path], workers: int = 2) -> list[str]:
+    """Run each solution notebook in a fresh kernel; the self-checks its worked answers fail.
+
+    Returns one line per exercise whose worked solution its check does not call right (or per
+    notebook that does not run), naming the exercise. The course's own numbers are used: no
+    student id, no course secret.
+    """
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    for name in (*STUDENT_ID_VARIABLES, SECRET_VARIABLE):
+        os.environ.pop(name, None)
+    check_call = re.compile(r'^check\("(\d+\.\d+)"', re.MULTILINE)
+
+    def run(path: Path) -> list[str]:
+        nb = nbformat.read(path, as_version=4)
+        try:
+            NotebookClient(nb, timeout=300, kernel_name="python3",
+                           resources={"metadata": {"path": str(path.parent)}}).execute()
+        except CellExecutionError as err:
+            return [f"solutions/{path.name}: does not run: {str(err).strip().splitlines()[-1]}"]
+        wrong = []
+        for cell in nb.cells:
+            m = check_call.search(cell.source) if cell.cell_type == "code" else None
+            if m is None:
+                continue
+            text = "".join(o.get("text", "") or o.get("data", {}).get("text/plain", "")
+                           for o in cell.outputs)
+            if "✔" not in text:
+                wrong.append(f"solutions/{path.name}: exercise {m[1]}: the worked solution is "
+                             f"not right by its check: {text.strip()[:300]}")
+        return wrong
+
+    with ThreadPoolExecutor(workers) as pool:
+        return [line for lines in pool.map(run, paths) for line in lines]
 
 
 # --------------------------------------------------------------------------- building exercises
@@ -389,6 +476,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="write nothing; exit 1 if an exercise is out of date or edited")
     parser.add_argument("--force", action="store_true",
                         help="overwrite edited exercises too (keeping a .bak copy)")
+    parser.add_argument("--verify", action="store_true",
+                        help="first run every solution; stop if a worked answer fails its check")
     parser.add_argument("--points", action="store_true",
                         help="print the points table of the sets (markdown) and exit")
     parser.add_argument("notebooks", nargs="*", type=Path, help="solution notebooks (default: all)")
@@ -399,6 +488,11 @@ def main(argv: list[str] | None = None) -> int:
         print(points_table(sources))
         return 0
     problems: list[str] = []
+    if args.verify and not args.check:
+        wrong = verify_solutions(sources)
+        if wrong:
+            print("\n".join(wrong) + "\nNothing was written: fix the solution or its check.")
+            return 1
     if not args.check:
         EXERCISES.mkdir(exist_ok=True)
     for path in sources:
@@ -414,7 +508,13 @@ def main(argv: list[str] | None = None) -> int:
         exercise_text = _text(exercise)
         state = _compare(target.read_text() if target.exists() else None, exercise, exercise_text)
 
+        numbers_name, numbers = numbers_text(solution, stem)
+        numbers_path = NUMBERS / numbers_name
+        numbers_now = numbers_path.read_text() if numbers_path.exists() else None
         if args.check:
+            if numbers_now != numbers:
+                problems.append(f"chutes_edu/numbers/{numbers_name} does not hold the numbers "
+                                f"declared in solutions/{stem}.ipynb: run `make exercises`.")
             if new_solution_text != solution_text:
                 problems.append(f"solutions/{stem}.ipynb lacks its nbgrader metadata or points "
                                 "cell: run `make exercises`.")
@@ -423,6 +523,13 @@ def main(argv: list[str] | None = None) -> int:
             elif not (state.identical or (state.run_only and not state.edited)):
                 problems.append(_advice(rel, stem, state))
             continue
+        if numbers_now != numbers:
+            if numbers is None:
+                numbers_path.unlink()
+            else:
+                NUMBERS.mkdir(exist_ok=True)
+                numbers_path.write_text(numbers)
+            print(f"wrote chutes_edu/numbers/{numbers_name}")
         if new_solution_text != solution_text:
             path.write_text(new_solution_text)
             print(f"updated the nbgrader metadata and points of solutions/{stem}.ipynb")

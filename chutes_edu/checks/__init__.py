@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import html
 import importlib
+import inspect
 import math
 import numbers
 import os
@@ -37,7 +38,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["check", "graded", "register", "CheckResult", "NotYet", "close", "exactly",
+from chutes_edu.variants import Numbers, numbers_of
+
+__all__ = ["check", "graded", "register", "CheckResult", "Numbers", "NotYet", "close", "exactly",
            "whole_number", "same_array", "one_of", "same_expression", "exercise_ids",
            "is_function_exercise", "tolerance_text"]
 
@@ -56,8 +59,17 @@ class _NoAnswer(NotYet):
 class _Exercise:
     exercise: str
     hint: str
-    verify: Verifier
+    verify: Callable[..., bool]
     function: bool
+    takes_numbers: bool
+
+    def run(self, answer: Any, numbers: Numbers | None = None) -> bool:
+        """The verifier on ``answer``, with the set's numbers when it takes them."""
+        if not self.takes_numbers:
+            return bool(self.verify(answer))
+        if numbers is None:
+            numbers = numbers_of(int(self.exercise.split(".")[0]))
+        return bool(self.verify(answer, numbers))
 
 
 _REGISTRY: dict[str, _Exercise] = {}
@@ -85,8 +97,13 @@ class CheckResult:
         return f'<p class="chutes-edu-check">{html.escape(self.message)}</p>'
 
 
-def register(exercise: str, hint: str, function: bool = False) -> Callable[[Verifier], Verifier]:
+def register(exercise: str, hint: str,
+             function: bool = False) -> Callable[[Callable[..., bool]], Callable[..., bool]]:
     """Decorator: register ``verify(answer) -> bool`` as the check for ``exercise`` (e.g. "3.2").
+
+    A verifier that takes a second argument gets the set's numbers
+    (:class:`chutes_edu.variants.Numbers`: the student's variant, or the course's own), so its
+    expected value follows the numbers the notebook declares.
 
     Parameters
     ----------
@@ -102,10 +119,11 @@ def register(exercise: str, hint: str, function: bool = False) -> Callable[[Veri
     callable
         The decorator; it returns ``verify`` unchanged.
     """
-    def wrap(verify: Verifier) -> Verifier:
+    def wrap(verify: Callable[..., bool]) -> Callable[..., bool]:
         if exercise in _REGISTRY:
             raise ValueError(f"exercise {exercise} is registered twice")
-        _REGISTRY[exercise] = _Exercise(exercise, hint, verify, function)
+        takes_numbers = len(inspect.signature(verify).parameters) >= 2
+        _REGISTRY[exercise] = _Exercise(exercise, hint, verify, function, takes_numbers)
         return verify
     return wrap
 
@@ -171,7 +189,7 @@ def _finished(function: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-def check(exercise: str, answer: Any) -> CheckResult:
+def check(exercise: str, answer: Any, numbers: Numbers | None = None) -> CheckResult:
     """Check an exercise's answer: right, or not yet with a hint (the answer is never shown).
 
     Parameters
@@ -181,6 +199,9 @@ def check(exercise: str, answer: Any) -> CheckResult:
     answer : object
         Your answer: a number, an array, a function, ... as the exercise asks. ``None`` (what an
         exercise holds before you answer it) is "no answer given".
+    numbers : Numbers, optional
+        The set's numbers; default those the set's top cell gave in this kernel
+        (:func:`chutes_edu.variants.numbers_of`).
 
     Returns
     -------
@@ -196,7 +217,7 @@ def check(exercise: str, answer: Any) -> CheckResult:
                    "or quotes")
     else:
         try:
-            ok = bool(ex.verify(_finished(answer) if ex.function else answer))
+            ok = ex.run(_finished(answer) if ex.function else answer, numbers)
         except NotYet as err:
             problem = str(err)
         except NotImplementedError:

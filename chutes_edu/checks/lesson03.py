@@ -1,4 +1,8 @@
-"""Self-checks for exercise set 3 (lessons/03_markov_chains.ipynb)."""
+"""Self-checks for exercise set 3 (lessons/03_markov_chains.ipynb).
+
+The set's numbers ``n`` (:mod:`chutes_edu.variants`) are declared at the top of the set: the night
+of 3.1, the die of the board of 3.4, 3.5 and 3.7, and the turns of 3.4 and 3.5.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import sympy
 
 from chutes_edu import MILTON_BRADLEY_1943, Board, transition_matrix, turn_distribution
 from chutes_edu.checks import (
+    Numbers,
     close,
     exactly,
     one_of,
@@ -29,6 +34,11 @@ MONORAIL = sympy.Matrix([[0, _R(1, 2), _R(1, 2)],
                          [_R(1, 2), 0, _R(1, 2)],
                          [_R(1, 2), _R(1, 2), 0]])
 
+def _board(n: Numbers) -> Board:
+    """The board of 3.4, 3.5 and 3.7: the 1943 board with the set's die."""
+    return MILTON_BRADLEY_1943.replace(die=n.die)
+
+
 # Small boards the student's matrix builder of exercise 3.3 is tried on.
 _TEST_BOARDS = (
     Board({3: 7, 8: 2}, size=10, die=3),
@@ -40,8 +50,8 @@ _TEST_BOARDS = (
 
 @register("3.1", hint="Tonight is night 0. Three nights later is three steps of the chain: take "
                       "the right entry of a power of the transition matrix (sympy keeps it exact).")
-def _ex_3_1(answer: Any) -> bool:
-    return exactly((EATER ** 3)[0, 2])(answer)
+def _ex_3_1(answer: Any, n: Numbers) -> bool:
+    return exactly((EATER ** n.night)[0, 2])(answer)
 
 
 @register("3.2", hint="sympy can raise a matrix to a symbolic power: make k an integer symbol and "
@@ -61,16 +71,17 @@ def _ex_3_3(answer: Any) -> bool:
 
 @register("3.4", hint="A finished token stays on square 100, so 'over within k turns' is 'on "
                       "square 100 after k turns': one entry of a matrix power.")
-def _ex_3_4(answer: Any) -> bool:
-    within = float(np.cumsum(turn_distribution(MILTON_BRADLEY_1943))[20])
+def _ex_3_4(answer: Any, n: Numbers) -> bool:
+    within = float(np.cumsum(turn_distribution(_board(n)))[n.turns])
     return close(within, rel=1e-6)(answer)
 
 
 @register("3.5", hint="Row 0 of P^k is where a token that starts off the board is after k turns; "
                       "leave out square 100 and ask np.argmax.")
-def _ex_3_5(answer: Any) -> bool:
-    row = np.linalg.matrix_power(transition_matrix(MILTON_BRADLEY_1943), 5)[0]
-    return whole_number(int(np.argmax(row[:MILTON_BRADLEY_1943.size])))(answer)
+def _ex_3_5(answer: Any, n: Numbers) -> bool:
+    board = _board(n)
+    row = np.linalg.matrix_power(transition_matrix(board), n.after)[0]
+    return whole_number(int(np.argmax(row[:board.size])))(answer)
 
 
 @register("3.6", hint="Having an absorbing state is not enough: an absorbing chain must be able "
@@ -81,6 +92,6 @@ def _ex_3_6(answer: Any) -> bool:
 
 @register("3.7", hint="P(T <= k) is the entry [0, 100] of P^k. Step k up one turn at a time "
                       "(multiply by P again) until it reaches one half.")
-def _ex_3_7(answer: Any) -> bool:
-    cdf = np.cumsum(turn_distribution(MILTON_BRADLEY_1943))
+def _ex_3_7(answer: Any, n: Numbers) -> bool:
+    cdf = np.cumsum(turn_distribution(_board(n)))
     return whole_number(int(np.flatnonzero(cdf >= 0.5)[0]))(answer)
