@@ -1,7 +1,8 @@
 """Self-checks for exercise set 3 (lessons/03_markov_chains.ipynb).
 
-The set's numbers ``n`` (:mod:`chutes_edu.variants`) are declared at the top of the set: the night
-of 3.1, the die of the board of 3.4, 3.5 and 3.7, and the turns of 3.4 and 3.5.
+The set's numbers ``n`` (:mod:`chutes_edu.variants`) are declared at the top of the set: the
+meal and night of 3.1, how often the monorail of 3.2 stays, the die of the board of 3.4, 3.5 and
+3.7, the turns of 3.4 and 3.5 and the share of games over of 3.7.
 """
 
 from __future__ import annotations
@@ -23,20 +24,21 @@ from chutes_edu.checks import (
     whole_number,
 )
 
-# The chains of the lesson, as data (Hochman, Chutes and Ladders, section 3): meals H, P, C, F
-# and a 3-station loop.
+# The picky eater's chain of the lesson, as data (Hochman, Chutes and Ladders, section 3): meals
+# H, P, C, F. (The monorail of 3.2 is built from the set's numbers.)
 _R = sympy.Rational
 EATER = sympy.Matrix([[_R(1, 3), 0, _R(1, 3), _R(1, 3)],
                       [_R(1, 4), _R(1, 4), _R(1, 4), _R(1, 4)],
                       [0, 0, 1, 0],
                       [_R(1, 10), _R(1, 5), _R(1, 2), _R(1, 5)]])
-MONORAIL = sympy.Matrix([[0, _R(1, 2), _R(1, 2)],
-                         [_R(1, 2), 0, _R(1, 2)],
-                         [_R(1, 2), _R(1, 2), 0]])
+
 
 def _board(n: Numbers) -> Board:
     """The board of 3.4, 3.5 and 3.7: the 1943 board with the set's die."""
     return MILTON_BRADLEY_1943.replace(die=n.die)
+
+
+_MEALS = ("H", "P", "C", "F")
 
 
 # Small boards the student's matrix builder of exercise 3.3 is tried on.
@@ -48,17 +50,19 @@ _TEST_BOARDS = (
 )
 
 
-@register("3.1", hint="Tonight is night 0. Three nights later is three steps of the chain: take "
+@register("3.1", hint="Tonight is night 0. Night n.night is that many steps of the chain: take "
                       "the right entry of a power of the transition matrix (sympy keeps it exact).")
 def _ex_3_1(answer: Any, n: Numbers) -> bool:
-    return exactly((EATER ** n.night)[0, 2])(answer)
+    return exactly((EATER ** n.night)[_MEALS.index(n.start), 2])(answer)
 
 
 @register("3.2", hint="sympy can raise a matrix to a symbolic power: make k an integer symbol and "
                       "look at an entry of P**k (simplify it). Your answer should be an expression "
                       "in k alone.")
-def _ex_3_2(answer: Any) -> bool:
-    return same_expression(lambda n: (MONORAIL ** n)[0, 0], range(13))(answer)
+def _ex_3_2(answer: Any, n: Numbers) -> bool:
+    stay = _R(n.stay, 100)
+    chain = sympy.Matrix(3, 3, lambda i, j: stay if i == j else (1 - stay) / 2)
+    return same_expression(lambda k: (chain ** k)[0, 0], range(13))(answer)
 
 
 @register("3.3", hint="Make a (size + 1) x (size + 1) array of zeros; for every square s and face "
@@ -77,11 +81,12 @@ def _ex_3_4(answer: Any, n: Numbers) -> bool:
 
 
 @register("3.5", hint="Row 0 of P^k is where a token that starts off the board is after k turns; "
-                      "leave out square 100 and ask np.argmax.")
+                      "leave out square 100, ask np.argmax for the square, and give that square's "
+                      "probability.")
 def _ex_3_5(answer: Any, n: Numbers) -> bool:
     board = _board(n)
     row = np.linalg.matrix_power(transition_matrix(board), n.after)[0]
-    return whole_number(int(np.argmax(row[:board.size])))(answer)
+    return close(float(np.max(row[:board.size])), rel=1e-6)(answer)
 
 
 @register("3.6", hint="Having an absorbing state is not enough: an absorbing chain must be able "
@@ -91,7 +96,7 @@ def _ex_3_6(answer: Any) -> bool:
 
 
 @register("3.7", hint="P(T <= k) is the entry [0, 100] of P^k. Step k up one turn at a time "
-                      "(multiply by P again) until it reaches one half.")
+                      "(multiply by P again) until it reaches the share asked for.")
 def _ex_3_7(answer: Any, n: Numbers) -> bool:
     cdf = np.cumsum(turn_distribution(_board(n)))
-    return whole_number(int(np.flatnonzero(cdf >= 0.5)[0]))(answer)
+    return whole_number(int(np.flatnonzero(cdf >= n.share / 100)[0]))(answer)
