@@ -1,10 +1,12 @@
 """A teacher's nbgrader round on every exercise set, with the repository's nbgrader_config.py:
-generate_assignment, then autograde four students: one who hands in the solutions (every
-autograded point), one who hands in the untouched release (no points), one who cheats by
+generate_assignment, then autograde five students in a class where every student has their own
+numbers (a course secret): one who hands in the solutions (every autograded point), one who hands in the untouched release (no points), one who cheats by
 redefining ``check``, the grader's entry points (``runpy``, the recorder in ``sys.modules``) and the
 library and answering 1 everywhere (no points), and one who answers with objects equal to
 everything after patching numpy's and math's closeness tests, the visible test and IPython's
-tracebacks (no points): the verdict is decided after the run, outside the kernel.
+tracebacks (no points): the verdict is decided after the run, outside the kernel; and one who
+hands in the worked solutions computed with another student's numbers (less than half of the
+points of the exercises whose answers are values).
 ``nbgrader validate`` fails an unfinished notebook and passes a finished one.
 
 The whole round takes a few minutes on two cores; its stages' times are printed (``pytest -s``)."""
@@ -97,9 +99,31 @@ get_ipython()._showtraceback = lambda *a, **k: None
 '''
 
 
+# The class has its own numbers per student (chutes_edu.variants): the teacher grades with the same
+# course secret the students' hub gives their kernels.
+SECRET = "a class with a variant per student"
+FRIEND = "solutions"
+
+
+def _copier(solution: nbformat.NotebookNode, set_number: int) -> nbformat.NotebookNode:
+    """The worked solutions, computed with the numbers of the student FRIEND instead of one's own:
+    what typing a friend's answers gives (nbgrader restores the locked numbers cell itself, so the
+    copier re-runs it after it, with the friend's numbers)."""
+    nb = nbformat.from_dict(solution)
+    at, cell = next((i, c) for i, c in enumerate(nb.cells) if "my_numbers(" in c.source)
+    again = "\n".join(line for line in cell.source.splitlines()
+                      if not line.startswith(("from ", "import ")))
+    nb.cells.insert(at + 1, nbformat.v4.new_code_cell(
+        "# my friend's numbers, not mine\n"
+        "from chutes_edu.variants import variant\n\n"
+        f"friend = variant({FRIEND!r}, {set_number}, secret={SECRET!r})\n"
+        "my_numbers = lambda *args, **kwargs: friend\n" + again))
+    return nb
+
+
 def _nbgrader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",  # it runs alembic
-           "OPENBLAS_NUM_THREADS": "1"}
+           "OPENBLAS_NUM_THREADS": "1", "CHUTES_COURSE_SECRET": SECRET}
     return subprocess.run([str(BIN / "nbgrader"), *args], cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=1800)
 
@@ -138,13 +162,16 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     times["generate_assignment"] = time.perf_counter() - start
 
     release = root / "release" / ASSIGNMENT
-    for student in ("solutions", "untouched", "cheat", "patcher"):
+    for student in ("solutions", "untouched", "cheat", "patcher", "copier"):
         folder = root / "submitted" / student / ASSIGNMENT
         folder.mkdir(parents=True)
         for nb in SOLUTIONS:
             name = _released(nb)
             if student == "solutions":
                 shutil.copy(nb, folder / name)
+            elif student == "copier":
+                nbformat.write(_copier(nbformat.read(nb, as_version=4), int(nb.name[:2])),
+                               folder / name)
             elif student == "untouched":
                 shutil.copy(release / name, folder)
             elif student == "cheat":
@@ -160,7 +187,7 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     done = _nbgrader("autograde", ASSIGNMENT, "--create", "--force", cwd=root)
     assert done.returncode == 0, done.stderr[-4000:]
     (root / "autograde.log").write_text(done.stderr)
-    times["autograde (4 students x 12 sets)"] = time.perf_counter() - start
+    times["autograde (5 students x 12 sets)"] = time.perf_counter() - start
     print("\nnbgrader round: " + ", ".join(f"{k} {v:.0f} s" for k, v in times.items()))
     yield root
 
@@ -213,6 +240,30 @@ def test_solutions_earn_every_autograded_point(course: Path) -> None:
         assert maximum >= 7, name
         assert score == maximum, f"{name}: {score} of {maximum}\n" + _failures(
             course, "solutions", name)
+
+
+def test_a_friends_numbers_earn_less_than_half_of_the_value_points(course: Path) -> None:
+    """Each submission is graded against its own student's numbers: the worked solutions computed
+    with another student's numbers earn less than half of the points of the exercises whose answers
+    are values (a function's code, copied, is as right for anyone: those points are left out)."""
+    from nbgrader.api import Gradebook
+
+    from chutes_edu.checks import is_function_exercise
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        for nb in gb.find_submission(ASSIGNMENT, "copier").notebooks:
+            earned = possible = 0.0
+            for grade in nb.grades:
+                if grade.cell.cell_type != "code":
+                    continue
+                exercise = grade.name.removeprefix("ex").split("-")[0].replace("_", ".")
+                if is_function_exercise(exercise):
+                    continue
+                earned += grade.score
+                possible += grade.max_score
+            if possible:
+                assert earned < possible / 2, f"{nb.name}: {earned} of {possible}\n" + _failures(
+                    course, "copier", nb.name)
 
 
 def test_untouched_release_earns_nothing(course: Path) -> None:
