@@ -190,7 +190,6 @@ def test_main_keeps_its_full_self_checks() -> None:
     assert check("1.6", "b").checked
 
 
-@pytest.mark.slow
 def test_an_exercise_set_runs_in_the_student_copy(student_dir: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     notebook = next((student_dir / "exercises").glob("01_*.ipynb"))
@@ -207,6 +206,24 @@ def test_an_exercise_set_runs_in_the_student_copy(student_dir: Path,
     assert checks
     for cell in checks:
         assert "not yet: no answer given" in cell.outputs[0]["data"]["text/plain"]
+
+
+def test_nbgrader_config_refuses_to_grade_with_the_student_copy() -> None:
+    """A grading Python whose library has no answer checks would give every answer 0: it stops."""
+    pytest.importorskip("nbgrader")
+
+    def load(setup: str) -> subprocess.CompletedProcess[str]:
+        code = (f"{setup}\nfrom traitlets.config import Config\n"
+                f"exec(open({str(ROOT / 'nbgrader_config.py')!r}).read(), "
+                "{'get_config': Config})\nprint('loaded')")
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              timeout=120, check=False)
+
+    # the student copy: no lesson modules to load
+    done = load("import chutes_edu.checks as c; c._LOADED = True")
+    assert done.returncode != 0 and "loaded" not in done.stdout
+    assert "it is the student copy of the course" in done.stderr, done.stderr
+    assert "loaded" in load("").stdout
 
 
 def test_the_student_branch_is_up_to_date() -> None:
