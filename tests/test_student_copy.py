@@ -184,6 +184,35 @@ print(json.dumps({
     assert out["graded"] == [None] * 4
 
 
+def _stub(p: float, n_trials: int, seed: int) -> None:
+    """An exercise's stub: a docstring, and # YOUR CODE HERE."""
+    # YOUR CODE HERE
+
+
+def _pass(p: float) -> None:
+    pass
+
+
+def _five(p: float) -> int:
+    return 5
+
+
+def _text(p: float) -> str:
+    """A docstring, and a body."""
+    return "x"
+
+
+@pytest.mark.parametrize(("answer", "empty"), [
+    (None, True), (..., True), (_stub, True), (_pass, True), (lambda p: None, True),
+    (_five, False), (_text, False), (lambda p: 5, False), (lambda p: "x", False),
+    (lambda p: p, False), (0, False), ("", False), ([], False)])
+def test_no_answer_is_none_or_a_stub(answer: object, empty: bool) -> None:
+    """What the student copy calls "no answer given": None, ..., or a function with no body."""
+    from chutes_edu.checks import _is_empty
+
+    assert _is_empty(answer) is empty
+
+
 def test_main_keeps_its_full_self_checks() -> None:
     assert has_answer_checks("1.6")
     assert check("1.6", "b") and not check("1.6", "c")

@@ -197,7 +197,7 @@ def _docstring_body() -> None:
     """A docstring and nothing else: an exercise's stub."""
 
 
-_STUB_CODE = {_empty_body.__code__.co_code, _docstring_body.__code__.co_code}
+_STUBS = (_empty_body.__code__, _docstring_body.__code__)
 
 
 def _is_empty(answer: Any) -> bool:
@@ -205,10 +205,14 @@ def _is_empty(answer: Any) -> bool:
     if answer is None or answer is Ellipsis:
         return True
     code = getattr(answer, "__code__", None)
-    # the same bytecode as a stub, and every constant but a docstring None (``return 5`` has the
-    # bytecode of a stub with a docstring, and the constant 5)
-    return (code is not None and code.co_code in _STUB_CODE and not code.co_names
-            and all(c is None for c in code.co_consts[1:]))
+    if code is None or code.co_names:
+        return False
+    # the bytecode of an empty body, with the same constants but for the docstring (``return 5``
+    # and ``lambda: 5`` have the bytecode of a stub, and another constant)
+    return any(code.co_code == stub.co_code and len(code.co_consts) == len(stub.co_consts)
+               and all(mine == theirs or (isinstance(mine, str) and isinstance(theirs, str))
+                       for mine, theirs in zip(code.co_consts, stub.co_consts, strict=True))
+               for stub in _STUBS)
 
 
 def _unchecked(exercise: str, answer: Any) -> CheckResult:
