@@ -37,7 +37,8 @@ PARALLEL  := -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
 STAGE_LOG := $(CURDIR)/tests/artifacts/stages.txt
 STAGE     := STAGE_LOG=$(STAGE_LOG) tools/stage.sh
 
-.PHONY: help lab lab-env test test-fast test-start lint fmt notebooks-kernels site bench exercises clean
+.PHONY: help lab lab-env test test-fast test-start lint fmt notebooks-kernels site bench exercises \
+	student clean
 
 help:
 	@echo "make lab        - create .venv-lab (the pinned course environment) and start JupyterLab"
@@ -47,6 +48,8 @@ help:
 	@echo "make site       - build the course website into _build/html (SOLUTIONS=1 adds solutions)"
 	@echo "make bench      - print the speed ratios (benchmarks/bench.py)"
 	@echo "make exercises  - regenerate exercises/ from solutions/"
+	@echo "make student    - build the branch 'student' from main: the course without solutions or"
+	@echo "                  answer checks, for a graded class (then: git push origin student)"
 
 define check_python
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "chutes_edu needs Python 3.11 or newer")'
@@ -129,6 +132,15 @@ bench: $(STAMP)
 
 exercises: $(STAMP)
 	$(PY) tools/make_exercises.py --verify
+
+# The student copy for a graded class (TEACHING.md): a branch built from main's last commit with
+# git plumbing (the working tree and the current branch are not touched). SOURCE=<commit> builds
+# from another commit; `$(PY) tools/student_copy.py --check` says whether the branch is up to date.
+SOURCE ?= main
+# It needs git and Python only (no .venv).
+student:
+	$(check_python)
+	$(PYTHON) tools/student_copy.py --source $(SOURCE) --branch student
 
 clean:
 	rm -rf $(VENV) $(LAB_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache tests/artifacts \

@@ -35,6 +35,15 @@ if INSTALLED != COURSE_VERSION:
     sys.exit(f"nbgrader_config.py: this Python has chutes_edu {INSTALLED}, and this file grades "
              f"with chutes_edu {COURSE_VERSION}. Install the course's version, or copy the "
              "nbgrader_config.py of the version you have (TEACHING.md).")
+# The student copy of the course (the `student` branch, `make student`) has no answer checks: a
+# hub image built from it would give every answer 0.
+from chutes_edu.checks import exercise_ids  # noqa: E402 - only once the library is known to be there
+
+if not exercise_ids():
+    sys.exit("nbgrader_config.py: this Python's chutes_edu has no answer checks "
+             "(chutes_edu/checks/lessonNN.py): it is the student copy of the course. Grade with "
+             "the course installed from main: pip install -e '<a clone of main>[teacher]' "
+             "(TEACHING.md).")
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821 - nbgrader provides get_config()
 

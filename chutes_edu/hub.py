@@ -96,7 +96,9 @@ def main(argv: list[str] | None = None) -> int:
                                      description="Print an nbgitpuller link for the course.")
     parser.add_argument("--hub", required=True, help="the hub, e.g. https://hub.example.edu")
     parser.add_argument("--repo", required=True, help="the course repository's clone URL")
-    parser.add_argument("--branch", default="main")
+    parser.add_argument("--branch", default="main",
+                        help="the branch to hand out (default: main; for a graded class the "
+                             "student copy, built by `make student`: student)")
     parser.add_argument("--targetpath", default=DEFAULT_TARGETPATH,
                         help=f"folder in the students' homes (default: {DEFAULT_TARGETPATH})")
     parser.add_argument("--path", default="start_here.ipynb",

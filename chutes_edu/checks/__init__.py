@@ -10,6 +10,16 @@ reported as
 
 The message never contains the expected value. Lesson modules ``chutes_edu/checks/lessonNN.py``
 register their exercises with :func:`register`; :func:`check` loads them all on first use.
+
+A set whose lesson module is missing has no answer checks: that is the student copy of the course
+(``tools/student_copy.py`` leaves the lesson modules out, since they compute every expected
+answer). There :func:`check` is no oracle: it says only whether an answer is given,
+
+    ✘ 3.4 not yet: no answer given
+    ✔ 3.4 answered: your teacher grades it after you submit (this copy of the course has no
+      answer checks)
+
+the second line the same for every answer that is not empty, and :func:`graded` does nothing.
 :func:`check` is the student's self-check; grading for a teacher (nbgrader) uses the same verifiers
 from a fresh process, see :mod:`chutes_edu.grading`.
 
@@ -42,7 +52,7 @@ from chutes_edu.variants import Numbers, numbers_of
 
 __all__ = ["check", "graded", "register", "CheckResult", "Numbers", "NotYet", "close", "exactly",
            "whole_number", "same_array", "one_of", "same_expression", "exercise_ids",
-           "is_function_exercise", "tolerance_text"]
+           "is_function_exercise", "tolerance_text", "has_answer_checks"]
 
 Verifier = Callable[[Any], bool]
 
@@ -84,6 +94,9 @@ class CheckResult:
     ok: bool
     message: str
     problem: str = ""
+    checked: bool = True
+    """False when this copy of the course has no answer check for the exercise's set (the student
+    copy): then ``ok`` is always False and the message says only whether an answer is given."""
 
     def __bool__(self) -> bool:
         return self.ok
@@ -166,6 +179,69 @@ def is_function_exercise(exercise: str) -> bool:
     return _lookup(exercise).function
 
 
+_NUMBER = re.compile(r"(\d+)\.(\d+)")
+
+
+def has_answer_checks(exercise: str) -> bool:
+    """Whether this copy of the course can check answers to ``exercise``'s set.
+
+    The checks of lesson ``N``'s set live in ``chutes_edu/checks/lessonNN.py``; the student copy of
+    the course leaves those modules out.
+
+    Parameters
+    ----------
+    exercise : str
+        The exercise number, e.g. ``"3.4"``.
+
+    Returns
+    -------
+    bool
+        True when some exercise of the same set is registered (an unknown exercise of such a set is
+        still an error for :func:`check`).
+    """
+    match = _NUMBER.fullmatch(exercise) if isinstance(exercise, str) else None
+    if match is None:
+        raise ValueError(f"{exercise!r} is not an exercise number such as \"3.4\"")
+    _load_all()
+    lesson = int(match.group(1))
+    return any(int(known.split(".")[0]) == lesson for known in _REGISTRY)
+
+
+def _empty_body() -> None:
+    pass
+
+
+def _docstring_body() -> None:
+    """A docstring and nothing else: an exercise's stub."""
+
+
+_STUBS = (_empty_body.__code__, _docstring_body.__code__)
+
+
+def _is_empty(answer: Any) -> bool:
+    """No answer: None, ``...``, or a function whose body is still the stub (docstring only)."""
+    if answer is None or answer is Ellipsis:
+        return True
+    code = getattr(answer, "__code__", None)
+    if code is None or code.co_names:
+        return False
+    # the bytecode of an empty body, with the same constants but for the docstring (``return 5``
+    # and ``lambda: 5`` have the bytecode of a stub, and another constant)
+    return any(code.co_code == stub.co_code and len(code.co_consts) == len(stub.co_consts)
+               and all(mine == theirs or (isinstance(mine, str) and isinstance(theirs, str))
+                       for mine, theirs in zip(code.co_consts, stub.co_consts, strict=True))
+               for stub in _STUBS)
+
+
+def _unchecked(exercise: str, answer: Any) -> CheckResult:
+    """The self-check of a set with no answer checks: whether an answer is given, nothing more."""
+    if _is_empty(answer):
+        return CheckResult(exercise, False, f"✘ {exercise} not yet: no answer given",
+                           "no answer given", checked=False)
+    return CheckResult(exercise, False, f"✔ {exercise} answered: your teacher grades it after you "
+                       "submit (this copy of the course has no answer checks)", checked=False)
+
+
 def _lookup(exercise: str) -> _Exercise:
     _load_all()
     if exercise not in _REGISTRY:
@@ -206,8 +282,12 @@ def check(exercise: str, answer: Any, numbers: Numbers | None = None) -> CheckRe
     Returns
     -------
     CheckResult
-        Truthy when right; displays as a one-line message.
+        Truthy when right; displays as a one-line message. Where this copy of the course has no
+        answer checks for the set (:func:`has_answer_checks`), it is never truthy and says only
+        whether an answer is given, in the same words for every answer that is not empty.
     """
+    if not has_answer_checks(exercise):
+        return _unchecked(exercise, answer)
     ex = _lookup(exercise)
     problem = ""
     if answer is None or answer is Ellipsis:
@@ -239,6 +319,8 @@ def graded(exercise: str, answer: Any) -> None:
     ``AssertionError`` when it is not right yet; otherwise it does nothing (:func:`check` is the
     self-check). Under ``nbgrader autograde`` the grade is decided after the notebook has run, in a
     fresh process, from the answers the hidden tests record (:func:`chutes_edu.grading.record`).
+    Where this copy of the course has no answer checks for the set (the student copy), it does
+    nothing at all: ``nbgrader validate`` then tells only whether the notebook runs.
 
     Parameters
     ----------
@@ -249,7 +331,7 @@ def graded(exercise: str, answer: Any) -> None:
     """
     # Under autograde the verdict comes after the run, from the recorded answers (the hidden tests
     # call chutes_edu.grading.record): nothing decided in this kernel counts.
-    if os.environ.get("NBGRADER_EXECUTION") == "validate":
+    if os.environ.get("NBGRADER_EXECUTION") == "validate" and has_answer_checks(exercise):
         import runpy
         import warnings
 
