@@ -488,6 +488,10 @@ def test_feedback_arrives_in_every_students_home(graded: Round) -> None:
         assert s.name not in {o.name for o in graded.students if o is not s}
 
 
+def _bytes(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
 def test_records_the_time_of_each_phase(graded: Round, capsys: pytest.CaptureFixture[str]) -> None:
     assert not _failures(graded), _failures(graded)
     mib = 1024 * 1024
@@ -509,7 +513,8 @@ def test_records_the_time_of_each_phase(graded: Round, capsys: pytest.CaptureFix
         "teacher_server_peak_rss_mib": round(sample.get("peak_rss", 0) / mib, 1),
         "teacher_server_vmhwm_mib": round(sample.get("server_hwm", 0) / mib, 1),
         "teacher_largest_kernel_vmhwm_mib": round(sample.get("kernel_hwm", 0) / mib, 1),
-        "exchange_bytes": sum(p.stat().st_size for p in graded.exchange.rglob("*") if p.is_file()),
+        "exchange_bytes": _bytes(graded.exchange),
+        "teacher_course_bytes": _bytes(graded.hub.homes / TEACHER / "course"),
         "measured": "wall seconds (time.monotonic) of each REST call; memory: psutil RSS of the "
                     "teacher's jupyterhub-singleuser + its kernels every 0.5 s, VmHWM from /proc",
     }
@@ -527,7 +532,8 @@ def test_records_the_time_of_each_phase(graded: Round, capsys: pytest.CaptureFix
               f"  teacher's server + kernels peak {record['teacher_server_peak_rss_mib']:.0f} MiB "
               f"(server VmHWM {record['teacher_server_vmhwm_mib']:.0f} MiB, largest kernel "
               f"{record['teacher_largest_kernel_vmhwm_mib']:.0f} MiB); "
-              f"exchange {record['exchange_bytes'] / mib:.1f} MiB",
+              f"exchange {record['exchange_bytes'] / mib:.1f} MiB, teacher's course folder "
+              f"{record['teacher_course_bytes'] / mib:.1f} MiB",
               f"  the whole round, hub start to feedback: {graded.wall_s:.0f} s"]
     with capsys.disabled():
         print("\n" + "\n".join(lines))
