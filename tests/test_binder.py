@@ -24,8 +24,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
-# Test runners, linters and the teacher's grading tools stay out of a student's Lab.
-NOT_FOR_STUDENTS = {"nbgrader", "pytest", "nbval", "hypothesis", "playwright", "voila", "ruff", "mypy"}
+# Test runners and linters stay out of a student's Lab. (nbgrader is in it, for the Assignments tab;
+# its teacher's views are turned off, see test_student_environment_has_no_test_or_grading_tools.)
+NOT_FOR_STUDENTS = {"pytest", "nbval", "hypothesis", "playwright", "voila", "ruff", "mypy"}
 
 
 @pytest.fixture(scope="module")
@@ -55,10 +56,23 @@ def test_student_environment_has_no_test_or_grading_tools(lab_env: tuple[Path, s
                             capture_output=True, text=True, check=True).stdout
     names = {p["name"].lower().replace("_", "-") for p in json.loads(listed)}
     assert not names & NOT_FOR_STUDENTS, sorted(names & NOT_FOR_STUDENTS)
-    assert {"jupyterlab", "ipywidgets", "nbgitpuller", "chutes-edu"} <= names
-    extensions = subprocess.run([str(env_dir / "bin" / "jupyter"), "labextension", "list"],
-                                capture_output=True, text=True).stdout
-    assert "nbgrader" not in extensions
+    assert {"jupyterlab", "ipywidgets", "nbgitpuller", "chutes-edu", "nbgrader"} <= names
+    # nbgrader's student view only (binder/student_settings.py, run by postBuild): the Assignments
+    # tab and Validate stay; formgrader, create assignment and the course list are off and locked
+    sys.path.insert(0, str(ROOT / "binder"))
+    import student_settings
+
+    etc = env_dir / "etc" / "jupyter"
+    page = json.loads((etc / "labconfig" / "page_config.json").read_text())
+    for plugin in student_settings.TEACHER_LAB_PLUGINS:
+        assert page["disabledExtensions"][plugin] is page["lockedExtensions"][plugin] is True
+    servers = subprocess.run([str(env_dir / "bin" / "jupyter"), "server", "extension", "list"],
+                             capture_output=True, text=True)
+    listed = re.sub(r"\x1b\[[0-9;]*m", "", servers.stdout + servers.stderr)
+    for name in student_settings.TEACHER_SERVER_EXTENSIONS:
+        assert re.search(rf"{re.escape(name)}\s+disabled", listed), listed[-3000:]
+    for name in student_settings.STUDENT_SERVER_EXTENSIONS:
+        assert re.search(rf"{re.escape(name)}\s+enabled", listed), listed[-3000:]
 
 
 def test_library_comes_from_the_checkout_and_imports_anywhere(lab_env: tuple[Path, str],

@@ -171,7 +171,9 @@ def git_pull_link(hub_url: str, repo: str, branch: str = BRANCH, targetpath: str
 class Hub:
     """A JupyterHub on 127.0.0.1 with its proxy, and a record of every process it started."""
 
-    def __init__(self, base: Path, chp: str) -> None:
+    def __init__(self, base: Path, chp: str, extra_config: str = "") -> None:
+        """Start the hub. `extra_config` (Python) is appended to its jupyterhub_config.py: later
+        settings win, so another test can add users, a pre-spawn hook or a service."""
         self.base = base
         self.homes = base / "homes"
         self.homes.mkdir()
@@ -210,7 +212,7 @@ c.Spawner.start_timeout = 600
 c.Spawner.http_timeout = 600
 c.JupyterHub.tornado_settings = {{"slow_spawn_timeout": 1}}
 """
-        (base / "jupyterhub_config.py").write_text(config)
+        (base / "jupyterhub_config.py").write_text(config + extra_config)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "JPY_"))}
         env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
         env.pop("VIRTUAL_ENV", None)

@@ -1,0 +1,108 @@
+"""hub/config.yaml is a valid `values` file of the Zero to JupyterHub chart 4.x, as helm checks it.
+
+helm merges a config.yaml over the chart's default values.yaml and validates the result against
+the chart's values.schema.json before it renders anything; a misspelt key (`singleuser.memroy`) or
+a value of the wrong type stops `helm upgrade`. The test does the same with the chart's own files,
+vendored in tests/fixtures/ (chart 4.4.0; their source URL and commit are in the files: the test
+machine reaches PyPI and npm, not GitHub). It also checks what the graded path needs (hub/README.md,
+section 6) and that the image's environment pins nbgrader as the teacher's does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+yaml = pytest.importorskip("yaml")
+jsonschema = pytest.importorskip("jsonschema")
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+SCHEMA = FIXTURES / "z2jh-4.4.0-values.schema.json"
+DEFAULTS = FIXTURES / "z2jh-4.4.0-values.yaml"
+
+
+def _helm_merge(defaults: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """helm's coalescing of user values over chart defaults: maps merge, a null deletes a key,
+    anything else (lists included) replaces."""
+    merged = dict(defaults)
+    for key, value in values.items():
+        if value is None:
+            merged.pop(key, None)
+        elif isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _helm_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _errors(values: dict[str, Any]) -> list[str]:
+    schema = json.loads(SCHEMA.read_text())
+    merged = _helm_merge(yaml.safe_load(DEFAULTS.read_text()), values)
+    validator = jsonschema.Draft7Validator(schema)
+    return [f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(merged)]
+
+
+def _config() -> dict[str, Any]:
+    return dict(yaml.safe_load((ROOT / "hub" / "config.yaml").read_text()))
+
+
+def test_the_vendored_chart_files_say_where_they_come_from() -> None:
+    schema = json.loads(SCHEMA.read_text())
+    assert "zero-to-jupyterhub-k8s/blob/4.4.0/" in schema["$comment"]
+    assert "zero-to-jupyterhub-k8s/blob/4.4.0/" in DEFAULTS.read_text()
+    assert _errors({}) == []  # the chart's defaults pass its own schema
+
+
+def test_config_yaml_passes_the_charts_schema() -> None:
+    assert _errors(_config()) == []
+
+
+def test_the_schema_check_catches_a_misspelt_key() -> None:
+    config = _config()
+    config["singleuser"]["memroy"] = config["singleuser"].pop("memory")
+    assert any("memroy" in e for e in _errors(config))
+    config = _config()
+    config["cull"]["timeout"] = "an hour"
+    assert any("cull.timeout" in e for e in _errors(config))
+
+
+def test_config_yaml_shares_an_exchange_and_gives_the_teacher_formgrader() -> None:
+    config = _config()
+    single = config["singleuser"]
+    volume = single["storage"]["extraVolumes"][0]
+    mount = single["storage"]["extraVolumeMounts"][0]
+    assert volume["name"] == mount["name"] and "persistentVolumeClaim" in volume
+    exchange = single["extraFiles"]["nbgrader-exchange"]
+    assert exchange["mountPath"] == "/etc/jupyter/nbgrader_config.py"
+    assert f'c.Exchange.root = "{mount["mountPath"]}"' in exchange["stringData"]
+    # the course id of the students' config is the one of the repository's nbgrader_config.py
+    course_id = re.search(r'c\.CourseDirectory\.course_id = "(\w+)"',
+                          (ROOT / "nbgrader_config.py").read_text())
+    assert course_id and f'c.CourseDirectory.course_id = "{course_id.group(1)}"' in exchange["stringData"]
+    hook = config["hub"]["extraConfig"]["nbgrader-teacher"]
+    assert "c.Spawner.pre_spawn_hook" in hook and "/etc/jupyter/teacher" in hook
+    compile(hook, "hub.extraConfig.nbgrader-teacher", "exec")
+    teacher = {spec["mountPath"] for spec in single["extraFiles"].values()
+               if spec["mountPath"].startswith("/etc/jupyter/teacher/")}
+    assert teacher == {"/etc/jupyter/teacher/nbgrader_config.py",
+                       "/etc/jupyter/teacher/jupyter_server_config.json",
+                       "/etc/jupyter/teacher/labconfig/page_config.json"}
+    # LTI 1.3 with ltiauthenticator's required settings, and no grade passback promised
+    hub = config["hub"]["config"]
+    assert hub["JupyterHub"]["authenticator_class"] == "ltiauthenticator.lti13.auth.LTI13Authenticator"
+    assert {"issuer", "client_id", "authorize_url", "jwks_endpoint"} <= set(hub["LTI13Authenticator"])
+    assert "grade passback" in (ROOT / "hub" / "config.yaml").read_text()
+
+
+def test_students_and_teachers_pin_the_same_nbgrader() -> None:
+    def pin(name: str) -> str:
+        found = re.findall(r"^nbgrader==(\S+)$", (ROOT / "binder" / name).read_text(), re.M)
+        assert len(found) == 1, name
+        return str(found[0])
+
+    assert pin("requirements.txt") == pin("requirements-teacher.txt")
