@@ -58,6 +58,7 @@ from typing import Any
 
 import pytest
 
+from chutes_edu.variants import SECRET_VARIABLE
 from tests.test_hub import Hub, _alive, _configurable_http_proxy, _free_port, _version
 
 psutil = pytest.importorskip("psutil")
@@ -130,12 +131,15 @@ def _write_configs(base: Path, exchange: Path) -> tuple[Path, Path, Path, Path, 
 def _hub_config(image_etc: Path, everyone: Path, teacher: Path, as_root: Path, hook: str) -> str:
     """What this test adds to test_hub's jupyterhub_config.py (later settings win)."""
     students = {f"student{i:02d}" for i in range(1, STUDENTS + 1)}
+    environment = yaml.safe_load((ROOT / "hub" / "config.yaml").read_text())["singleuser"]["extraEnv"]
+    assert environment.get(SECRET_VARIABLE), "hub/config.yaml gives every server a course secret"
     return f'''
 # ---- tests/test_hub_grading.py: a teacher, {STUDENTS} students, nbgrader as in hub/config.yaml
 c.Authenticator.allowed_users = {sorted(students | {TEACHER})!r}
 c.Authenticator.admin_users = {{{TEACHER!r}}}
 # The image's settings (sys.prefix) and /etc/jupyter of a pod: below a teacher's folder in priority.
-c.Spawner.environment = {{"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+# singleuser.extraEnv of hub/config.yaml (the course secret: every student has their own numbers)
+c.Spawner.environment = {{**{environment!r},
                           "JUPYTER_CONFIG_PATH": {os.pathsep.join([str(everyone), str(image_etc)])!r}}}
 # The test drives the hub as a service: it starts servers and gives each user a token of their own.
 c.JupyterHub.services = [{{"name": "grading-test", "api_token": {SERVICE_TOKEN!r}}}]
