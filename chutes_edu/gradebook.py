@@ -480,9 +480,16 @@ def _course_config(course: Path) -> tuple[str, str]:
 
 @contextmanager
 def _gradebook(course: Path) -> Iterator[Any]:
+    """nbgrader's gradebook of the course (opening one runs ``alembic``: this Python's tools go
+    on PATH meanwhile, as for the nbgrader commands)."""
     db_url, course_id = _course_config(course)
-    with Gradebook(db_url, course_id) as gb:
-        yield gb
+    path = os.environ.get("PATH", "")
+    os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{path}"
+    try:
+        with Gradebook(db_url, course_id) as gb:
+            yield gb
+    finally:
+        os.environ["PATH"] = path
 
 
 def _utc_naive(moment: datetime) -> datetime:
