@@ -509,8 +509,8 @@ def grant_extensions(path: str | Path, course: str | Path = ".",
     keeps the extension (nbgrader updates an existing record's timestamp only). So the set must be
     generated first (``nbgrader generate_assignment``): the record mirrors its notebooks.
 
-    An extension replaces an earlier one for the same student and set (nbgrader's
-    ``grant_extension`` does the same); a new due date before the set's due date is refused.
+    nbgrader's ``Gradebook.grant_extension`` writes it: an extension replaces an earlier one for
+    the same student and set. A new due date before the set's due date is refused.
 
     Parameters
     ----------
@@ -569,7 +569,7 @@ def grant_extensions(path: str | Path, course: str | Path = ".",
                              "granted:\n  " + "\n  ".join(problems))
         for ext, delta in plan:
             try:
-                submission = gb.find_submission(ext.set, ext.student)
+                gb.find_submission(ext.set, ext.student)
             except MissingEntry:
                 with warnings.catch_warnings():   # nbgrader's add_submission trips SQLAlchemy's
                     warnings.simplefilter("ignore", SAWarning)   # autoflush warnings; harmless
@@ -578,8 +578,9 @@ def grant_extensions(path: str | Path, course: str | Path = ".",
                     for grade in notebook.grades:
                         grade.auto_score = 0
                         grade.needs_manual_grade = False
-            submission.extension = delta
-        gb.db.commit()
+                gb.db.commit()
+            # nbgrader's own call (it replaces an earlier extension)
+            gb.grant_extension(ext.set, ext.student, minutes=delta.total_seconds() / 60)
     return extensions
 
 
