@@ -905,12 +905,12 @@ def setup_course(course: str | Path, repo: str | Path, roster: str | Path | None
 
 
 _NEXT = """
-Next, in {course}:
+Next, in {course}, with {bin} on your PATH:
   1. set course_id (and your exchange) in nbgrader_config.py
   2. release a set:     nbgrader release_assignment 01_exercises_waiting_for_heads
   3. after the deadline: nbgrader collect 01_exercises_waiting_for_heads &&
                          nbgrader autograde 01_exercises_waiting_for_heads
-  4. hand grading:      nbgrader formgrader (or JupyterLab's Formgrader)
+  4. hand grading:      jupyter lab, then Nbgrader > Formgrader
   5. extensions:        python -m chutes_edu.gradebook extensions extensions.csv --course .
   6. grades:            nbgrader export --exporter chutes_edu.gradebook.CanvasExport --to canvas.csv
                         (or chutes_edu.gradebook.MoodleExport)
@@ -958,7 +958,8 @@ def main(argv: list[str] | None = None) -> int:
             lines = setup_course(args.course, args.repo, args.roster, args.schedule,
                                  args.timezone, generate=not args.no_generate)
             print("\n".join(lines) if lines else "the course folder is up to date")
-            print(_NEXT.format(course=Path(args.course).resolve()))
+            print(_NEXT.format(course=Path(args.course).resolve(),
+                               bin=Path(sys.executable).parent))
         elif args.command == "roster":
             students = read_roster(args.file) if args.check else import_roster(args.file,
                                                                                args.course)
