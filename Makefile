@@ -29,6 +29,19 @@ SITE_NPM   := book/node_modules/.package-lock.json
 # What the tests run in Node or inject into Chromium (axe-core, marked), pinned in tests/js.
 TEST_NPM   := tests/js/node_modules/.package-lock.json
 
+# The teacher's grading set-up (`make teacher`; TEACHING.md, "Running the course with nbgrader"):
+# .venv-teacher is the students' pinned environment plus nbgrader (binder/requirements-teacher.txt),
+# and COURSE_DIR the nbgrader course folder, outside the repository so that `git pull` never meets
+# students' work. ROSTER (CSV) and SCHEDULE (CSV or TOML, dates in TIMEZONE) are imported when
+# given; GENERATE=no leaves `nbgrader generate_assignment` (about 15 s for all sets) to later.
+TEACHER_VENV  ?= .venv-teacher
+TEACHER_STAMP := $(TEACHER_VENV)/.installed
+COURSE_DIR    ?= ../chutes-course-grading
+ROSTER        ?=
+SCHEDULE      ?=
+TIMEZONE      ?=
+GENERATE      ?= yes
+
 # `make test` runs the suite in one pytest session on both cores (pytest-xdist; conftest.py says how
 # work is shared), the checked notebooks also under each of $(KERNELS). Each stage says when it
 # starts and how long it took (tools/stage.sh), and a table of them all closes the run.
@@ -37,11 +50,13 @@ PARALLEL  := -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
 STAGE_LOG := $(CURDIR)/tests/artifacts/stages.txt
 STAGE     := STAGE_LOG=$(STAGE_LOG) tools/stage.sh
 
-.PHONY: help lab lab-env test test-fast test-start lint fmt notebooks-kernels site bench exercises \
-	student clean
+.PHONY: help lab lab-env teacher test test-fast test-start lint fmt notebooks-kernels site bench \
+	exercises student clean
 
 help:
 	@echo "make lab        - create .venv-lab (the pinned course environment) and start JupyterLab"
+	@echo "make teacher    - the teacher's nbgrader set-up: .venv-teacher and a course folder in"
+	@echo "                  COURSE_DIR (../chutes-course-grading); ROSTER=, SCHEDULE=, TIMEZONE="
 	@echo "make test       - create/update .venv, lint, type-check and run the whole test suite"
 	@echo "make test-fast  - the quick part while you work: no browsers, servers or other BLAS kernels"
 	@echo "make lint       - ruff and mypy only;  make fmt - apply ruff's automatic fixes"
@@ -76,6 +91,25 @@ lab: $(LAB_STAMP)
 		--ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/start_here.ipynb \
 		--ServerApp.log_level=ERROR --LabApp.log_level=ERROR \
 		--LanguageServerManager.autodetect=False
+
+# ---------------------------------------------------------------- the teacher's environment
+$(TEACHER_STAMP): binder/requirements.txt binder/requirements-teacher.txt binder/postBuild pyproject.toml
+	$(check_python)
+	@echo "Installing the teacher's environment into $(TEACHER_VENV) (once; a few minutes)..."
+	@$(PYTHON) -m venv $(TEACHER_VENV)
+	@$(TEACHER_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	@$(TEACHER_VENV)/bin/python -m pip install --quiet --disable-pip-version-check \
+		-r binder/requirements.txt -r binder/requirements-teacher.txt
+	@PATH="$(abspath $(TEACHER_VENV))/bin:$$PATH" bash binder/postBuild
+	@touch $@
+
+# Idempotent: copies only what the course folder lacks, skips sets already generated, and
+# re-imports a roster or schedule as an update. (nbgrader runs alembic: the venv's bin on PATH.)
+teacher: $(TEACHER_STAMP)
+	@PATH="$(abspath $(TEACHER_VENV))/bin:$$PATH" $(TEACHER_VENV)/bin/python -m chutes_edu.gradebook \
+		setup --repo "$(CURDIR)" --course "$(COURSE_DIR)" $(if $(ROSTER),--roster "$(ROSTER)") \
+		$(if $(SCHEDULE),--schedule "$(SCHEDULE)") $(if $(TIMEZONE),--timezone "$(TIMEZONE)") \
+		$(if $(filter no,$(GENERATE)),--no-generate)
 
 # ---------------------------------------------------------------- the developers' environment
 $(PY):
@@ -143,5 +177,5 @@ student:
 	$(PYTHON) tools/student_copy.py --source $(SOURCE) --branch student
 
 clean:
-	rm -rf $(VENV) $(LAB_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache tests/artifacts \
+	rm -rf $(VENV) $(LAB_VENV) $(TEACHER_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache tests/artifacts \
 		_build book/node_modules tests/js/node_modules

@@ -117,6 +117,20 @@ c.Autograde.autograde_preprocessors = [
     *_steps[:_run], StudentNumbers, Execute, DecideGrades, *_steps[_run + 1:]]
 
 
+# Late work (TEACHING.md, "Roster, due dates, extensions and late work"): a set handed in after its
+# due date, or after the student's extension, loses 10% of its score per started day late (one
+# hour late: 10%; three days: 30%), at most 100%, never below 0. Change the two numbers below to
+# change the rule (e.g. 5 and 50); to grade late work in full, delete the four lines below. The
+# penalty is decided at autograde time; the Canvas and Moodle exports decide it again from the
+# final score, hand-graded answers included. Due dates and extensions: python -m
+# chutes_edu.gradebook schedule / extensions.
+from chutes_edu.gradebook import LatePenaltyPerDay  # noqa: E402 - after the version check above
+
+c.AssignLatePenalties.plugin_class = LatePenaltyPerDay
+c.LatePenaltyPerDay.percent_per_day = 10.0
+c.LatePenaltyPerDay.max_percent = 100.0
+
+
 # nbgrader restores every locked cell from its gradebook and warns when a submitted one differs.
 # The released test cells lack their hidden tests, so it warned for every test cell of every
 # student and real tampering drowned in the noise. This step warns only when a locked cell differs

@@ -1,0 +1,984 @@
+"""Running a class with nbgrader: roster, due dates, extensions, late work and grades for the LMS.
+
+The teacher's layer (it needs nbgrader, ``pip install -e ".[teacher]"``; ``chutes_edu`` itself never
+imports it). Everything is stored in nbgrader's own gradebook, so formgrader, ``nbgrader autograde``
+and ``nbgrader export`` see the same data:
+
+- the **roster** (a CSV with ``id``, ``first_name``/``last_name`` or ``name``, ``email`` and
+  optionally ``lms_user_id``) is checked here (every bad row is named) and imported by nbgrader's
+  own ``nbgrader db student import``;
+- the **due dates** (a CSV ``set,due`` or a TOML file, in a stated time zone) are imported by
+  ``nbgrader db assignment import``, in UTC as nbgrader keeps them;
+- **extensions** (a CSV ``student,set`` and either ``due`` or ``hours``) go into nbgrader's
+  ``SubmittedAssignment.extension``, the field its lateness (``total_seconds_late``) already adds
+  to the due date; nbgrader has no command for it, so this module writes it with nbgrader's API;
+- **late work** costs what :class:`LatePenaltyPerDay` says (a ``LateSubmissionPlugin``, wired in
+  the course's ``nbgrader_config.py``: 10% of the score per started day late, at most 100%);
+- **grades** leave by CSV import: :class:`CanvasExport` and :class:`MoodleExport` are nbgrader
+  export plugins, one column per graded cell and one per set, in the shapes Canvas's and Moodle's
+  grade imports read (``nbgrader export --exporter chutes_edu.gradebook.CanvasExport``). There is
+  no grade passback (LTI Assignment and Grade Services).
+
+The command line does the same from a terminal in the course folder (``make teacher`` runs
+``setup``)::
+
+    python -m chutes_edu.gradebook setup --course ../chutes-course-grading --roster roster.csv
+    python -m chutes_edu.gradebook roster roster.csv
+    python -m chutes_edu.gradebook schedule schedule.toml
+    python -m chutes_edu.gradebook extensions extensions.csv --timezone Europe/Berlin
+
+TEACHING.md ("Roster, due dates, extensions and late work", "Exporting grades") is the guide.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import filecmp
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from nbgrader.api import Gradebook, MissingEntry  # type: ignore[import-untyped]
+from nbgrader.plugins import ExportPlugin, LateSubmissionPlugin  # type: ignore[import-untyped]
+from sqlalchemy.exc import SAWarning
+from traitlets import Bool, Float, Unicode
+from traitlets.utils.importstring import import_item
+
+__all__ = [
+    "Student", "read_roster", "import_roster",
+    "read_schedule", "import_schedule",
+    "Extension", "read_extensions", "grant_extensions",
+    "LatePenaltyPerDay", "CanvasExport", "MoodleExport", "CANVAS_COLUMNS", "MOODLE_COLUMNS",
+    "setup_course", "main",
+]
+
+# ------------------------------------------------------------------------------------ the roster
+
+_EMAIL = re.compile(r"^[^@\s,;<>]+@[^@\s,;<>]+\.[^@\s,;<>.]+$")
+# nbgrader makes a folder per student id (submitted/<id>/...): no separators, spaces or dot-names.
+_STUDENT_ID = re.compile(r"^[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]{0,127}$")
+
+
+@dataclass(frozen=True)
+class Student:
+    """One row of the roster, as nbgrader's gradebook keeps a student."""
+
+    id: str
+    first_name: str
+    last_name: str
+    email: str
+    lms_user_id: str = ""
+
+
+def _open_csv(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    """The header (lower-cased, stripped) and the non-blank rows of ``path``, with line numbers."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path}: no such file")
+    # utf-8-sig: a spreadsheet's "CSV UTF-8" starts with a byte-order mark
+    with path.open(encoding="utf-8-sig", newline="") as fh:
+        reader = csv.reader(fh)
+        try:
+            header = [h.strip().lower() for h in next(reader)]
+        except StopIteration:
+            raise ValueError(f"{path}: the file is empty (it needs a header row)") from None
+        rows = []
+        for row in reader:
+            if not any(cell.strip() for cell in row):
+                continue
+            values = dict(zip(header, (cell.strip() for cell in row), strict=False))
+            rows.append((reader.line_num, {h: values.get(h, "") for h in header}))
+    return header, rows
+
+
+def _split_name(name: str) -> tuple[str, str]:
+    """``"Ada Lovelace"`` or ``"Lovelace, Ada"`` -> ``("Ada", "Lovelace")``."""
+    if "," in name:
+        last, first = (part.strip() for part in name.split(",", 1))
+        return first, last
+    first, _, last = name.rpartition(" ")
+    return (first.strip(), last.strip()) if first else ("", name.strip())
+
+
+def read_roster(path: str | Path) -> list[Student]:
+    """Read and check a class roster.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A UTF-8 CSV file with a header row: ``id`` (or ``student_id``), then either
+        ``first_name`` and ``last_name`` or a single ``name`` (``"Ada Lovelace"`` or
+        ``"Lovelace, Ada"``), then ``email``; ``lms_user_id`` (e.g. the Canvas user id) is
+        optional. Other columns are ignored; blank lines are skipped.
+
+    Returns
+    -------
+    list of Student
+        In the file's order.
+
+    Raises
+    ------
+    ValueError
+        Naming every bad row by its line: a missing or unusable id (nbgrader makes a folder of
+        it: letters, digits and ``_ . @ + -`` only), a duplicate id or e-mail address, a missing
+        name, a missing or malformed e-mail address; or the missing columns.
+    """
+    path = Path(path)
+    header, rows = _open_csv(path)
+    id_column = next((c for c in ("id", "student_id") if c in header), None)
+    missing = [] if id_column else ["id"]
+    if not ({"first_name", "last_name"} <= set(header) or "name" in header):
+        missing.append("first_name and last_name (or name)")
+    if "email" not in header:
+        missing.append("email")
+    if missing:
+        raise ValueError(f"{path}: the header {header} lacks the column(s) {', '.join(missing)}")
+    assert id_column is not None
+    students: list[Student] = []
+    problems: list[str] = []
+    seen_ids: dict[str, int] = {}
+    seen_emails: dict[str, int] = {}
+    for line, row in rows:
+        sid, email = row[id_column], row["email"]
+        if "first_name" in header and (row.get("first_name") or row.get("last_name")):
+            first, last = row.get("first_name", ""), row.get("last_name", "")
+        else:
+            first, last = _split_name(row.get("name", ""))
+        bad = []
+        if not sid:
+            bad.append("missing id")
+        elif not _STUDENT_ID.match(sid):
+            bad.append(f"id {sid!r} is not usable as nbgrader's folder name (letters, digits "
+                       "and _ . @ + - only, at most 128, not starting with a dot)")
+        elif sid in seen_ids:
+            bad.append(f"duplicate id {sid!r} (first on line {seen_ids[sid]})")
+        if not (first or last):
+            bad.append("missing name")
+        if not email:
+            bad.append("missing e-mail address")
+        elif not _EMAIL.match(email):
+            bad.append(f"bad e-mail address {email!r}")
+        elif email.lower() in seen_emails:
+            bad.append(f"duplicate e-mail address {email!r} (first on line "
+                       f"{seen_emails[email.lower()]})")
+        if bad:
+            problems.append(f"line {line}: {'; '.join(bad)}")
+            continue
+        seen_ids[sid] = line
+        seen_emails[email.lower()] = line
+        students.append(Student(sid, first, last, email, row.get("lms_user_id", "")))
+    if problems:
+        raise ValueError(f"{path}: {len(problems)} bad row(s), nothing imported:\n  "
+                         + "\n  ".join(problems))
+    if not students:
+        raise ValueError(f"{path}: no students in the file")
+    return students
+
+
+def _nbgrader(args: Sequence[str], course: Path) -> subprocess.CompletedProcess[str]:
+    """Run an ``nbgrader`` command in the course folder (with this Python's tools on PATH: nbgrader
+    runs ``alembic``); fail with its log when it fails."""
+    bin_dir = Path(sys.executable).parent
+    exe = bin_dir / "nbgrader"
+    command = [str(exe) if exe.exists() else "nbgrader", *args]
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+           "PYTHONUTF8": "1"}
+    done = subprocess.run(command, cwd=course, env=env, capture_output=True, text=True,
+                          check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"`nbgrader {' '.join(args)}` in {course} failed:\n"
+                           + (done.stderr or done.stdout)[-3000:])
+    return done
+
+
+def import_roster(path: str | Path, course: str | Path = ".") -> list[Student]:
+    """Check a roster (:func:`read_roster`) and import it into the course's nbgrader gradebook.
+
+    The checked rows are written in the columns ``nbgrader db student import`` reads (``id``,
+    ``first_name``, ``last_name``, ``email``, ``lms_user_id``) and nbgrader imports them: a
+    student already in the gradebook is updated, nobody is removed.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The roster (see :func:`read_roster`).
+    course : str or pathlib.Path
+        The nbgrader course folder (the one with ``nbgrader_config.py``).
+
+    Returns
+    -------
+    list of Student
+        The students imported.
+    """
+    students = read_roster(path)
+    with tempfile.TemporaryDirectory() as tmp:
+        normalized = Path(tmp, "students.csv")
+        with normalized.open("w", encoding="utf-8", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(["id", "first_name", "last_name", "email", "lms_user_id"])
+            for s in students:
+                writer.writerow([s.id, s.first_name, s.last_name, s.email, s.lms_user_id])
+        _nbgrader(["db", "student", "import", str(normalized)], Path(course))
+    return students
+
+
+# ------------------------------------------------------------------------------------- due dates
+
+def _zone(timezone: str | None) -> ZoneInfo | None:
+    if not timezone:
+        return None
+    try:
+        return ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"unknown time zone {timezone!r} (an IANA name such as "
+                         "'Europe/Berlin', 'America/New_York' or 'UTC')") from None
+
+
+def _when(value: Any, zone: ZoneInfo | None) -> datetime:
+    """A due date in UTC, from an ISO date-time (with its own offset, or in ``zone``)."""
+    if isinstance(value, datetime):
+        moment = value
+    else:
+        text = str(value).strip()
+        try:
+            moment = datetime.fromisoformat(text)
+        except ValueError:
+            raise ValueError(f"{text!r} is not a date and time (write 2026-02-06 23:59)") from None
+        if len(text) <= 10:                      # a date alone: the end of that day
+            moment = moment.replace(hour=23, minute=59, second=59)
+    if moment.tzinfo is None:
+        if zone is None:
+            raise ValueError(f"{value!s} has no time zone: give --timezone (or a timezone "
+                             "column / key), or an offset such as +01:00")
+        moment = moment.replace(tzinfo=zone)
+    return moment.astimezone(UTC)
+
+
+def _course_sets(course: Path) -> list[str]:
+    """The assignments of a course folder: the folders of ``source/``."""
+    return sorted(p.name for p in Path(course, "source").iterdir() if p.is_dir()) \
+        if Path(course, "source").is_dir() else []
+
+
+def _which_set(name: str, sets: Sequence[str]) -> str:
+    """A set named in a file: its full name (``03_exercises_markov_chains``) or its number."""
+    name = name.strip()
+    if name in sets:
+        return name
+    if name.isdigit():
+        found = [s for s in sets if s[:2].isdigit() and int(s[:2]) == int(name)]
+        if len(found) == 1:
+            return found[0]
+    raise ValueError(f"unknown set {name!r} (the course's sets: {', '.join(sets) or 'none'})")
+
+
+def read_schedule(path: str | Path, sets: Sequence[str],
+                  timezone: str | None = None) -> dict[str, datetime]:
+    """Read the due date of each set.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        Either a CSV file with the columns ``set`` and ``due`` (and optionally ``timezone``), e.g.
+        ``03_exercises_markov_chains,2026-02-20 23:59``, or a TOML file::
+
+            timezone = "Europe/Berlin"
+            [due]
+            "01_exercises_waiting_for_heads" = 2026-02-06T23:59:00
+            "2" = "2026-02-13 23:59"
+
+        A set is named in full or by its number; a date alone means 23:59:59 that day.
+    sets : sequence of str
+        The course's assignments (the folders of its ``source/``).
+    timezone : str, optional
+        The IANA time zone of the dates without an offset (a file's own ``timezone`` wins).
+
+    Returns
+    -------
+    dict of str to datetime.datetime
+        Each set's due date, timezone-aware, in UTC.
+
+    Raises
+    ------
+    ValueError
+        Naming every bad entry: an unknown or repeated set, a date that is not one, a date
+        without a time zone.
+    """
+    path = Path(path)
+    entries: list[tuple[str, str, Any, str | None]] = []   # (where, set, due, timezone)
+    if path.suffix.lower() == ".toml":
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as err:
+            raise ValueError(f"{path}: {err}") from None
+        due = data.get("due")
+        if not isinstance(due, dict) or not due:
+            raise ValueError(f"{path}: no [due] table (set = date and time)")
+        file_zone = data.get("timezone", timezone)
+        entries = [(f"[due] {key!r}", str(key), value, file_zone) for key, value in due.items()]
+    else:
+        header, rows = _open_csv(path)
+        if not {"set", "due"} <= set(header):
+            raise ValueError(f"{path}: the header {header} needs the columns set and due")
+        entries = [(f"line {line}", row["set"], row["due"], row.get("timezone") or timezone)
+                   for line, row in rows]
+    out: dict[str, datetime] = {}
+    problems = []
+    for where, name, value, zone in entries:
+        try:
+            which = _which_set(name, sets)
+            if which in out:
+                raise ValueError(f"{which} has a due date already")
+            out[which] = _when(value, _zone(zone))
+        except ValueError as err:
+            problems.append(f"{where}: {err}")
+    if problems:
+        raise ValueError(f"{path}: {len(problems)} bad entr(y/ies), nothing imported:\n  "
+                         + "\n  ".join(problems))
+    return out
+
+
+def import_schedule(path: str | Path, course: str | Path = ".",
+                    timezone: str | None = None) -> dict[str, datetime]:
+    """Check a schedule (:func:`read_schedule`) and set the due dates in the gradebook.
+
+    nbgrader's ``nbgrader db assignment import`` writes them (in UTC, as nbgrader keeps them); an
+    assignment not generated yet is created with its due date, and ``generate_assignment`` keeps
+    it.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The schedule (see :func:`read_schedule`).
+    course : str or pathlib.Path
+        The nbgrader course folder.
+    timezone : str, optional
+        The time zone of dates without an offset.
+
+    Returns
+    -------
+    dict of str to datetime.datetime
+        The due dates set, in UTC.
+    """
+    course = Path(course)
+    due = read_schedule(path, _course_sets(course), timezone)
+    with tempfile.TemporaryDirectory() as tmp:
+        normalized = Path(tmp, "assignments.csv")
+        with normalized.open("w", encoding="utf-8", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(["name", "duedate"])
+            for name, when in due.items():
+                writer.writerow([name, when.isoformat()])
+        _nbgrader(["db", "assignment", "import", str(normalized)], course)
+    return due
+
+
+# ------------------------------------------------------------------------------------ extensions
+
+@dataclass(frozen=True)
+class Extension:
+    """A student's later due date for one set: a new due date, or extra hours."""
+
+    student: str
+    set: str
+    due: datetime | None = None
+    hours: float | None = None
+
+
+def read_extensions(path: str | Path, sets: Sequence[str],
+                    timezone: str | None = None) -> list[Extension]:
+    """Read per-student extensions.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A CSV file with the columns ``student``, ``set`` and ``due`` (a new due date and time)
+        and/or ``hours`` (extra hours after the set's due date); each row fills exactly one of
+        the two. A set is named in full or by its number.
+    sets : sequence of str
+        The course's assignments.
+    timezone : str, optional
+        The IANA time zone of due dates without an offset.
+
+    Returns
+    -------
+    list of Extension
+        New due dates in UTC.
+
+    Raises
+    ------
+    ValueError
+        Naming every bad row: no student, an unknown set, neither or both of due and hours,
+        hours that are not a positive number, the same student and set twice.
+    """
+    path = Path(path)
+    header, rows = _open_csv(path)
+    if not {"student", "set"} <= set(header) or not {"due", "hours"} & set(header):
+        raise ValueError(f"{path}: the header {header} needs the columns student, set and due "
+                         "or hours")
+    out: list[Extension] = []
+    problems = []
+    seen: dict[tuple[str, str], int] = {}
+    for line, row in rows:
+        try:
+            student = row["student"]
+            if not student:
+                raise ValueError("no student")
+            which = _which_set(row["set"], sets)
+            if (student, which) in seen:
+                raise ValueError(f"{student} has an extension for {which} already (line "
+                                 f"{seen[student, which]}); extensions do not add up: give one")
+            due, hours = row.get("due", ""), row.get("hours", "")
+            if bool(due) == bool(hours):
+                raise ValueError("give either due or hours")
+            if due:
+                ext = Extension(student, which, due=_when(due, _zone(timezone)))
+            else:
+                try:
+                    extra = float(hours)
+                except ValueError:
+                    raise ValueError(f"hours {hours!r} is not a number") from None
+                if not extra > 0 or math.isinf(extra):
+                    raise ValueError(f"hours {hours!r} is not a positive number")
+                ext = Extension(student, which, hours=extra)
+            seen[student, which] = line
+            out.append(ext)
+        except ValueError as err:
+            problems.append(f"line {line}: {err}")
+    if problems:
+        raise ValueError(f"{path}: {len(problems)} bad row(s), nothing granted:\n  "
+                         + "\n  ".join(problems))
+    return out
+
+
+def _course_config(course: Path) -> tuple[str, str]:
+    """The gradebook's database URL and course id, from the course folder's nbgrader_config.py."""
+    from nbgrader.coursedir import CourseDirectory  # type: ignore[import-untyped]
+    from traitlets.config.loader import PyFileConfigLoader
+
+    course = Path(course).resolve()
+    if not (course / "nbgrader_config.py").is_file():
+        raise ValueError(f"{course} has no nbgrader_config.py: is it the course folder?")
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    coursedir = CourseDirectory(config=config, root=str(course))
+    return coursedir.db_url, coursedir.course_id
+
+
+@contextmanager
+def _gradebook(course: Path) -> Iterator[Any]:
+    """nbgrader's gradebook of the course (opening one runs ``alembic``: this Python's tools go
+    on PATH meanwhile, as for the nbgrader commands)."""
+    db_url, course_id = _course_config(course)
+    path = os.environ.get("PATH", "")
+    os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{path}"
+    try:
+        with Gradebook(db_url, course_id) as gb:
+            yield gb
+    finally:
+        os.environ["PATH"] = path
+
+
+def _utc_naive(moment: datetime) -> datetime:
+    """nbgrader keeps times as naive datetimes in UTC."""
+    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
+
+
+def grant_extensions(path: str | Path, course: str | Path = ".",
+                     timezone: str | None = None) -> list[Extension]:
+    """Give students extensions, in nbgrader's gradebook (``SubmittedAssignment.extension``).
+
+    nbgrader's lateness (``SubmittedAssignment.total_seconds_late``, which ``autograde`` hands to
+    the late-penalty plugin) counts from the set's due date plus this extension. The extension
+    lives on the student's submission record. When the record does not exist yet (the student has
+    not been autograded), it is created here, empty, as ``autograde`` would create it: its cells
+    score 0 and need no hand grading until the student's work is autograded, which fills it in and
+    keeps the extension (nbgrader updates an existing record's timestamp only). So the set must be
+    generated first (``nbgrader generate_assignment``): the record mirrors its notebooks.
+
+    nbgrader's ``Gradebook.grant_extension`` writes it: an extension replaces an earlier one for
+    the same student and set. A new due date before the set's due date is refused.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The extensions (see :func:`read_extensions`).
+    course : str or pathlib.Path
+        The nbgrader course folder.
+    timezone : str, optional
+        The time zone of due dates without an offset.
+
+    Returns
+    -------
+    list of Extension
+        The extensions given.
+
+    Raises
+    ------
+    ValueError
+        Naming every row that cannot be applied (an unknown student, a set without a due date or
+        not generated yet, a new due date not after the set's); nothing is written then.
+    """
+    course = Path(course)
+    extensions = read_extensions(path, _course_sets(course), timezone)
+    with _gradebook(course) as gb:
+        problems, plan = [], []
+        for ext in extensions:
+            where = f"{ext.student}, {ext.set}"
+            try:
+                gb.find_student(ext.student)
+            except MissingEntry:
+                problems.append(f"{where}: no student {ext.student!r} in the gradebook (import "
+                                "the roster first)")
+                continue
+            try:
+                assignment = gb.find_assignment(ext.set)
+            except MissingEntry:
+                assignment = None
+            if assignment is None or not assignment.notebooks:
+                problems.append(f"{where}: {ext.set} is not generated yet (nbgrader "
+                                f"generate_assignment {ext.set})")
+                continue
+            if assignment.duedate is None:
+                problems.append(f"{where}: {ext.set} has no due date (import the schedule first)")
+                continue
+            if ext.due is not None:
+                delta = _utc_naive(ext.due) - assignment.duedate
+                if delta <= timedelta(0):
+                    problems.append(f"{where}: the new due date {ext.due:%Y-%m-%d %H:%M} UTC is "
+                                    f"not after the set's, {assignment.duedate:%Y-%m-%d %H:%M} UTC")
+                    continue
+            else:
+                delta = timedelta(hours=ext.hours or 0)
+            plan.append((ext, delta))
+        if problems:
+            raise ValueError(f"{path}: {len(problems)} extension(s) cannot be given, nothing "
+                             "granted:\n  " + "\n  ".join(problems))
+        for ext, delta in plan:
+            try:
+                gb.find_submission(ext.set, ext.student)
+            except MissingEntry:
+                with warnings.catch_warnings():   # nbgrader's add_submission trips SQLAlchemy's
+                    warnings.simplefilter("ignore", SAWarning)   # autoflush warnings; harmless
+                    submission = gb.add_submission(ext.set, ext.student)
+                for notebook in submission.notebooks:   # as autograde marks a missing notebook
+                    for grade in notebook.grades:
+                        grade.auto_score = 0
+                        grade.needs_manual_grade = False
+                gb.db.commit()
+            # nbgrader's own call (it replaces an earlier extension)
+            gb.grant_extension(ext.set, ext.student, minutes=delta.total_seconds() / 60)
+    return extensions
+
+
+# ------------------------------------------------------------------------------------- late work
+
+class LatePenaltyPerDay(LateSubmissionPlugin):
+    """nbgrader's late-submission plugin for the course: a share of the score per started day late.
+
+    ``autograde`` calls it for each late notebook (one per set) with the notebook's score and the
+    seconds past the due date, the student's extension included. Configure it in
+    ``nbgrader_config.py``::
+
+        c.AssignLatePenalties.plugin_class = LatePenaltyPerDay
+        c.LatePenaltyPerDay.percent_per_day = 10    # of the score, per started day late
+        c.LatePenaltyPerDay.max_percent = 100       # never more than this share of the score
+    """
+
+    percent_per_day = Float(10.0, min=0.0, help="Percent of the score taken per started day "
+                            "(24 hours) late.").tag(config=True)
+    max_percent = Float(100.0, min=0.0, max=100.0, help="The most a late submission loses, in "
+                        "percent of its score.").tag(config=True)
+
+    def late_submission_penalty(self, student_id: str, score: float,
+                                total_seconds_late: float) -> float:
+        """The points taken from a notebook ``total_seconds_late`` seconds late.
+
+        Parameters
+        ----------
+        student_id : str
+            The student (the same rule for everyone).
+        score : float
+            The notebook's score before the penalty.
+        total_seconds_late : float
+            Seconds past the due date (plus extension); 0 or less is on time.
+
+        Returns
+        -------
+        float
+            ``score`` × min(``max_percent``, ``percent_per_day`` × started days) / 100: 0 when
+            on time, never below 0, never more than the score.
+
+        Examples
+        --------
+        >>> plugin = LatePenaltyPerDay()
+        >>> plugin.late_submission_penalty("s1", 10.0, 3600)       # 1 hour: a started day
+        1.0
+        >>> plugin.late_submission_penalty("s1", 10.0, 3 * 86400)  # 3 days
+        3.0
+        """
+        if total_seconds_late <= 0 or score <= 0:
+            return 0.0
+        days = math.ceil(total_seconds_late / 86400)
+        share = min(self.max_percent, self.percent_per_day * days) / 100
+        return round(max(0.0, min(score, score * share)), 6)
+
+
+# ----------------------------------------------------------------------------- grades to the LMS
+
+# Canvas: Grades > Import reads a CSV shaped like its own gradebook export: the first columns
+# identify the student, every further column is an assignment (a new name creates one), and a row
+# whose first cell is "Points Possible" gives new assignments their points. Canvas Instructor Guide,
+# "How do I import grades in the Gradebook?"
+# (https://community.canvaslms.com/t5/Instructor-Guide/How-do-I-import-grades-in-the-Gradebook/ta-p/807)
+# names these columns, paraphrased: the student name, Student ID, SIS User ID, SIS Login ID and
+# Section, then the assignment columns; e.g. Ohio State's guide to the same import
+# (https://teaching.resources.osu.edu/toolsets/carmencanvas/guides/calculating-final-grades/import-csv-file-carmen-grades)
+# lists "Student Name ... OR Student ID OR Student SIS User ID", "SIS Login ID", "Section",
+# "Assignment Name". Canvas's export writes exactly this header:
+CANVAS_COLUMNS: tuple[str, ...] = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+"""The student columns of a Canvas gradebook CSV, before the assignments' columns."""
+
+# Moodle: Grades > Import > CSV file. The file's first row names the columns; at import the teacher
+# maps one identifying column to a user field ("Map from" Email address -> "Map to" Email address,
+# or ID number -> idnumber, or username) and each other column to a grade item or a new one.
+# MoodleDocs, "Grade import" (https://docs.moodle.org/en/Grade_import, "CSV import": "By default
+# 'Map from' is set to First Name, and 'Map to' to userid. Change both dropdowns to: 'Email
+# Address' to 'useremail', or to 'Id Number' to 'useridnumber'"). The names are Moodle's own export
+# headings (its language strings firstname, lastname, idnumber, email):
+MOODLE_COLUMNS: tuple[str, ...] = ("First name", "Last name", "ID number", "Email address")
+"""The student columns of the Moodle CSV, before the grade items' columns."""
+
+_QUESTION = re.compile(r"^ex(\d+)_(\d+)-(tests|written)$")
+
+
+def _question_label(grade_id: str) -> str:
+    """``ex3_4-tests`` -> ``3.4``; ``ex3_6-written`` -> ``3.6 written``; else the grade id."""
+    match = _QUESTION.match(grade_id)
+    if not match:
+        return grade_id
+    lesson, number, kind = match.groups()
+    return f"{int(lesson)}.{int(number)}" + (" written" if kind == "written" else "")
+
+
+def _natural(text: str) -> list[Any]:
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part)
+            for part in re.split(r"(\d+)", text)]
+
+
+def _points(value: float) -> str:
+    return f"{round(value, 2):g}"
+
+
+class _LmsExport(ExportPlugin):
+    """Grades as a table: a row per student, a column per graded cell and one per set."""
+
+    questions = Bool(True, help="Besides each set's total, one column per graded cell "
+                     "('<set> 3.4').").tag(config=True)
+    recompute_late_penalty = Bool(True, help=(
+        "Compute each late set's penalty again from its final score (hand-graded answers "
+        "included) with the plugin nbgrader_config.py gives AssignLatePenalties; nbgrader's own "
+        "penalty was computed at autograde time, before any hand grading.")).tag(config=True)
+    default_file = "grades.csv"
+    id_columns: tuple[str, ...] = ()
+
+    def student_cells(self, student: Any) -> list[str]:
+        """The identifying cells of a student's row, one per ``id_columns``."""
+        raise NotImplementedError
+
+    def extra_rows(self, maxima: list[str]) -> list[list[str]]:
+        """Rows between the header and the students' (Canvas: the points possible)."""
+        return []
+
+    def _late_plugin(self) -> Any:
+        if not self.recompute_late_penalty:
+            return None
+        section = self.config.get("AssignLatePenalties", {})
+        cls = section.get("plugin_class") if hasattr(section, "get") else None
+        if cls is None:
+            return None
+        if isinstance(cls, str):
+            cls = import_item(cls)
+        return cls(parent=self)
+
+    def table(self, gradebook: Any) -> tuple[list[str], list[str], list[list[str]]]:
+        """The header, the maximum of each grade column, and one row per student.
+
+        Parameters
+        ----------
+        gradebook : nbgrader.api.Gradebook
+            The course's gradebook.
+
+        Returns
+        -------
+        header, maxima, rows
+            ``maxima`` has an entry per grade column (after the identifying columns). A set
+            nobody submitted is left out unless asked for by name (``--assignment``); a student
+            without a submission of a set gets 0 there, as in ``nbgrader export``.
+        """
+        wanted_sets = [str(a) for a in self.assignment]
+        wanted_students = [str(s) for s in self.student]
+        plugin = self._late_plugin()
+        assignments = [a for a in gradebook.assignments
+                       if (a.name in wanted_sets if wanted_sets else a.num_submissions > 0)]
+        students = sorted((s for s in gradebook.students
+                           if not wanted_students or s.id in wanted_students),
+                          key=lambda s: ((s.last_name or "").lower(), (s.first_name or "").lower(),
+                                         s.id))
+        header, maxima = list(self.id_columns), []
+        cells: list[tuple[str, list[tuple[str, float]]]] = []
+        for a in assignments:
+            grade_cells = sorted(((cell.name, cell.max_score) for nb in a.notebooks
+                                  for cell in nb.grade_cells), key=lambda c: _natural(c[0]))
+            cells.append((a.name, grade_cells))
+            if self.questions:
+                header += [f"{a.name} {_question_label(name)}" for name, _ in grade_cells]
+                maxima += [_points(m) for _, m in grade_cells]
+            header.append(a.name)
+            maxima.append(_points(a.max_score))
+        rows, unfinished = [], 0
+        for s in students:
+            row = self.student_cells(s)
+            for name, grade_cells in cells:
+                try:
+                    sub = gradebook.find_submission(name, s.id)
+                except MissingEntry:
+                    row += ["0"] * (len(grade_cells) * self.questions + 1)
+                    continue
+                scores = {g.name: g for nb in sub.notebooks for g in nb.grades}
+                unfinished += any(g.needs_manual_grade for g in scores.values())
+                if self.questions:
+                    row += [_points(scores[c].score) if c in scores else "0"
+                            for c, _ in grade_cells]
+                raw = sub.score
+                if plugin is not None and sub.total_seconds_late > 0:
+                    penalty = plugin.late_submission_penalty(s.id, raw, sub.total_seconds_late)
+                    penalty = min(max(penalty or 0.0, 0.0), raw)
+                else:
+                    penalty = sub.late_submission_penalty or 0.0
+                row.append(_points(max(0.0, raw - penalty)))
+            rows.append(row)
+        if unfinished:
+            self.log.warning("%d submission(s) still have answers to grade by hand (formgrader): "
+                             "they count 0 in this export", unfinished)
+        return header, maxima, rows
+
+    def export(self, gradebook: Any) -> None:
+        """Write the table to ``--to`` (default: ``canvas_grades.csv`` / ``moodle_grades.csv``).
+
+        Parameters
+        ----------
+        gradebook : nbgrader.api.Gradebook
+            The course's gradebook (nbgrader's ExportApp opens it).
+        """
+        dest = self.to or self.default_file
+        header, maxima, rows = self.table(gradebook)
+        self.log.info("Exporting %d students' grades in %d columns to %s", len(rows),
+                      len(header) - len(self.id_columns), dest)
+        with open(dest, "w", encoding="utf-8", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(header)
+            writer.writerows(self.extra_rows(maxima))
+            writer.writerows(rows)
+
+
+class CanvasExport(_LmsExport):
+    """Grades as a Canvas gradebook CSV (Grades > Import): ``nbgrader export --exporter
+    chutes_edu.gradebook.CanvasExport --to canvas.csv``.
+
+    The columns :data:`CANVAS_COLUMNS`, then one per graded cell and one per set, and a second
+    row "Points Possible". ``Student`` is "Last, First"; ``ID`` is the roster's ``lms_user_id``
+    (Canvas's own user id, if you have it); ``SIS User ID`` is the nbgrader student id; ``SIS
+    Login ID`` and ``Section`` are left empty (Canvas matches a student on any one of the ids).
+    The CSV has no e-mail column: Canvas would take it for an assignment.
+    """
+
+    section = Unicode("", help="The Section column's value for every student.").tag(config=True)
+    default_file = "canvas_grades.csv"
+    id_columns = CANVAS_COLUMNS
+
+    def student_cells(self, student: Any) -> list[str]:
+        """Student, ID, SIS User ID, SIS Login ID, Section."""
+        name = ", ".join(p for p in (student.last_name, student.first_name) if p) or student.id
+        return [name, student.lms_user_id or "", student.id, "", self.section]
+
+    def extra_rows(self, maxima: list[str]) -> list[list[str]]:
+        """The "Points Possible" row Canvas's own export has (new assignments take it)."""
+        return [["Points Possible", "", "", "", "", *maxima]]
+
+
+class MoodleExport(_LmsExport):
+    """Grades as a CSV for Moodle's "Import grades from CSV": ``nbgrader export --exporter
+    chutes_edu.gradebook.MoodleExport --to moodle.csv``.
+
+    The columns :data:`MOODLE_COLUMNS` (``ID number`` is the nbgrader student id), then one per
+    graded cell and one per set. At import, map "Email address" to the users' e-mail address (or
+    "ID number" to their ID number) and each column to a grade item.
+    """
+
+    default_file = "moodle_grades.csv"
+    id_columns = MOODLE_COLUMNS
+
+    def student_cells(self, student: Any) -> list[str]:
+        """First name, Last name, ID number, Email address."""
+        return [student.first_name or "", student.last_name or "", student.id,
+                student.email or ""]
+
+
+# ----------------------------------------------------------------------------- the course folder
+
+def setup_course(course: str | Path, repo: str | Path, roster: str | Path | None = None,
+                 schedule: str | Path | None = None, timezone: str | None = None,
+                 generate: bool = True) -> list[str]:
+    """Make (or bring up to date) an nbgrader course folder from the repository.
+
+    Idempotent: the configuration and each set's source notebook are copied only when missing;
+    a file that differs from the repository's is kept (it is reported: you may have edited it).
+
+    Parameters
+    ----------
+    course : str or pathlib.Path
+        The course folder to make, e.g. ``../chutes-course-grading``.
+    repo : str or pathlib.Path
+        The course repository (its ``nbgrader_config.py`` and ``solutions/``).
+    roster, schedule : str or pathlib.Path, optional
+        Imported when given (:func:`import_roster`, :func:`import_schedule`).
+    timezone : str, optional
+        The schedule's time zone.
+    generate : bool
+        Run ``nbgrader generate_assignment`` for the sets (sets already generated are skipped;
+        about 15 seconds for all twelve).
+
+    Returns
+    -------
+    list of str
+        What was done, one line each.
+    """
+    from .course import course_lessons, lesson_stem, set_stem
+
+    course, repo = Path(course).resolve(), Path(repo).resolve()
+    if not (repo / "nbgrader_config.py").is_file() or not (repo / "solutions").is_dir():
+        raise ValueError(f"{repo} is not the course repository (no nbgrader_config.py or "
+                         "solutions/)")
+    done: list[str] = []
+
+    def place(src: Path, dest: Path) -> None:
+        if not dest.exists():
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dest)
+            done.append(f"copied {dest.relative_to(course)}")
+        elif not filecmp.cmp(src, dest, shallow=False):
+            done.append(f"kept {dest.relative_to(course)} (it differs from "
+                        f"{src.relative_to(repo)}: yours is kept)")
+
+    course.mkdir(parents=True, exist_ok=True)
+    place(repo / "nbgrader_config.py", course / "nbgrader_config.py")
+    names = []
+    for lesson in course_lessons(repo):
+        name = set_stem(lesson_stem(lesson.solutions.stem), "exercises")
+        names.append(name)
+        place(repo / lesson.solutions, course / "source" / name / f"{name}.ipynb")
+    if generate:
+        log = _nbgrader(["generate_assignment", "[0-9][0-9]_exercises_*"], course).stderr
+        made = log.count("Writing ")
+        done.append(f"generated {made} set(s) into release/"
+                    + (f"; {len(names) - made} already there" if made < len(names) else ""))
+    if roster is not None:
+        done.append(f"imported {len(import_roster(roster, course))} students from {roster}")
+    if schedule is not None:
+        done.append(f"set {len(import_schedule(schedule, course, timezone))} due dates from "
+                    f"{schedule}")
+    return done
+
+
+_NEXT = """
+Next, in {course}, with {bin} on your PATH:
+  1. set course_id (and your exchange) in nbgrader_config.py
+  2. release a set:     nbgrader release_assignment 01_exercises_waiting_for_heads
+  3. after the deadline: nbgrader collect 01_exercises_waiting_for_heads &&
+                         nbgrader autograde 01_exercises_waiting_for_heads
+  4. hand grading:      jupyter lab, then Nbgrader > Formgrader
+  5. extensions:        python -m chutes_edu.gradebook extensions extensions.csv --course .
+  6. grades:            nbgrader export --exporter chutes_edu.gradebook.CanvasExport --to canvas.csv
+                        (or chutes_edu.gradebook.MoodleExport)
+  Due dates and roster later: python -m chutes_edu.gradebook schedule|roster FILE --course .
+TEACHING.md, "Running the course with nbgrader", says more."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line: ``python -m chutes_edu.gradebook setup|roster|schedule|extensions``.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: the process's).
+
+    Returns
+    -------
+    int
+        0 on success, 2 when a file has bad rows (they are printed).
+    """
+    parser = argparse.ArgumentParser(prog="python -m chutes_edu.gradebook",
+                                     description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    setup = sub.add_parser("setup", help="make or update the nbgrader course folder")
+    setup.add_argument("--course", default="../chutes-course-grading")
+    setup.add_argument("--repo", default=".", help="the course repository (default: .)")
+    setup.add_argument("--roster")
+    setup.add_argument("--schedule")
+    setup.add_argument("--timezone")
+    setup.add_argument("--no-generate", action="store_true",
+                       help="leave nbgrader generate_assignment to later")
+    for command, helptext in [("roster", "check a roster CSV and import it"),
+                              ("schedule", "set the sets' due dates (CSV or TOML)"),
+                              ("extensions", "give students extensions (CSV)")]:
+        cmd = sub.add_parser(command, help=helptext)
+        cmd.add_argument("file")
+        cmd.add_argument("--course", default=".", help="the course folder (default: .)")
+        if command != "roster":
+            cmd.add_argument("--timezone", help="IANA time zone of dates without an offset")
+        else:
+            cmd.add_argument("--check", action="store_true", help="only check the file")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "setup":
+            lines = setup_course(args.course, args.repo, args.roster, args.schedule,
+                                 args.timezone, generate=not args.no_generate)
+            print("\n".join(lines) if lines else "the course folder is up to date")
+            print(_NEXT.format(course=Path(args.course).resolve(),
+                               bin=Path(sys.executable).parent))
+        elif args.command == "roster":
+            students = read_roster(args.file) if args.check else import_roster(args.file,
+                                                                               args.course)
+            print(f"{len(students)} students {'checked' if args.check else 'imported'}")
+        elif args.command == "schedule":
+            due = import_schedule(args.file, args.course, args.timezone)
+            for name, when in due.items():
+                print(f"{name}: due {when:%Y-%m-%d %H:%M} UTC")
+        else:
+            granted = grant_extensions(args.file, args.course, args.timezone)
+            print(f"{len(granted)} extension(s) granted")
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except RuntimeError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,425 @@
+"""Course administration with nbgrader (chutes_edu.gradebook): the roster, due dates, extensions,
+the late penalty and the Canvas and Moodle grade exports.
+
+Most tests use nbgrader's gradebook API on a throwaway course folder (no notebook runs). Two slow
+ones drive the real commands: a tiny one-cell assignment autograded for three students (late,
+within an extension, three days late) and exported, and ``make teacher`` run twice on a temporary
+course folder.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import nbformat
+import pytest
+
+pytest.importorskip("nbgrader")
+
+from nbgrader.api import Gradebook  # noqa: E402
+from traitlets.config import Config  # noqa: E402
+from traitlets.config.loader import PyFileConfigLoader  # noqa: E402
+
+from chutes_edu import gradebook as admin  # noqa: E402
+from chutes_edu.gradebook import (  # noqa: E402
+    CANVAS_COLUMNS,
+    MOODLE_COLUMNS,
+    CanvasExport,
+    LatePenaltyPerDay,
+    MoodleExport,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+# nbgrader's add_submission trips SQLAlchemy's autoflush warnings (harmless; autograde does too)
+pytestmark = pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")
+BIN = Path(sys.executable).parent
+SET = "03_exercises_markov_chains"
+SETS = ["01_exercises_waiting_for_heads", SET]
+DUE = datetime(2026, 2, 6, 12, 0)          # naive UTC, as nbgrader keeps it
+HOUR, DAY = 3600, 86400
+
+
+@pytest.fixture(autouse=True)
+def _tools_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new gradebook runs nbgrader's migrations with ``alembic``, from this Python's folder."""
+    monkeypatch.setenv("PATH", f"{BIN}{os.pathsep}{os.environ['PATH']}")
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# ------------------------------------------------------------------------------------ the roster
+
+def test_roster_reads_first_and_last_names_or_one_name(tmp_path: Path) -> None:
+    split = _write(tmp_path / "a.csv", "\ufeffid,first_name,last_name,email,lms_user_id\n"
+                   "s1,Ada,Lovelace,ada@example.edu,1001\n\ns2,Alan,Turing,alan@example.edu,\n")
+    assert admin.read_roster(split) == [
+        admin.Student("s1", "Ada", "Lovelace", "ada@example.edu", "1001"),
+        admin.Student("s2", "Alan", "Turing", "alan@example.edu", "")]
+    single = _write(tmp_path / "b.csv", 'student_id,name,email,section\n'
+                    's1,Ada Lovelace,ada@example.edu,A\n"s2","Turing, Alan",alan@example.edu,B\n')
+    assert [(s.first_name, s.last_name) for s in admin.read_roster(single)] == [
+        ("Ada", "Lovelace"), ("Alan", "Turing")]
+
+
+def test_roster_names_every_bad_row(tmp_path: Path) -> None:
+    roster = _write(tmp_path / "r.csv", "id,first_name,last_name,email\n"
+                    "s1,Ada,Lovelace,ada@example.edu\n"         # line 2: fine
+                    ",Nobody,Here,nobody@example.edu\n"         # 3: no id
+                    "s1,Ada,Again,ada2@example.edu\n"           # 4: duplicate id
+                    "s3,Alan,Turing,alan-at-example.edu\n"      # 5: bad e-mail
+                    "s4,Grace,Hopper,\n"                        # 6: no e-mail
+                    "a/b,Kurt,Goedel,kurt@example.edu\n"        # 7: id no folder can have
+                    "s6,Emmy,Noether,ADA@example.edu\n")        # 8: duplicate e-mail
+    with pytest.raises(ValueError) as err:
+        admin.read_roster(roster)
+    text = str(err.value)
+    assert "6 bad row(s), nothing imported" in text
+    for expected in ["line 3: missing id", "line 4: duplicate id 's1' (first on line 2)",
+                     "line 5: bad e-mail address 'alan-at-example.edu'",
+                     "line 6: missing e-mail address", "line 7: id 'a/b' is not usable",
+                     "line 8: duplicate e-mail address 'ADA@example.edu' (first on line 2)"]:
+        assert expected in text, text
+    assert "line 2" not in text.replace("first on line 2", "")
+
+
+def test_roster_without_the_needed_columns_says_which(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="lacks the column.*first_name and last_name.*email"):
+        admin.read_roster(_write(tmp_path / "r.csv", "id,surname\ns1,Lovelace\n"))
+
+
+# ------------------------------------------------------------------------ due dates, extensions
+
+def test_schedule_in_a_stated_time_zone_from_csv_or_toml(tmp_path: Path) -> None:
+    table = _write(tmp_path / "s.csv", "set,due\n1,2026-02-06 23:59\n"
+                   f"{SET},2026-02-20T23:59:00+00:00\n")
+    due = admin.read_schedule(table, SETS, timezone="Europe/Berlin")
+    assert due == {SETS[0]: datetime(2026, 2, 6, 22, 59, tzinfo=UTC),
+                   SET: datetime(2026, 2, 20, 23, 59, tzinfo=UTC)}
+    toml = _write(tmp_path / "s.toml", 'timezone = "America/New_York"\n[due]\n'
+                  '"01_exercises_waiting_for_heads" = 2026-02-06T23:59:00\n"3" = "2026-02-20"\n')
+    due = admin.read_schedule(toml, SETS)
+    assert due[SETS[0]] == datetime(2026, 2, 7, 4, 59, tzinfo=UTC)
+    assert due[SET] == datetime(2026, 2, 21, 4, 59, 59, tzinfo=UTC)     # a date: its last second
+
+
+def test_schedule_names_every_bad_entry(tmp_path: Path) -> None:
+    table = _write(tmp_path / "s.csv", "set,due\n1,2026-02-06 23:59\n"
+                   "13,2026-02-06 23:59\n3,next friday\n01_exercises_waiting_for_heads,2026-03-01\n")
+    with pytest.raises(ValueError) as err:
+        admin.read_schedule(table, SETS, timezone="UTC")
+    text = str(err.value)
+    assert "line 3: unknown set '13'" in text and "line 4: 'next friday' is not a date" in text
+    assert "line 5: 01_exercises_waiting_for_heads has a due date already" in text
+    with pytest.raises(ValueError, match="line 2: 2026-02-06 23:59 has no time zone"):
+        admin.read_schedule(table, SETS)
+    with pytest.raises(ValueError, match="unknown time zone 'Mars/Olympus'"):
+        admin.read_schedule(table, SETS, timezone="Mars/Olympus")
+
+
+def test_extensions_names_every_bad_row(tmp_path: Path) -> None:
+    table = _write(tmp_path / "e.csv", "student,set,due,hours\n"
+                   "s1,3,,48\n"                     # 2: fine
+                   "s2,3,2026-02-10 12:00,\n"       # 3: fine
+                   ",3,,24\n"                       # 4: no student
+                   "s3,3,,\n"                       # 5: neither
+                   "s4,3,2026-02-10 12:00,24\n"     # 6: both
+                   "s5,3,,-2\n"                     # 7: not positive
+                   "s1,3,,72\n"                     # 8: twice
+                   "s6,9,,24\n")                    # 9: unknown set
+    with pytest.raises(ValueError) as err:
+        admin.read_extensions(table, SETS, timezone="UTC")
+    text = str(err.value)
+    for expected in ["line 4: no student", "line 5: give either due or hours",
+                     "line 6: give either due or hours", "line 7: hours '-2' is not a positive",
+                     "line 8: s1 has an extension for 03_exercises_markov_chains already (line 2)",
+                     "line 9: unknown set '9'"]:
+        assert expected in text, text
+    good = _write(tmp_path / "g.csv", "student,set,due,hours\ns1,3,,48\ns2,3,2026-02-10 12:00,\n")
+    assert admin.read_extensions(good, SETS, timezone="UTC") == [
+        admin.Extension("s1", SET, hours=48.0),
+        admin.Extension("s2", SET, due=datetime(2026, 2, 10, 12, tzinfo=UTC))]
+
+
+# ------------------------------------------------------------------------------ the late penalty
+
+@pytest.mark.parametrize("seconds, penalty", [
+    (0, 0.0), (-5, 0.0),            # on time
+    (1, 1.0), (HOUR, 1.0),          # one second or one hour late: a started day, 10%
+    (DAY, 1.0), (DAY + 1, 2.0),     # the second day starts after 24 hours
+    (3 * DAY, 3.0),                 # three days: 30%
+    (30 * DAY, 10.0),               # never more than the score
+])
+def test_late_penalty_is_ten_percent_per_started_day(seconds: float, penalty: float) -> None:
+    assert LatePenaltyPerDay().late_submission_penalty("s1", 10.0, seconds) == penalty
+
+
+def test_late_penalty_is_configurable_and_never_negative() -> None:
+    config = Config()
+    config.LatePenaltyPerDay.percent_per_day = 5.0
+    config.LatePenaltyPerDay.max_percent = 20.0
+    plugin = LatePenaltyPerDay(config=config)
+    assert plugin.late_submission_penalty("s1", 8.0, HOUR) == pytest.approx(0.4)
+    assert plugin.late_submission_penalty("s1", 8.0, 10 * DAY) == pytest.approx(1.6)
+    assert plugin.late_submission_penalty("s1", 0.0, 10 * DAY) == 0.0
+
+
+def test_nbgrader_config_wires_the_late_penalty() -> None:
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
+    assert config.AssignLatePenalties.plugin_class is LatePenaltyPerDay
+    assert config.LatePenaltyPerDay.percent_per_day == 10.0
+    assert config.LatePenaltyPerDay.max_percent == 100.0
+    # the checks the grading relies on are still there
+    text = (ROOT / "nbgrader_config.py").read_text()
+    assert "COURSE_VERSION" in text and "DecideGrades" in text
+
+
+# ------------------------------------------------- extensions and exports on nbgrader's gradebook
+
+def _course(tmp_path: Path) -> tuple[Path, str]:
+    """A course folder whose gradebook has set 3 (generated: one notebook, two graded cells, due
+    DUE) and set 1 (not generated), and three students; nothing submitted yet."""
+    course = tmp_path / "course"
+    for name in SETS:
+        (course / "source" / name).mkdir(parents=True)
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    db = f"sqlite:///{course / 'gradebook.db'}"
+    with Gradebook(db, "chutes_edu") as gb:
+        gb.add_assignment(SET, duedate=DUE)
+        gb.add_assignment(SETS[0], duedate=DUE)
+        gb.add_notebook(SET, SET)
+        gb.add_grade_cell("ex3_1-tests", SET, SET, max_score=4, cell_type="code")
+        gb.add_grade_cell("ex3_2-written", SET, SET, max_score=6, cell_type="markdown")
+        gb.add_student("s1", first_name="Ada", last_name="Lovelace", email="ada@example.edu",
+                       lms_user_id="1001")
+        gb.add_student("s2", first_name="Alan", last_name="Turing", email="alan@example.edu")
+        gb.add_student("s3", first_name="Grace", last_name="Hopper", email="grace@example.edu")
+    return course, db
+
+
+def test_an_extension_before_the_submission_holds_through_autograde(tmp_path: Path) -> None:
+    course, db = _course(tmp_path)
+    table = _write(tmp_path / "e.csv", "student,set,due,hours\ns1,3,,48\n"
+                   "s2,03_exercises_markov_chains,2026-02-07 13:00,\n")
+    admin.grant_extensions(table, course, timezone="Europe/Berlin")
+    with Gradebook(db, "chutes_edu") as gb:
+        s1, s2 = gb.find_submission(SET, "s1"), gb.find_submission(SET, "s2")
+        assert s1.extension == timedelta(hours=48)
+        assert s2.extension == timedelta(hours=24)          # 13:00 in Berlin is 12:00 UTC
+        # an unsubmitted record neither scores nor waits for hand grading
+        assert s1.score == 0 and not any(g.needs_manual_grade for nb in s1.notebooks
+                                         for g in nb.grades)
+        # what autograde does with a submission's timestamp: update the record, extension kept
+        gb.update_or_create_submission(SET, "s1", timestamp=DUE + timedelta(hours=47))
+        s1 = gb.find_submission(SET, "s1")
+        assert s1.extension == timedelta(hours=48) and s1.total_seconds_late == 0
+        gb.update_or_create_submission(SET, "s1", timestamp=DUE + timedelta(hours=49))
+        assert gb.find_submission(SET, "s1").total_seconds_late == HOUR
+    # a second file replaces an extension (nbgrader's grant_extension does the same)
+    admin.grant_extensions(_write(tmp_path / "f.csv", "student,set,hours\ns1,3,2\n"), course)
+    with Gradebook(db, "chutes_edu") as gb:
+        assert gb.find_submission(SET, "s1").extension == timedelta(hours=2)
+
+
+def test_extensions_that_cannot_be_given_are_named_and_nothing_is_written(tmp_path: Path) -> None:
+    course, db = _course(tmp_path)
+    table = _write(tmp_path / "e.csv", "student,set,due,hours\ns1,3,,48\n"
+                   "nobody,3,,24\ns2,1,,24\ns3,3,2026-02-06 11:00,\n")
+    with pytest.raises(ValueError) as err:
+        admin.grant_extensions(table, course, timezone="UTC")
+    text = str(err.value)
+    assert "3 extension(s) cannot be given, nothing granted" in text
+    assert "nobody, 03_exercises_markov_chains: no student 'nobody'" in text
+    assert "s2, 01_exercises_waiting_for_heads: 01_exercises_waiting_for_heads is not generated" \
+        in text
+    assert "s3, 03_exercises_markov_chains: the new due date 2026-02-06 11:00 UTC is not after" \
+        in text
+    with Gradebook(db, "chutes_edu") as gb:
+        assert gb.find_assignment(SET).num_submissions == 0
+
+
+def _graded(db: str) -> None:
+    """s1 on time with 4 + 5 points; s2 one hour late with 4 + 6 (the written answer graded by
+    hand after autograde, whose penalty, 10% of the 4 points it saw, is stored); s3 nothing."""
+    with Gradebook(db, "chutes_edu") as gb:
+        for student, late, written in [("s1", -HOUR, 5.0), ("s2", HOUR, 6.0)]:
+            gb.add_submission(SET, student, timestamp=DUE + timedelta(seconds=late))
+            gb.find_grade("ex3_1-tests", SET, SET, student).auto_score = 4.0
+            grade = gb.find_grade("ex3_2-written", SET, SET, student)
+            grade.manual_score, grade.needs_manual_grade = written, False
+            notebook = gb.find_submission_notebook(SET, SET, student)
+            notebook.late_submission_penalty = 0.4 if late > 0 else None
+        gb.db.commit()
+
+
+def _exported(plugin_class: type, db: str, to: Path, config: Config | None = None) -> list[list[str]]:
+    plugin = plugin_class(config=config or Config())
+    plugin.to = str(to)
+    with Gradebook(db, "chutes_edu") as gb:
+        plugin.export(gb)
+    with to.open(encoding="utf-8", newline="") as fh:
+        return list(csv.reader(fh))
+
+
+def _late_config() -> Config:
+    config = Config()
+    config.AssignLatePenalties.plugin_class = LatePenaltyPerDay
+    return config
+
+
+def test_canvas_export_has_canvas_columns_points_possible_and_a_column_per_question(
+        tmp_path: Path) -> None:
+    _, db = _course(tmp_path)
+    _graded(db)
+    rows = _exported(CanvasExport, db, tmp_path / "canvas.csv", _late_config())
+    # The header of Canvas's own gradebook export, which its import reads (chutes_edu.gradebook)
+    assert CANVAS_COLUMNS == ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+    assert rows[0] == [*CANVAS_COLUMNS, f"{SET} 3.1", f"{SET} 3.2 written", SET]
+    assert rows[1] == ["Points Possible", "", "", "", "", "4", "6", "10"]
+    # sorted by last name; the late student's penalty is 10% of the final 10 points, not the
+    # 0.4 autograde stored; a student who submitted nothing gets 0, as in nbgrader's export
+    assert rows[2:] == [["Hopper, Grace", "", "s3", "", "", "0", "0", "0"],
+                        ["Lovelace, Ada", "1001", "s1", "", "", "4", "5", "9"],
+                        ["Turing, Alan", "", "s2", "", "", "4", "6", "9"]]
+    stored = _exported(CanvasExport, db, tmp_path / "stored.csv")     # no plugin configured
+    assert stored[-1][-1] == "9.6"
+
+
+def test_moodle_export_has_an_identifier_column_and_one_per_grade_item(tmp_path: Path) -> None:
+    _, db = _course(tmp_path)
+    _graded(db)
+    config = _late_config()
+    config.MoodleExport.questions = False
+    rows = _exported(MoodleExport, db, tmp_path / "moodle.csv", config)
+    assert MOODLE_COLUMNS == ("First name", "Last name", "ID number", "Email address")
+    assert rows == [[*MOODLE_COLUMNS, SET],
+                    ["Grace", "Hopper", "s3", "grace@example.edu", "0"],
+                    ["Ada", "Lovelace", "s1", "ada@example.edu", "9"],
+                    ["Alan", "Turing", "s2", "alan@example.edu", "9"]]
+
+
+def test_a_set_nobody_submitted_is_left_out_unless_asked_for(tmp_path: Path) -> None:
+    _, db = _course(tmp_path)
+    _graded(db)
+    assert SETS[0] not in _exported(MoodleExport, db, tmp_path / "a.csv")[0]
+    config = Config()
+    config.ExportPlugin.assignment = [SETS[0]]
+    assert _exported(MoodleExport, db, tmp_path / "b.csv", config)[0] == [*MOODLE_COLUMNS,
+                                                                         SETS[0]]
+
+
+# ------------------------------------------------------------------------ the real commands, slow
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+            "OPENBLAS_NUM_THREADS": "1"}
+
+
+def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(args, cwd=cwd, env=_env(), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done
+
+
+def _tiny_notebook() -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    meta = {"schema_version": 3, "task": False}
+    nb.cells = [
+        nbformat.v4.new_code_cell("### BEGIN SOLUTION\nx = 1\n### END SOLUTION", metadata={
+            "nbgrader": {**meta, "solution": True, "grade": False, "locked": False,
+                         "grade_id": "ex1_1-answer"}}),
+        nbformat.v4.new_code_cell("assert x == 1", metadata={
+            "nbgrader": {**meta, "solution": False, "grade": True, "locked": True,
+                         "grade_id": "ex1_1-tests", "points": 10}}),
+    ]
+    return nb
+
+
+@pytest.mark.slow
+def test_roster_due_date_extension_autograde_and_canvas_export(tmp_path: Path) -> None:
+    """A one-cell set with the course's nbgrader_config.py: three students hand in right answers,
+    one an hour late (10% off), one two days late within a three-day extension (nothing off),
+    one three days late (30% off)."""
+    course = tmp_path / "course"
+    (course / "source" / "tiny").mkdir(parents=True)
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    nbformat.write(_tiny_notebook(), course / "source" / "tiny" / "tiny.ipynb")
+    _run([str(BIN / "nbgrader"), "generate_assignment", "tiny"], course)
+    cli = [sys.executable, "-m", "chutes_edu.gradebook"]
+    _write(tmp_path / "roster.csv", "id,name,email\ns1,Ada Lovelace,ada@example.edu\n"
+           's2,"Turing, Alan",alan@example.edu\ns3,Grace Hopper,grace@example.edu\n')
+    assert "3 students imported" in _run([*cli, "roster", str(tmp_path / "roster.csv")],
+                                          course).stdout
+    _write(tmp_path / "due.csv", "set,due\ntiny,2026-02-06 13:00\n")
+    _run([*cli, "schedule", str(tmp_path / "due.csv"), "--timezone", "Europe/Berlin"], course)
+    _write(tmp_path / "ext.csv", "student,set,hours\ns2,tiny,72\n")
+    _run([*cli, "extensions", str(tmp_path / "ext.csv")], course)
+    bad = subprocess.run([*cli, "extensions", str(tmp_path / "roster.csv")], cwd=course,
+                         env=_env(), capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "needs the columns student, set" in bad.stderr
+
+    release = nbformat.read(course / "release" / "tiny" / "tiny.ipynb", as_version=4)
+    release.cells[0].source = "x = 1"
+    for student, handed_in in [("s1", "2026-02-06 13:00:00"), ("s2", "2026-02-08 12:00:00"),
+                               ("s3", "2026-02-09 11:00:00")]:
+        folder = course / "submitted" / student / "tiny"
+        folder.mkdir(parents=True)
+        nbformat.write(release, folder / "tiny.ipynb")
+        (folder / "timestamp.txt").write_text(f"{handed_in}.000000 UTC")
+    log = _run([str(BIN / "nbgrader"), "autograde", "tiny"], course).stderr
+    assert "Late submission penalty: 1.0" in log and "Late submission penalty: 3.0" in log
+    _run([str(BIN / "nbgrader"), "export", "--exporter", "chutes_edu.gradebook.CanvasExport",
+          "--to", "canvas.csv"], course)
+    with (course / "canvas.csv").open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0] == [*CANVAS_COLUMNS, "tiny 1.1", "tiny"]
+    assert rows[1] == ["Points Possible", "", "", "", "", "10", "10"]
+    assert {row[2]: row[-1] for row in rows[2:]} == {"s1": "9", "s2": "10", "s3": "7"}
+
+
+@pytest.mark.slow
+def test_make_teacher_sets_up_a_course_folder_and_runs_twice(tmp_path: Path) -> None:
+    """`make teacher` with the test's own Python as the teacher's environment (the stamp stands in
+    for the installation): the folder, every set generated, the roster and the due dates; a
+    second run changes nothing and says so."""
+    stamp = tmp_path / "installed"
+    stamp.touch()
+    course = tmp_path / "grading"
+    _write(tmp_path / "roster.csv", "id,first_name,last_name,email\n"
+           "s1,Ada,Lovelace,ada@example.edu\ns2,Alan,Turing,alan@example.edu\n")
+    _write(tmp_path / "due.toml", '[due]\n"1" = 2026-02-06T23:59:00\n"12" = 2026-05-01T23:59:00\n')
+    make = ["make", "--no-print-directory", "teacher", f"TEACHER_VENV={BIN.parent}",
+            f"TEACHER_STAMP={stamp}", f"COURSE_DIR={course}", f"ROSTER={tmp_path / 'roster.csv'}",
+            f"SCHEDULE={tmp_path / 'due.toml'}", "TIMEZONE=Europe/Berlin"]
+    first = _run(make, ROOT).stdout
+    sets = sorted(p.name for p in (ROOT / "solutions").glob("*.ipynb"))
+    assert len(sets) == 12 and f"generated {len(sets)} set(s)" in first, first
+    assert "imported 2 students" in first and "set 2 due dates" in first
+    assert "Next, in" in first and "nbgrader release_assignment" in first
+    assert (course / "nbgrader_config.py").read_bytes() == \
+        (ROOT / "nbgrader_config.py").read_bytes()
+    for name in sets:
+        name = name.replace("_solutions_", "_exercises_").removesuffix(".ipynb")
+        assert (course / "source" / name / f"{name}.ipynb").is_file()
+        assert (course / "release" / name / f"{name}.ipynb").is_file()
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", "chutes_edu") as gb:
+        assert [s.id for s in gb.students] == ["s1", "s2"]
+        assert gb.find_assignment("01_exercises_waiting_for_heads").duedate == \
+            datetime(2026, 2, 6, 22, 59)
+        assert gb.find_assignment("12_exercises_design_a_board").duedate == \
+            datetime(2026, 5, 1, 21, 59)
+        assert len(gb.assignments) == 12
+    config = course / "nbgrader_config.py"
+    config.write_text(config.read_text() + "# the teacher's own edit\n")
+    second = _run(make[:-3], ROOT).stdout
+    assert "copied" not in second and "generated 0 set(s)" in second, second
+    assert "kept nbgrader_config.py" in second
