@@ -1,4 +1,10 @@
-"""Self-checks for exercise set 1 (lessons/01_waiting_for_heads.ipynb)."""
+"""Self-checks for exercise set 1 (lessons/01_waiting_for_heads.ipynb).
+
+The set's numbers ``n`` (:mod:`chutes_edu.variants`) are declared at the top of the set: the dice
+and the sum of 1.1, the side and length of the run of 1.2, the die and the cap of 1.4, the die of
+the board and the bias of 1.5 and the coin of 1.7. (1.6 is a question of ideas, the same for
+everyone.)
+"""
 
 from __future__ import annotations
 
@@ -10,39 +16,53 @@ import numpy as np
 import sympy
 
 from chutes_edu import MILTON_BRADLEY_1943, expected_flips, expected_turns, turn_distribution
-from chutes_edu.checks import close, exactly, one_of, register, same_expression, whole_number
+from chutes_edu.checks import (
+    Numbers,
+    close,
+    exactly,
+    one_of,
+    register,
+    same_expression,
+    whole_number,
+)
 
 
 # --------------------------------------------------------------------------- 1.1
-def _two_dice_wait() -> Fraction:
-    hits = sum(1 for a, b in product(range(1, 7), repeat=2) if a + b >= 9)
-    return 1 / Fraction(hits, 36)
+def _dice_wait(dice: int, sides: int, below: int) -> Fraction:
+    """The expected number of rolls of ``dice`` fair dice with ``sides`` faces until their sum is
+    at least the largest possible sum less ``below``."""
+    at_least = dice * sides - below
+    hits = sum(1 for roll in product(range(1, sides + 1), repeat=dice) if sum(roll) >= at_least)
+    return 1 / Fraction(hits, sides ** dice)
 
 
-@register("1.1", hint="Count how many of the 36 equally likely outcomes of two dice succeed; that "
-                      "gives p, and the first-step equation gives the expected wait from p. "
-                      "Keep it exact: Fraction or sympy.Rational, not a float.")
-def _ex_1_1(answer: Any) -> bool:
-    return exactly(_two_dice_wait())(answer)
+@register("1.1", hint="Count how many of the n.sides ** n.dice equally likely outcomes of the dice "
+                      "succeed; that gives p, and the first-step equation gives the expected wait "
+                      "from p. Keep it exact: Fraction or sympy.Rational, not a float.")
+def _ex_1_1(answer: Any, n: Numbers) -> bool:
+    return exactly(_dice_wait(n.dice, n.sides, n.below))(answer)
 
 
 # --------------------------------------------------------------------------- 1.2
-def _hh_wait(p: Any) -> Any:
-    """Solve the two first-step equations for 'two heads in a row' at a given p."""
-    e0, e1 = sympy.symbols("e0 e1")
-    sol = sympy.solve([sympy.Eq(e0, 1 + p * e1 + (1 - p) * e0),
-                       sympy.Eq(e1, 1 + p * 0 + (1 - p) * e0)], [e0, e1], dict=True)[0]
-    return sol[e0]
+def _run_wait(p: Any, side: str, run: int) -> Any:
+    """Solve the first-step equations for 'run of side in a row' at a given p = P(heads)."""
+    q = p if side == "heads" else 1 - p
+    e = sympy.symbols(f"e0:{run}")
+    longer = [*e[1:], 0]
+    sol = sympy.solve([sympy.Eq(e[j], 1 + q * longer[j] + (1 - q) * e[0]) for j in range(run)],
+                      e, dict=True)[0]
+    return sol[e[0]]
 
 
-@register("1.2", hint="Use two unknowns: the expected flips from scratch, and from 'just "
-                      "flipped one heads'. Write one first-step equation for each (what can the "
-                      "next flip do?), solve both with sympy.solve, and give the answer as an "
-                      "expression in the symbol p.")
-def _ex_1_2(answer: Any) -> bool:
+@register("1.2", hint="Use one unknown per length of the run so far: the expected flips from "
+                      "scratch, just after one flip of the run, just after two, ... Write one "
+                      "first-step equation for each (what can the next flip do?), solve them with "
+                      "sympy.solve, and give the answer as an expression in the symbol p, the "
+                      "chance of heads.")
+def _ex_1_2(answer: Any, n: Numbers) -> bool:
     values = (sympy.Rational(1, 2), sympy.Rational(1, 3), sympy.Rational(3, 4),
               sympy.Rational(1, 10))
-    return same_expression(_hh_wait, values)(answer)
+    return same_expression(lambda p: _run_wait(p, n.side, n.run), values)(answer)
 
 
 # --------------------------------------------------------------------------- 1.3
@@ -102,8 +122,8 @@ def _coin_capped_mean(p: Fraction, cap: int) -> Fraction:
 @register("1.4", hint="A capped trial records min(N, cap). Its mean is a sum of tail "
                       "probabilities P(N > j); for a coin each of them is a power of (1 - p). "
                       "Keep the answer exact (Fraction or sympy).")
-def _ex_1_4(answer: Any) -> bool:
-    return exactly(_coin_capped_mean(Fraction(1, 6), 10))(answer)
+def _ex_1_4(answer: Any, n: Numbers) -> bool:
+    return exactly(_coin_capped_mean(Fraction(1, n.faces), n.cap))(answer)
 
 
 # --------------------------------------------------------------------------- 1.5
@@ -119,8 +139,8 @@ def _smallest_cap(board: Any, tolerance: float) -> int:
 @register("1.5", hint="The bias of a cap c is E[T] - E[min(T, c)], and E[min(T, c)] is the sum of "
                       "P(T > k) for k = 0, ..., c-1. Get P(T > k) exactly from turn_distribution "
                       "(1 minus a cumulative sum), then find the first cap that works.")
-def _ex_1_5(answer: Any) -> bool:
-    return whole_number(_smallest_cap(MILTON_BRADLEY_1943, 0.01))(answer)
+def _ex_1_5(answer: Any, n: Numbers) -> bool:
+    return whole_number(_smallest_cap(MILTON_BRADLEY_1943.replace(die=n.die), n.bias))(answer)
 
 
 # --------------------------------------------------------------------------- 1.6
@@ -142,7 +162,8 @@ def _geometric_sd(p: Any) -> float:
 
 
 @register("1.7", hint="E[N^2] is the sum of k^2 P(N = k) over k = 1, 2, ...; sympy.summation does "
-                      "it with p = sympy.Rational(1, 20). The variance is E[N^2] - E[N]^2, and "
-                      "the answer is its square root (a number, not a formula).")
-def _ex_1_7(answer: Any) -> bool:
-    return close(_geometric_sd(sympy.Rational(1, 20)), rel=1e-6)(answer)
+                      "it with p = sympy.Rational(n.percent, 100). The variance is "
+                      "E[N^2] - E[N]^2, and the answer is its square root (a number, not a "
+                      "formula).")
+def _ex_1_7(answer: Any, n: Numbers) -> bool:
+    return close(_geometric_sd(sympy.Rational(n.percent, 100)), rel=1e-6)(answer)

@@ -1,4 +1,9 @@
-"""Self-checks for exercise set 4 (lessons/04_fundamental_matrix.ipynb)."""
+"""Self-checks for exercise set 4 (lessons/04_fundamental_matrix.ipynb).
+
+The set's numbers ``n`` (:mod:`chutes_edu.variants`) are declared at the top of the set: the squares
+of 4.1, the die of 4.2, the bent coin of the tiny board of 4.4, the die of 4.6 and the die and
+tolerance of 4.7. (4.5 is a question of ideas, the same for everyone.)
+"""
 
 from __future__ import annotations
 
@@ -14,11 +19,14 @@ from chutes_edu import (
     fundamental_matrix,
     transition_matrix,
 )
-from chutes_edu.checks import close, one_of, register, whole_number
+from chutes_edu.checks import Numbers, close, one_of, register, whole_number
 
-TINY = Board({2: 5, 4: 1}, size=6, die=2, name="tiny board of exercise 4.4")
-"""The small board of exercise 4.4: squares 0..6, a coin (faces 1 and 2), ladder 2 -> 5 and
-chute 4 -> 1."""
+
+def _tiny(n: Numbers) -> Board:
+    """The small board of exercise 4.4: squares 0..6, a bent coin (a move of 1 with probability
+    n.one percent, else 2), ladder 2 -> 5 and chute 4 -> 1."""
+    return Board({2: 5, 4: 1}, size=6, die=[n.one, 100 - n.one],
+                 name="tiny board of exercise 4.4")
 
 # Small boards (and the 1943 board) the student's series of exercise 4.3 is tried on.
 _SERIES_CASES = (
@@ -58,17 +66,17 @@ def _fewest_turns_everywhere(board: Board) -> int:
 @register("4.1", hint="Row 0 of N says how many turns, on average, begin on each square; add up "
                       "the entries of the squares the question asks about (mind Python's "
                       "end-exclusive slices).")
-def _ex_4_1(answer: Any) -> bool:
+def _ex_4_1(answer: Any, n: Numbers) -> bool:
     N = fundamental_matrix(MILTON_BRADLEY_1943)
-    return close(N[0, 90:100].sum(), rel=1e-6)(answer)
+    return close(N[0, n.low:n.high + 1].sum(), rel=1e-6)(answer)
 
 
 # --------------------------------------------------------------------------- 4.2
 @register("4.2", hint="Multiply by P one turn at a time and, after each turn, ask whether the "
                       "column of the final square is positive in every row 0..99. Your answer "
                       "is a whole number of turns.")
-def _ex_4_2(answer: Any) -> bool:
-    return whole_number(_fewest_turns_everywhere(MILTON_BRADLEY_1943.replace(die=3)))(answer)
+def _ex_4_2(answer: Any, n: Numbers) -> bool:
+    return whole_number(_fewest_turns_everywhere(MILTON_BRADLEY_1943.replace(die=n.die)))(answer)
 
 
 # --------------------------------------------------------------------------- 4.3
@@ -90,13 +98,14 @@ def _ex_4_3(answer: Any) -> bool:
 
 
 # --------------------------------------------------------------------------- 4.4
-@register("4.4", hint="Q is 6 x 6 (squares 0..5): each roll from square i has probability 1/2, "
-                      "lands on i + 1 or i + 2, follows a jump if it lands on one, and stays put "
-                      "if it would pass square 6. Rolls that reach square 6 are not in Q. Use "
-                      "sympy.Rational(1, 2), not 0.5, and invert with .inv().")
-def _ex_4_4(answer: Any) -> bool:
+@register("4.4", hint="Q is 6 x 6 (squares 0..5): a roll from square i lands on i + 1 (with "
+                      "probability n.one / 100) or i + 2 (with the rest), follows a jump if it "
+                      "lands on one, and stays put if it would pass square 6. Rolls that reach "
+                      "square 6 are not in Q. Use exact fractions (sympy.Rational), not floats, "
+                      "and invert with .inv().")
+def _ex_4_4(answer: Any, n: Numbers) -> bool:
     got = sympy.Matrix(answer)
-    want = fundamental_matrix(TINY, exact=True)
+    want = fundamental_matrix(_tiny(n), exact=True)
     if got.shape != want.shape:
         return False
     if not all(sympy.sympify(x).is_Rational for x in got):
@@ -113,9 +122,10 @@ def _ex_4_5(answer: Any) -> bool:
 
 # --------------------------------------------------------------------------- 4.6
 @register("4.6", hint="Build the new board with without_jump (the ladder starts on square 80) "
-                      "and read the right entry of its fundamental matrix.")
-def _ex_4_6(answer: Any) -> bool:
-    N = fundamental_matrix(MILTON_BRADLEY_1943.without_jump(80))
+                      "and your die (.replace(die=...)), and read the right entry of its "
+                      "fundamental matrix.")
+def _ex_4_6(answer: Any, n: Numbers) -> bool:
+    N = fundamental_matrix(MILTON_BRADLEY_1943.without_jump(80).replace(die=n.faces))
     return close(N[0, 99], rel=1e-6)(answer)
 
 
@@ -137,5 +147,6 @@ def _terms_needed(board: Board, tol: float) -> int:
 @register("4.7", hint="The K-term partial sum for square 0 adds P(T > 0), ..., P(T > K-1); keep "
                       "adding terms (one vector-matrix product each) until the gap to "
                       "expected_turns is below the tolerance, and count the terms.")
-def _ex_4_7(answer: Any) -> bool:
-    return whole_number(_terms_needed(MILTON_BRADLEY_1943.replace(die=4), 1e-9))(answer)
+def _ex_4_7(answer: Any, n: Numbers) -> bool:
+    board = MILTON_BRADLEY_1943.replace(die=n.sides)
+    return whole_number(_terms_needed(board, 10.0 ** -n.digits))(answer)
