@@ -35,11 +35,15 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
 # (``pytest --durations=0``): the costly ones start first. Anything not named here counts as cheap;
 # a wrong figure only makes the order worse, never a result.
 _COST = {
-    "tests/test_nbgrader.py": 230,
+    "tests/test_nbgrader.py": 300,
     "tests/test_accessibility_course.py": 200,
+    "tests/test_hub_grading.py": 170,
     "tests/test_site.py": 160,
     "tests/test_hub.py": 115,
     "tests/test_binder.py": 65,
+    "tests/test_gradebook.py::test_roster_due_date": 60,
+    "tests/test_gradebook.py::test_make_teacher": 40,
+    "tests/test_variants.py::test_a_students": 9,
     "tests/test_browser.py": 30,
     "tests/test_accessibility.py": 25,
     "tests/test_board_editor_browser.py": 20,
