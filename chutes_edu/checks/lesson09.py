@@ -1,4 +1,9 @@
-"""Self-checks for exercise set 9 (lessons/09_experiments.ipynb)."""
+"""Self-checks for exercise set 9 (lessons/09_experiments.ipynb).
+
+The set's numbers ``n`` (:mod:`chutes_edu.variants`) are declared at the top of the set: the two
+dice of 9.1, the die and start square of 9.2, the die of the board of 9.3, 9.4 and 9.7, and the
+shortest jump each of 9.3, 9.4 and 9.7 looks at.
+"""
 
 from __future__ import annotations
 
@@ -15,11 +20,16 @@ from chutes_edu import (
     fundamental_matrix,
     jump_effects,
 )
-from chutes_edu.checks import close, exactly, one_of, register, whole_number
+from chutes_edu.checks import Numbers, close, exactly, one_of, register, whole_number
 
 
 def _t0(board: Board) -> float:
     return float(expected_turns(board)[0])
+
+
+def _board(n: Numbers) -> Board:
+    """The board of 9.3, 9.4 and 9.7: the 1943 board with the set's die."""
+    return MILTON_BRADLEY_1943.replace(die=n.die)
 
 
 def _same_pair(answer: Any, expected: tuple[int, int]) -> bool:
@@ -29,29 +39,31 @@ def _same_pair(answer: Any, expected: tuple[int, int]) -> bool:
 
 # --------------------------------------------------------------------------- 9.1
 @register("9.1", hint="Build the house-rule board with .replace(overshoot=...), then give it a "
-                      "2-sided and a 3-sided die with .replace(die=...) and subtract the expected "
-                      "turns from square 0 (3 faces minus 2 faces).")
-def _ex_9_1(answer: Any) -> bool:
+                      "die of n.small_die faces and one of n.small_die + n.more_faces faces with "
+                      ".replace(die=...) and subtract the expected turns from square 0 (more "
+                      "faces minus fewer).")
+def _ex_9_1(answer: Any, n: Numbers) -> bool:
     house = MILTON_BRADLEY_1943.replace(overshoot="win")
-    return close(_t0(house.replace(die=3)) - _t0(house.replace(die=2)), rel=1e-7)(answer)
+    more, fewer = house.replace(die=n.small_die + n.more_faces), house.replace(die=n.small_die)
+    return close(_t0(more) - _t0(fewer), rel=1e-7)(answer)
 
 
 # --------------------------------------------------------------------------- 9.2
-@register("9.2", hint="A game ends by the ladder when a roll lands on its foot. With two faces "
-                      "only two squares can do that; weight the expected number of turns begun on "
-                      "each (row 0 of fundamental_matrix(..., exact=True)) by the chance of the "
-                      "right face. Keep it exact.")
-def _ex_9_2(answer: Any) -> bool:
-    board = MILTON_BRADLEY_1943.replace(die=2)
+@register("9.2", hint="A game ends by the ladder when a roll lands on its foot. With m faces only "
+                      "the m squares below it can do that; weight the expected number of turns "
+                      "begun on each (row n.start of fundamental_matrix(..., exact=True)) by the "
+                      "chance of the right face. Keep it exact.")
+def _ex_9_2(answer: Any, n: Numbers) -> bool:
+    board = MILTON_BRADLEY_1943.replace(die=n.faces)
     N = fundamental_matrix(board, exact=True)
     m = board.faces
-    expected = sum(N[0, s] for s in range(80 - m, 80)) / m
+    expected = sum(N[n.start, s] for s in range(80 - m, 80)) / m
     return exactly(expected)(answer)
 
 
 # --------------------------------------------------------------------------- 9.3 and 9.4
-def _best(chutes_only: bool) -> tuple[int, int]:
-    effects = jump_effects(MILTON_BRADLEY_1943, min_length=10)
+def _best(board: Board, min_length: int, chutes_only: bool) -> tuple[int, int]:
+    effects = jump_effects(board, min_length=min_length)
     if chutes_only:
         a, b = np.indices(effects.shape)
         effects = np.where(b < a, effects, np.nan)
@@ -59,17 +71,18 @@ def _best(chutes_only: bool) -> tuple[int, int]:
     return int(a), int(b)
 
 
-@register("9.3", hint="jump_effects(board, min_length=10) holds the new expected length for every "
-                      "allowed jump (NaN where not allowed); np.nanargmin and np.unravel_index "
-                      "find the smallest. Answer with the pair (a, b).")
-def _ex_9_3(answer: Any) -> bool:
-    return _same_pair(answer, _best(chutes_only=False))
+@register("9.3", hint="jump_effects(mine, min_length=n.jump_length) holds the new expected length "
+                      "for every allowed jump (NaN where not allowed); np.nanargmin and "
+                      "np.unravel_index find the smallest. Answer with the pair (a, b).")
+def _ex_9_3(answer: Any, n: Numbers) -> bool:
+    return _same_pair(answer, _best(_board(n), n.jump_length, chutes_only=False))
 
 
-@register("9.4", hint="Use the same table as in 9.3, but keep only the entries [a, b] with b < a "
-                      "(np.indices helps) before looking for the smallest. Answer with (a, b).")
-def _ex_9_4(answer: Any) -> bool:
-    return _same_pair(answer, _best(chutes_only=True))
+@register("9.4", hint="Make the table as in 9.3 (with the chutes' shortest length), but keep only "
+                      "the entries [a, b] with b < a (np.indices helps) before looking for the "
+                      "smallest. Answer with (a, b).")
+def _ex_9_4(answer: Any, n: Numbers) -> bool:
+    return _same_pair(answer, _best(_board(n), n.chute_length, chutes_only=True))
 
 
 # --------------------------------------------------------------------------- 9.5
@@ -120,12 +133,12 @@ def _ex_9_6(answer: Any) -> bool:
 
 
 # --------------------------------------------------------------------------- 9.7
-@register("9.7", hint="Take effects = jump_effects(house, min_length=10) and baseline = the house "
-                      "board's own expected turns from 0; count the allowed ladders (b > a) that "
-                      "raise it and the allowed chutes (b < a) that lower it.")
-def _ex_9_7(answer: Any) -> bool:
-    house = MILTON_BRADLEY_1943.replace(overshoot="win")
-    effects = jump_effects(house, min_length=10)
+@register("9.7", hint="Take effects = jump_effects(house, min_length=n.house_length) and "
+                      "baseline = the house board's own expected turns from 0; count the allowed "
+                      "ladders (b > a) that raise it and the allowed chutes (b < a) that lower it.")
+def _ex_9_7(answer: Any, n: Numbers) -> bool:
+    house = _board(n).replace(overshoot="win")
+    effects = jump_effects(house, min_length=n.house_length)
     base = _t0(house)
     a, b = np.indices(effects.shape)
     with np.errstate(invalid="ignore"):
