@@ -1,4 +1,9 @@
-"""Self-checks for exercise set 10 (lessons/10_optimal_control.ipynb)."""
+"""Self-checks for exercise set 10 (lessons/10_optimal_control.ipynb).
+
+The set's numbers ``n`` (:mod:`chutes_edu.variants`) are declared at the top of the set: the
+spinner and the aim of 10.1 (the aim also in 10.5), the discount and reward of 10.3 and the widget's
+settings of 10.6, and the start square of 10.5.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from chutes_edu import AIMING_GAME_2021, MILTON_BRADLEY_1943, Board, expected_turns
-from chutes_edu.checks import close, one_of, register, whole_number
+from chutes_edu.checks import Numbers, close, one_of, register, whole_number
 from chutes_edu.control import (
     _aim_table,
     optimal_policy,
@@ -17,12 +22,20 @@ from chutes_edu.control import (
 )
 
 
+def _aim(exact_percent: int) -> tuple[float, float, float]:
+    """An aim that moves exactly with ``exact_percent``% and splits the misses evenly."""
+    miss = (100 - exact_percent) / 200
+    return (miss, exact_percent / 100, miss)
+
+
 # --------------------------------------------------------------------------- 10.1
-@register("10.1", hint="Passive play is the core expected_turns of the board; the best aiming is "
-                       "optimal_policy(board).expected_turns. Both are counted from square 0.")
-def _ex_10_1(answer: Any) -> bool:
-    passive = expected_turns(MILTON_BRADLEY_1943)[0]
-    aimed = optimal_policy(MILTON_BRADLEY_1943).expected_turns[0]
+@register("10.1", hint="Passive play is the core expected_turns of the board with your spinner; "
+                       "the best aiming is optimal_policy(board, aim).expected_turns. Both are "
+                       "counted from square 0.")
+def _ex_10_1(answer: Any, n: Numbers) -> bool:
+    spun = MILTON_BRADLEY_1943.replace(die=n.die)
+    passive = expected_turns(spun)[0]
+    aimed = optimal_policy(spun, _aim(n.exact)).expected_turns[0]
     return close(passive / aimed, rel=1e-6)(answer)
 
 
@@ -54,11 +67,13 @@ def _ex_10_2(answer: Any) -> bool:
 
 # --------------------------------------------------------------------------- 10.3
 @register("10.3", hint="policy_turn_distribution gives P(T = k) for k = 0, 1, 2, ... under the "
-                       "value-iteration policy; weight each k by 0.9**k, add up and multiply by "
-                       "the reward.")
-def _ex_10_3(answer: Any) -> bool:
-    pmf = policy_turn_distribution(AIMING_GAME_2021, value_iteration(AIMING_GAME_2021).policy)
-    return close(100.0 * float(np.sum(pmf * 0.9 ** np.arange(pmf.size))), rel=1e-9)(answer)
+                       "value-iteration policy (with your discount and reward); weight each k by "
+                       "gamma**k, add up and multiply by the reward.")
+def _ex_10_3(answer: Any, n: Numbers) -> bool:
+    gamma = n.gamma / 100
+    policy = value_iteration(AIMING_GAME_2021, discount=gamma, reward=n.reward).policy
+    pmf = policy_turn_distribution(AIMING_GAME_2021, policy)
+    return close(n.reward * float(np.sum(pmf * gamma ** np.arange(pmf.size))), rel=1e-9)(answer)
 
 
 # --------------------------------------------------------------------------- 10.4
@@ -70,10 +85,13 @@ def _ex_10_4(answer: Any) -> bool:
 
 # --------------------------------------------------------------------------- 10.5
 @register("10.5", hint="Both players' game lengths T1 and T2 have the distribution of "
-                       "policy_turn_distribution under the fewest-turns policy, independently. "
-                       "The first mover wins when T1 <= T2: add P(T1 = k) P(T2 >= k) over k.")
-def _ex_10_5(answer: Any) -> bool:
-    pmf = policy_turn_distribution(AIMING_GAME_2021, optimal_policy(AIMING_GAME_2021).policy)
+                       "policy_turn_distribution under the fewest-turns policy (both with your "
+                       "aim, from your start square), independently. The first mover wins when "
+                       "T1 <= T2: add P(T1 = k) P(T2 >= k) over k.")
+def _ex_10_5(answer: Any, n: Numbers) -> bool:
+    aim = _aim(n.exact)
+    pmf = policy_turn_distribution(AIMING_GAME_2021, optimal_policy(AIMING_GAME_2021, aim).policy,
+                                   aim, start=n.start)
     at_least = np.cumsum(pmf[::-1])[::-1]
     return close(float(np.sum(pmf * at_least)), rel=1e-8)(answer)
 
@@ -82,11 +100,11 @@ def _ex_10_5(answer: Any) -> bool:
 @register("10.6", hint="Set the sliders (or call value_iteration and optimal_policy with the "
                        "same accuracy and discount) and count the squares 0..99 whose targets "
                        "differ.")
-def _ex_10_6(answer: Any) -> bool:
-    exact, lean = 0.8, 0.5
+def _ex_10_6(answer: Any, n: Numbers) -> bool:
+    exact, lean = n.widget_exact / 100, 0.5
     miss = 1.0 - exact
     accuracy = (miss * (1.0 - lean), exact, miss * lean)     # as PolicyExplorer builds it
-    vi = value_iteration(AIMING_GAME_2021, accuracy, discount=0.5)
+    vi = value_iteration(AIMING_GAME_2021, accuracy, discount=n.widget_discount / 100)
     best = optimal_policy(AIMING_GAME_2021, accuracy)
     return whole_number(int(np.sum(vi.policy != best.policy)))(answer)
 
