@@ -1,8 +1,14 @@
-"""Self-checks for exercise set 7 (lessons/07_simulation.ipynb)."""
+"""Self-checks for exercise set 7 (lessons/07_simulation.ipynb).
+
+The set's numbers ``n`` (:mod:`chutes_edu.variants`) are declared at the top of the set: the die
+and start square of the board of 7.1 to 7.3, the half-width of 7.2, the runs of Hochman's that 7.5
+pools and the confidence level of 7.7.
+"""
 
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -15,42 +21,49 @@ from chutes_edu import (
     simulate,
     turn_distribution,
 )
-from chutes_edu.checks import close, one_of, register, whole_number
+from chutes_edu.checks import Numbers, close, one_of, register, whole_number
 
-# Seed 002, section 5: the fourth of its five reported runs of 1,000,000 games (cited data).
-_SEED_002_FOURTH_RUN = 39.295085
+# Seed 002, section 5: its five reported runs of 1,000,000 games, in order (cited data).
+_SEED_002_RUNS = (39.225808, 39.251338, 39.221559, 39.295085, 39.211283)
 
 
-def _moments(board: Board) -> tuple[float, float]:
-    """Exact mean and standard deviation of the game length from square 0."""
-    pmf = turn_distribution(board)
+def _moments(board: Board, start: int = 0) -> tuple[float, float]:
+    """Exact mean and standard deviation of the game length from ``start``."""
+    pmf = turn_distribution(board, start=start)
     k = np.arange(pmf.size)
     mu = float((k * pmf).sum())
     return mu, math.sqrt(float((k**2 * pmf).sum()) - mu**2)
 
 
+def _board(n: Numbers) -> Board:
+    """The board of 7.1 to 7.3: the 1943 board with the set's die."""
+    return MILTON_BRADLEY_1943.replace(die=n.die)
+
+
 # --------------------------------------------------------------------------- 7.1
-@register("7.1", hint="Take pmf = turn_distribution(board); the variance is the mean of k**2 "
-                      "minus the square of the mean of k, both weighted by pmf[k].")
-def _ex_7_1(answer: Any) -> bool:
-    return close(_moments(MILTON_BRADLEY_1943)[1], rel=1e-6)(answer)
+@register("7.1", hint="Take pmf = turn_distribution(your_board, start=n.start); the variance is "
+                      "the mean of k**2 minus the square of the mean of k, both weighted by "
+                      "pmf[k].")
+def _ex_7_1(answer: Any, n: Numbers) -> bool:
+    return close(_moments(_board(n), n.start)[1], rel=1e-6)(answer)
 
 
 # --------------------------------------------------------------------------- 7.2
-@register("7.2", hint="Solve 1.96 * sigma / sqrt(n) <= 0.01 for n, where sigma is the standard "
-                      "deviation you computed exactly in 7.1; then round up to a whole number of "
-                      "games (math.ceil).")
-def _ex_7_2(answer: Any) -> bool:
-    sigma = _moments(MILTON_BRADLEY_1943)[1]
-    needed = math.ceil((1.96 * sigma / 0.01) ** 2)
+@register("7.2", hint="Solve 1.96 * sigma / sqrt(games) <= n.width for the number of games, where "
+                      "sigma is the standard deviation you computed exactly in 7.1; then round up "
+                      "to a whole number of games (math.ceil).")
+def _ex_7_2(answer: Any, n: Numbers) -> bool:
+    sigma = _moments(_board(n), n.start)[1]
+    needed = math.ceil((1.96 * sigma / n.width) ** 2)
     return whole_number(needed)(answer)
 
 
 # --------------------------------------------------------------------------- 7.3
 @register("7.3", hint="A capped game counts min(k, 100) turns when it really takes k. Weight "
-                      "min(k, 100) by pmf[k] = P(T = k) from turn_distribution and add up.")
-def _ex_7_3(answer: Any) -> bool:
-    pmf = turn_distribution(MILTON_BRADLEY_1943)
+                      "min(k, 100) by pmf[k] = P(T = k) from turn_distribution (your board, "
+                      "your start square) and add up.")
+def _ex_7_3(answer: Any, n: Numbers) -> bool:
+    pmf = turn_distribution(_board(n), start=n.start)
     k = np.arange(pmf.size)
     return close(float((np.minimum(k, 100) * pmf).sum()), rel=1e-7)(answer)
 
@@ -94,14 +107,18 @@ def _ex_7_4(slow_simulate: Any) -> bool:
 
 
 # --------------------------------------------------------------------------- 7.5
-@register("7.5", hint="Subtract the exact expected length from the reported mean and divide by "
-                      "the standard error of a 1,000,000-game mean, sigma / sqrt(1_000_000), where "
-                      "sigma is the standard deviation you computed exactly in 7.1. Keep the "
-                      "sign.")
-def _ex_7_5(answer: Any) -> bool:
+@register("7.5", hint="Average the reported means of the runs you pool, subtract the exact "
+                      "expected length of the 1943 board and divide by the standard error of a "
+                      "mean of all their games, sigma / sqrt(1_000_000 * number of runs), "
+                      "where sigma is the exact standard deviation of the 1943 board from square "
+                      "0 (7.1's computation for Hochman's board). Keep the sign.")
+def _ex_7_5(answer: Any, n: Numbers) -> bool:
     exact = float(expected_turns(MILTON_BRADLEY_1943)[0])
     sigma = _moments(MILTON_BRADLEY_1943)[1]
-    return close((_SEED_002_FOURTH_RUN - exact) / (sigma / 1000), rel=1e-4)(answer)
+    runs = [int(run) for run in n.runs.split(",")]
+    pooled = sum(_SEED_002_RUNS[run - 1] for run in runs) / len(runs)
+    return close((pooled - exact) / (sigma / math.sqrt(1_000_000 * len(runs))),
+                 rel=1e-4)(answer)
 
 
 # --------------------------------------------------------------------------- 7.6
@@ -113,13 +130,15 @@ def _ex_7_6(answer: Any) -> bool:
 
 
 # --------------------------------------------------------------------------- 7.7
-@register("7.7", hint="For each seed 0..199 simulate 100 games with that seed; the run's 95% "
-                      "interval is its mean ± its last running_mean half-width. Count the runs "
-                      "whose interval contains expected_turns(board)[0] and divide by 200.")
-def _ex_7_7(answer: Any) -> bool:
+@register("7.7", hint="For each seed 0..199 simulate 100 games with that seed; the run's "
+                      "interval is its mean ± its last running_mean half-width, with the z of "
+                      "your level (running_mean(..., z=z)). Count the runs whose interval "
+                      "contains expected_turns(board)[0] and divide by 200.")
+def _ex_7_7(answer: Any, n: Numbers) -> bool:
     exact = float(expected_turns(MILTON_BRADLEY_1943)[0])
+    z = NormalDist().inv_cdf(0.5 + n.level / 200)
     hits = 0
     for seed in range(200):
-        mean, half = running_mean(simulate(MILTON_BRADLEY_1943, 100, seed=seed))
+        mean, half = running_mean(simulate(MILTON_BRADLEY_1943, 100, seed=seed), z=z)
         hits += abs(mean[-1] - exact) <= half[-1]
     return close(hits / 200, rel=0.0, abs_tol=0.016)(answer)
