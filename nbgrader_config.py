@@ -94,27 +94,35 @@ class DecideGrades(Preprocessor):
 
 
 # With a course secret (CHUTES_COURSE_SECRET, the same as on the students' hub) every student has
-# their own numbers (chutes_edu.variants). The notebook is re-run for grading with the student's
-# numbers (this step names the student to the kernel the next step starts), and DecideGrades judges
-# the answers against that student's numbers, whatever the kernel used.
-class StudentNumbers(Preprocessor):
-    """Give the kernel that runs a submission its student's id (CHUTES_STUDENT_ID)."""
+# their own numbers (chutes_edu.variants). A submission is re-run with its student's numbers (the
+# kernel is told whose it is, CHUTES_STUDENT_ID, and only that kernel: formgrader runs autograde
+# inside the teacher's own server), and DecideGrades judges it against that student's numbers,
+# whatever the kernel used.
+class ExecuteAsStudent(Execute):
+    """nbgrader's Execute, with the submission's student id in the kernel's environment."""
 
     def preprocess(self, nb: Any, resources: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         import os
 
         from chutes_edu.variants import STUDENT_ID_VARIABLES
 
-        os.environ[STUDENT_ID_VARIABLES[0]] = str(resources.get("nbgrader", {}).get("student", ""))
-        return nb, resources
+        name = STUDENT_ID_VARIABLES[0]
+        before = os.environ.get(name)
+        os.environ[name] = str(resources.get("nbgrader", {}).get("student", ""))
+        try:
+            return super().preprocess(nb, resources)
+        finally:
+            if before is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = before
 
 
 c.DecideGrades.enabled = True
-c.StudentNumbers.enabled = True
 _steps = list(Autograde.class_traits()["autograde_preprocessors"].default())
 _run = _steps.index(Execute)
 c.Autograde.autograde_preprocessors = [
-    *_steps[:_run], StudentNumbers, Execute, DecideGrades, *_steps[_run + 1:]]
+    *_steps[:_run], ExecuteAsStudent, DecideGrades, *_steps[_run + 1:]]
 
 
 # Late work (TEACHING.md, "Roster, due dates, extensions and late work"): a set handed in after its
