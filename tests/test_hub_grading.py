@@ -59,7 +59,14 @@ from typing import Any
 import pytest
 
 from chutes_edu.variants import SECRET_VARIABLE
-from tests.test_hub import Hub, _alive, _configurable_http_proxy, _free_port, _version
+from tests.test_hub import (
+    Hub,
+    _alive,
+    _configurable_http_proxy,
+    _failures,
+    _free_port,
+    _version,
+)
 
 psutil = pytest.importorskip("psutil")
 requests = pytest.importorskip("requests")
@@ -411,11 +418,6 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Round]:
         yield room
     finally:
         hub.stop()
-
-
-def _failures(room: Round) -> str:
-    lines = [f"{s.name}: {s.failure}" for s in room.students if s.failure]
-    return "\n".join(lines) + ("\n--- hub log ---\n" + room.hub.tail() if lines else "")
 
 
 # ---------------------------------------------------------------- what must hold
