@@ -216,3 +216,54 @@ def test_teaching_guide_link_is_what_the_link_maker_prints() -> None:
 
     guide = (ROOT / "TEACHING.md").read_text()
     assert nbgitpuller_link("https://hub.example.edu", "https://github.com/you/fork") in guide
+
+
+# ---------------------------------------------------------------- a set's numbers follow its solution
+SET_3 = ROOT / "solutions" / "03_solutions_markov_chains.ipynb"
+
+
+def _set_3(change: str, to: str) -> nbformat.NotebookNode:
+    nb = nbformat.read(SET_3, as_version=4)
+    cells = [c for c in nb.cells if change in c.source]
+    assert len(cells) == 1, change
+    cells[0].source = cells[0].source.replace(change, to)
+    return nb
+
+
+def test_the_numbers_file_is_what_the_solution_declares() -> None:
+    nb = _set_3("die=(6, range(4, 9))", "die=(4, range(4, 9))")
+    name, text = mx.numbers_text(nb, SET_3.stem)
+    assert name == "set03.json" and text is not None
+    import json
+
+    numbers = json.loads(text)["numbers"]
+    assert numbers["die"] == {"course": 4, "values": [4, 5, 6, 7, 8]}
+    with pytest.raises(ValueError, match="is not among its values"):
+        mx.numbers_text(_set_3("die=(6, range(4, 9))", "die=(3, range(4, 9))"), SET_3.stem)
+
+
+@pytest.mark.slow
+def test_a_changed_die_changes_the_expected_answer_and_a_contradiction_is_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Exercise 3.4 with a four-sided die: its worked solution is right by its check. A worked
+    solution that ignores the set's die (the 1943 board's six faces) contradicts its check: `make exercises --verify` names 3.4
+    and writes nothing."""
+    four = tmp_path / "four" / SET_3.name
+    wrong = tmp_path / "wrong" / SET_3.name
+    for path in (four, wrong):
+        path.parent.mkdir()
+    nbformat.write(_set_3("die=(6, range(4, 9))", "die=(4, range(4, 9))"), four)
+    nb = _set_3("die=(6, range(4, 9))", "die=(4, range(4, 9))")
+    cell = next(c for c in nb.cells if "answer_3_4 = np.linalg" in c.source)
+    cell.source = cell.source.replace(
+        "answer_3_4 = np.linalg.matrix_power(P, n.turns)[0, board.size]",
+        "answer_3_4 = np.linalg.matrix_power(transition_matrix(MILTON_BRADLEY_1943), "
+        "n.turns)[0, 100]")
+    nbformat.write(nb, wrong)
+    assert mx.verify_solutions([four]) == []
+    found = mx.verify_solutions([wrong])
+    assert len(found) == 1 and "exercise 3.4" in found[0], found
+    monkeypatch.setattr(mx, "EXERCISES", tmp_path / "exercises")
+    monkeypatch.setattr(mx, "NUMBERS", tmp_path / "numbers")
+    assert mx.main(["--verify", str(wrong)]) == 1
+    assert not (tmp_path / "exercises").exists() and not (tmp_path / "numbers").exists()
