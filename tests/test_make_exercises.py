@@ -53,6 +53,7 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "solutions").mkdir()
     monkeypatch.setattr(mx, "SOLUTIONS", tmp_path / "solutions")
     monkeypatch.setattr(mx, "EXERCISES", tmp_path / "exercises")
+    monkeypatch.setattr(mx, "NUMBERS", tmp_path / "numbers")
     nbformat.write(_solution(), tmp_path / "solutions" / "01_solutions_demo.ipynb")
     return tmp_path
 
