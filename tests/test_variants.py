@@ -34,6 +34,9 @@ from chutes_edu.variants import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import make_exercises  # noqa: E402
+
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
 SECRET = "the course secret of a test class"
 STUDENT, OTHERS = "ada", ("grace", "alan", "edsger", "barbara")
@@ -130,7 +133,6 @@ def test_the_numbers_files_are_what_the_solutions_declare() -> None:
 def answers_of(solution: Path, student: str | None) -> dict[str, tuple[dict[str, Any], int]]:
     """Run a worked solution as ``student``; each exercise's recorded answer and its points."""
     import nbformat
-    from nbclient import NotebookClient
 
     nb = nbformat.read(solution, as_version=4)
     graded: dict[str, tuple[str, int]] = {}
@@ -143,10 +145,8 @@ def answers_of(solution: Path, student: str | None) -> dict[str, tuple[dict[str,
             "print(_json.dumps({" + ", ".join(f'"{ex}": _record("{ex}", {answer})'
                                             for ex, (answer, _) in graded.items()) + "}))")
     nb.cells.append(nbformat.v4.new_code_cell(code))
-    with _environment(**{SECRET_VARIABLE: SECRET, STUDENT_ID_VARIABLES[0]: student,
-                         "NBGRADER_EXECUTION": None}):
-        NotebookClient(nb, timeout=300, kernel_name="python3",
-                       resources={"metadata": {"path": str(solution.parent)}}).execute()
+    make_exercises.run_notebook(nb, solution.parent, **{
+        SECRET_VARIABLE: SECRET, STUDENT_ID_VARIABLES[0]: student, "NBGRADER_EXECUTION": None})
     records = json.loads("".join(o.get("text", "") for o in nb.cells[-1].outputs))
     return {ex: (records[ex], points) for ex, (_, points) in graded.items()}
 

@@ -284,6 +284,24 @@ def numbers_text(nb: Any, stem: str) -> tuple[str, str | None]:
 
 
 
+def run_notebook(nb: Any, folder: Path, **environment: str | None) -> Any:
+    """Execute ``nb`` (in place) in a fresh kernel started in ``folder``.
+
+    ``environment`` changes the kernel's environment only (None leaves a variable out); this
+    Python's own is not touched. Returns ``nb``; a failing cell raises nbclient's
+    ``CellExecutionError``.
+    """
+    import os
+
+    from nbclient import NotebookClient
+
+    env = {k: v for k, v in os.environ.items() if k not in environment}
+    env.update({k: v for k, v in environment.items() if v is not None})
+    NotebookClient(nb, timeout=300, kernel_name="python3",
+                   resources={"metadata": {"path": str(folder)}}).execute(env=env)
+    return nb
+
+
 def verify_solutions(paths: list[Path], workers: int = 2) -> list[str]:
     """Run each solution notebook in a fresh kernel; the self-checks its worked answers fail.
 
@@ -291,21 +309,17 @@ def verify_solutions(paths: list[Path], workers: int = 2) -> list[str]:
     notebook that does not run), naming the exercise. The course's own numbers are used: no
     student id, no course secret.
     """
-    import os
     from concurrent.futures import ThreadPoolExecutor
 
-    from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
-    for name in (*STUDENT_ID_VARIABLES, SECRET_VARIABLE):
-        os.environ.pop(name, None)
+    course_numbers = dict.fromkeys((*STUDENT_ID_VARIABLES, SECRET_VARIABLE))
     check_call = re.compile(r'^check\("(\d+\.\d+)"', re.MULTILINE)
 
     def run(path: Path) -> list[str]:
         nb = nbformat.read(path, as_version=4)
         try:
-            NotebookClient(nb, timeout=300, kernel_name="python3",
-                           resources={"metadata": {"path": str(path.parent)}}).execute()
+            run_notebook(nb, path.parent, **course_numbers)
         except CellExecutionError as err:
             return [f"solutions/{path.name}: does not run: {str(err).strip().splitlines()[-1]}"]
         wrong = []
