@@ -65,10 +65,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
 
-from chutes_edu.variants import my_numbers, variant
+from chutes_edu.variants import variant
 
 __all__ = ["grade", "graded", "record", "judge", "decide_notebook", "answer_record", "variant",
-           "my_numbers", "ANSWER_MIME", "HIDDEN_TESTS", "GradingError"]
+           "ANSWER_MIME", "HIDDEN_TESTS", "GradingError"]
 
 _HOLDER = "_chutes_edu_grading_server"          # where a kernel keeps its grader process
 _ALLOWED_MODULES = ("numpy", "sympy", "mpmath", "fractions", "decimal", "collections", "copyreg",
