@@ -597,17 +597,66 @@ def judge(entry: dict[str, Any], student: str | None = None) -> tuple[bool, str]
 
 
 def _judge_stdin() -> None:
-    """The grading step's fresh process: records as JSON on stdin, verdicts as JSON on stdout."""
+    """The grading step's process: one job per line on stdin (a notebook's records, as JSON), its
+    verdicts as one line of JSON on stdout, until stdin closes."""
     outbox = _claim_stdout("w")
-    verdicts = []
-    job = json.load(sys.stdin)
-    for entry in job["entries"]:
+    for line in sys.stdin:
+        job = json.loads(line)
+        verdicts = []
+        for entry in job["entries"]:
+            try:
+                verdicts.append(judge(entry, job["student"]))
+            except Exception as err:       # a verifier that fails on a strange answer: not right
+                verdicts.append((False, f"the answer cannot be graded ({type(err).__name__})"))
+        outbox.write(json.dumps(verdicts) + "\n")
+        outbox.flush()
+
+
+_JUDGE_TIMEOUT = 1800                   # seconds for one notebook's verdicts
+
+
+class _Judge:
+    """A grading process for every notebook one nbgrader run grades: a ``python -I`` that never
+    runs student code (it reads records as data), started once (about 1.4 s) rather than once per
+    notebook, like the validate grader (:class:`_Server`)."""
+
+    def __init__(self, python: str | None) -> None:
+        import tempfile
+
+        command, env = _fresh_python("_judge_stdin", python)
+        self.errors = tempfile.TemporaryFile()  # noqa: SIM115 - open as long as the process
+        self.proc = subprocess.Popen(command, env=env, text=True, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.errors)
+
+    def verdicts(self, job: str) -> list[tuple[bool, str]]:
+        import select
+
+        assert self.proc.stdin is not None and self.proc.stdout is not None
         try:
-            verdicts.append(judge(entry, job["student"]))
-        except Exception as err:       # a verifier that fails on a strange answer: not right
-            verdicts.append((False, f"the answer cannot be graded ({type(err).__name__})"))
-    json.dump(verdicts, outbox)
-    outbox.flush()
+            self.proc.stdin.write(job + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            pass                       # it has stopped: said below, with its error output
+        if not select.select([self.proc.stdout], [], [], _JUDGE_TIMEOUT)[0]:
+            self.proc.kill()
+            raise GradingError(f"the grading step gave no verdict in {_JUDGE_TIMEOUT} s")
+        line = self.proc.stdout.readline()
+        if not line:
+            self.proc.wait()
+            self.errors.seek(0)
+            text = self.errors.read().decode(errors="replace").strip()
+            raise GradingError(f"the grading step failed: {text[-2000:]}")
+        return [(bool(ok), str(reason)) for ok, reason in json.loads(line)]
+
+
+_JUDGES: dict[str | None, _Judge] = {}
+
+
+def _judge_for(python: str | None) -> _Judge:
+    found = _JUDGES.get(python)
+    if found is None or found.proc.poll() is not None:
+        found = _JUDGES[python] = _Judge(python)
+    return found
 
 
 def _records_of(cell: Any, exercise: str) -> list[dict[str, Any]]:
@@ -630,7 +679,8 @@ def decide_notebook(nb: Any, python: str | None = None, student: str | None = No
 
     For every autograded test cell (nbgrader's ``grade`` and not ``solution``) whose hidden tests
     call :func:`record`, the last record of that exercise in the cell is judged by :func:`judge`
-    in a new ``python -I`` that imports the library from its installed files. The cell's outputs
+    in a ``python -I`` that imports the library from its installed files and never runs student
+    code (started with the first notebook and kept for the next ones). The cell's outputs
     are replaced by the verdict: a line saying it is right, or an ``AssertionError`` with the
     reason (which nbgrader counts as no points). A cell without a record earns nothing.
 
@@ -665,13 +715,7 @@ def decide_notebook(nb: Any, python: str | None = None, student: str | None = No
         entries.append(found[-1] if found else {"exercise": m["exercise"], "kind": "missing"})
     if not cells:
         return nb
-    command, env = _fresh_python("_judge_stdin", python)
-    job = json.dumps({"student": student, "entries": entries})
-    done = subprocess.run(command, env=env, text=True, input=job, capture_output=True,
-                          timeout=1800)
-    if done.returncode != 0:
-        raise GradingError(f"the grading step failed: {done.stderr.strip()[-2000:]}")
-    verdicts = json.loads(done.stdout)
+    verdicts = _judge_for(python).verdicts(json.dumps({"student": student, "entries": entries}))
     for (cell, exercise), entry, (ok, reason) in zip(cells, entries, verdicts, strict=True):
         if entry.get("kind") == "missing":
             ok, reason = False, "no answer was recorded (the cell did not run to its end)"
