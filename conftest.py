@@ -35,7 +35,7 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
 # (``pytest --durations=0``): the costly ones start first. Anything not named here counts as cheap;
 # a wrong figure only makes the order worse, never a result.
 _COST = {
-    "tests/test_nbgrader.py": 300,
+    "tests/test_nbgrader.py": 240,
     "tests/test_accessibility_course.py": 200,
     "tests/test_hub_grading.py": 170,
     "tests/test_site.py": 160,

@@ -1,5 +1,5 @@
 """A teacher's nbgrader round on every exercise set, with the repository's nbgrader_config.py:
-generate_assignment, then autograde five students in a class where every student has their own
+generate_assignment, then autograde five students (the two cheats on half the sets each) in a class where every student has their own
 numbers (a course secret): one who hands in the solutions (every autograded point), one who hands in the untouched release (no points), one who cheats by
 redefining ``check``, the grader's entry points (``runpy``, the recorder in ``sys.modules``) and the
 library and answering 1 everywhere (no points), and one who answers with objects equal to
@@ -105,6 +105,12 @@ SECRET = "a class with a variant per student"
 FRIEND = "solutions"
 
 
+# The two cheats share the 12 sets, the patcher the odd ones and the cheat the even ones (a missing
+# notebook scores 0, so the tests also count the notebooks each cheat had graded): the grader and every kind of check (values, functions, formulas,
+# arrays, boards) still meet each cheat, at half the cost of grading both on every set.
+CHEATS = {"cheat": 0, "patcher": 1}
+
+
 def _copier(solution: nbformat.NotebookNode, set_number: int) -> nbformat.NotebookNode:
     """The worked solutions, computed with the numbers of the student FRIEND instead of one's own:
     what typing a friend's answers gives (nbgrader restores the locked numbers cell itself, so the
@@ -146,7 +152,7 @@ def _cheat(release: nbformat.NotebookNode, patches: str = CHEAT,
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A course folder after generate_assignment and autograde of the four students."""
+    """A course folder after generate_assignment and autograde of the five students."""
     if not (BIN / "nbgrader").exists():
         pytest.skip("nbgrader is not installed (pip install -e '.[teacher]')")
     root = tmp_path_factory.mktemp("course")
@@ -167,6 +173,8 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         folder.mkdir(parents=True)
         for nb in SOLUTIONS:
             name = _released(nb)
+            if student in CHEATS and int(nb.name[:2]) % 2 != CHEATS[student]:
+                continue    # the two cheats share the sets between them (see CHEATS)
             if student == "solutions":
                 shutil.copy(nb, folder / name)
             elif student == "copier":
@@ -187,7 +195,7 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     done = _nbgrader("autograde", ASSIGNMENT, "--create", "--force", cwd=root)
     assert done.returncode == 0, done.stderr[-4000:]
     (root / "autograde.log").write_text(done.stderr)
-    times["autograde (5 students x 12 sets)"] = time.perf_counter() - start
+    times["autograde (3 students x 12 sets, 2 x 6)"] = time.perf_counter() - start
     print("\nnbgrader round: " + ", ".join(f"{k} {v:.0f} s" for k, v in times.items()))
     yield root
 
@@ -271,6 +279,16 @@ def test_untouched_release_earns_nothing(course: Path) -> None:
         assert score == 0, name
 
 
+def _graded(root: Path, student: str) -> list[str]:
+    return sorted(p.name for p in (root / "autograded" / student / ASSIGNMENT).glob("*.ipynb"))
+
+
+def test_each_cheat_had_half_the_sets_graded(course: Path) -> None:
+    cheat, patcher = _graded(course, "cheat"), _graded(course, "patcher")
+    assert len(cheat) == len(patcher) == len(SOLUTIONS) // 2, (cheat, patcher)
+    assert sorted(cheat + patcher) == sorted(_released(nb) for nb in SOLUTIONS)
+
+
 def test_a_cheat_earns_nothing(course: Path) -> None:
     scores = _scores(course, "cheat")
     assert sum(s for s, _ in scores.values()) == 0, scores
@@ -348,4 +366,4 @@ def test_autograde_warns_about_edited_cells_only(course: Path) -> None:
     log = (course / "autograde.log").read_text()
     assert "has changed" not in log, [line for line in log.splitlines() if "has changed" in line][:5]
     edited = [line for line in log.splitlines() if "was edited by the student" in line]
-    assert len(edited) == len(SOLUTIONS), edited
+    assert len(edited) == len(_graded(course, "patcher")), edited   # one edit per patched set
