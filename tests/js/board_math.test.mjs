@@ -349,6 +349,11 @@ describe("limits, checked before anything is built", () => {
       /100000 jumps are too many/), "jumps");
     quick(() => assert.match(validate({ traps: new Array(100_000).fill(5) }),
       /100000 traps are too many/), "traps");
+    quick(() => assert.match(validate({ jumps: "x".repeat(1_000_000) }),
+      /^1000000 jumps are too many/), "jumps as a long string");
+    assert.equal(validate({ jumps: "ab" }), "a jump must be a (source, destination) pair, not 'a'");
+    quick(() => assert.match(validate({ jumps: ["x".repeat(1_000_000)] }),
+      /^a jump must be a \(source, destination\) pair, not 'xxx/), "a long pair");
     assert.equal(validate({ size: 1000, die: 1000 }), null);
   });
 

@@ -456,15 +456,37 @@ function square(/** @type {unknown} */ value, /** @type {string} */ what) {
 
 /**
  * What Python's `iter(value)` would give for a JSON value, or null if it is not iterable
- * (strings give their characters, objects their keys).
+ * (strings give their characters, objects their keys): at most `most` + 1 items of a string,
+ * which is all that its callers look at (they refuse more than `most`).
  * @param {unknown} value
+ * @param {number} [most]
  * @returns {unknown[] | null}
  */
-function pyIter(value) {
+function pyIter(value, most = Infinity) {
   if (Array.isArray(value)) return value;
-  if (typeof value === "string") return [...value];
+  if (typeof value === "string") {
+    const items = [];
+    for (const ch of value) {
+      if (items.length > most) break;
+      items.push(ch);
+    }
+    return items;
+  }
   if (value !== null && typeof value === "object") return Object.keys(value);
   return null;
+}
+
+/** The number of characters (code points) of a string, with no array built. */
+function codePoints(/** @type {string} */ text) {
+  let count = text.length;
+  for (let i = 0; i + 1 < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code < 0xdc00) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low < 0xe000) { count -= 1; i += 1; }
+    }
+  }
+  return count;
 }
 
 /**
@@ -534,16 +556,19 @@ function checkJumps(/** @type {unknown} */ jumps, /** @type {number} */ size) {
   if (typeof jumps === "object" && !Array.isArray(jumps)) {
     pairs = Object.entries(jumps);          // a mapping {source: destination}
   } else {
-    pairs = pyIter(jumps);
+    pairs = pyIter(jumps, LIMITS.jumps);
     if (pairs === null) {                    // Python raises TypeError here, not ValueError
       throw new BoardError(`jumps must be a list of (source, destination) pairs, ` +
         `not ${pyRepr(jumps, REPR_CAP)}`);
     }
   }
-  if (pairs.length > LIMITS.jumps) throw new BoardError(tooMany("jumps", pairs.length, LIMITS.jumps));
+  if (pairs.length > LIMITS.jumps) {
+    throw new BoardError(tooMany("jumps", typeof jumps === "string" ? codePoints(jumps)
+      : pairs.length, LIMITS.jumps));
+  }
   const problems = [];
   for (const pair of pairs) {
-    const items = pyIter(pair);
+    const items = pyIter(pair, 2);
     if (items === null || items.length !== 2) {
       throw new BoardError(`a jump must be a (source, destination) pair, ` +
         `not ${pyRepr(pair, REPR_CAP)}`);
