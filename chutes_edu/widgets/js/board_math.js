@@ -1617,7 +1617,8 @@ function checkTail(/** @type {unknown} */ tail) {
  * Built one turn at a time until the unfinished probability is below `tail`, with the library's
  * stopping rule, so the lengths agree or differ only in entries below `tail`. A board whose pmf
  * would need more than `maxTurns` terms is refused before the first turn, with the library's
- * estimate and words.
+ * estimate and words. There is no page budget here: within the library's limits a slow board
+ * can take seconds (the page uses `analyseInSteps`, which has one).
  * @param {BoardJSON} board
  * @param {{start?: number, tail?: number, maxTurns?: number}} [options] The start square
  *     (default 0), the probability that may be left out (default 1e-12) and the longest pmf
