@@ -1,7 +1,8 @@
 // Timings of the JavaScript board maths in Node: analyse() from a board edit to every answer.
 //
 // The board editor's budget from an edit to a settled page is one frame (16 ms) on a 100-square
-// board and 100 ms on a 400-square one; the maths should take a fraction of it. This prints the
+// board and 100 ms on a 400-square one; the maths should take a fraction of it. Issue 27 adds
+// an answer or a refusal within 1 s on any board of up to 1,000 squares (dice of 1,000 faces). This prints the
 // median of many runs (after a warm-up, so the code is compiled) of analyse() and of its two
 // costly parts, on the 1943 board and on random 400-square boards with 40 jumps (one plain, one
 // with a bonus roll and traps), and the time of the first call (the code not yet compiled).
@@ -53,11 +54,11 @@ function randomBoard(size, jumps, seed, extra = {}) {
   }
 }
 
-/** The median time in ms of `runs` calls, after a warm-up. */
-function median(f) {
-  for (let i = 0; i < Math.min(20, runs); i += 1) f();
+/** The median time in ms of `count` calls, after a warm-up. */
+function median(f, count = runs) {
+  for (let i = 0; i < Math.min(20, count); i += 1) f();
   const times = [];
-  for (let i = 0; i < runs; i += 1) {
+  for (let i = 0; i < count; i += 1) {
     const start = performance.now();
     f();
     times.push(performance.now() - start);
@@ -67,24 +68,33 @@ function median(f) {
 }
 
 const plain400 = randomBoard(400, 40, 1);
+// The audits' boards (issue 27) have the issue's budget: an answer or a refusal within 1 s.
+const big = randomBoard(1000, 200, 2, { die: 1000 });
 const boards = [
   ["1943 board (100 squares)", MB1943, 16],
   ["random, 400 squares, 40 jumps", plain400, 100],
   ["the same, bonus roll 6, traps", { ...plain400, bonus_roll: 6,
     traps: [150, 250, 350].filter((v) => !plain400.jumps.some(([a]) => a === v)) }, 100],
+  ["100 squares, die 1000", { size: 100, die: 1000 }, 1000],
+  ["1000 squares, die 1000", { size: 1000, die: 1000 }, 1000],
+  ["1000 squares, die 1000, 200 jumps", big, 1000],
+  ["die 2, chutes 3->0, ..., 41->0", { size: 100, die: 2,
+    jumps: Array.from({ length: 20 }, (_, i) => [3 + 2 * i, 0]) }, 1000],
 ];
-console.log(`node ${process.version}, median of ${runs} runs (ms)`);
+console.log(`node ${process.version}, median of ${runs} runs (ms; 5 runs on boards with a 1 s budget)`);
 console.log("board                             first  analyse  solve   pmf  pmf length  budget");
 for (const [name, board, budget] of boards) {
   if (validate(board) !== null) throw new Error(`${name}: ${validate(board)}`);
+  const count = budget >= 1000 ? Math.min(runs, 5) : runs;
   const start = performance.now();
-  analyse(board);                        // the first call compiles the code (cold on row one)
+  const result = analyse(board);         // the first call compiles the code (cold on row one)
   const first = performance.now() - start;
-  const all = median(() => analyse(board));
-  const solve = median(() => expectedTurns(board));
-  const pmf = median(() => turnDistribution(board));
-  const length = turnDistribution(board).length;
+  const all = median(() => analyse(board), count);
+  const solve = median(() => expectedTurns(board), count);
+  const refused = "lengthError" in result && result.lengthError !== null;
+  const pmf = refused ? "-" : median(() => turnDistribution(board), count).toFixed(2);
+  const length = refused ? "refused" : String(turnDistribution(board).length);
   console.log(`${name.padEnd(33)} ${first.toFixed(1).padStart(5)} ${all.toFixed(2).padStart(8)} ` +
-    `${solve.toFixed(2).padStart(6)} ${pmf.toFixed(2).padStart(5)} ${String(length).padStart(11)} ` +
+    `${solve.toFixed(2).padStart(6)} ${pmf.padStart(5)} ${length.padStart(11)} ` +
     `${String(budget).padStart(7)}`);
 }

@@ -9,6 +9,7 @@ message).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -112,3 +113,43 @@ def test_board_to_python(fixtures: Path) -> None:
             eval(line, names)
         assert str(error.value) == item["message"], (item["label"], line)
     assert written >= len(data["invalid"]) // 2
+
+
+_REPR_ALL = """
+import { createHash } from "node:crypto";
+import { pyRepr } from "./chutes_edu/widgets/js/board_math.js";
+const hash = createHash("sha256");
+const escaped = [];
+for (let code = 0; code < 0x110000; code += 1) {
+  const ch = String.fromCodePoint(code);
+  const repr = pyRepr(ch);
+  hash.update(`${repr}\\n`);
+  if (repr.slice(1, -1) !== ch) {
+    const last = escaped.at(-1);
+    if (last && last[1] === code - 1) last[1] = code;
+    else escaped.push([code, code]);
+  }
+}
+console.log(JSON.stringify({ sha256: hash.digest("hex"), escaped }));
+"""
+
+
+def test_repr_of_every_code_point() -> None:
+    """``pyRepr`` writes every code point as Python's ``repr`` does (its rules and Python 3.11's
+    Unicode 14.0 data, whatever Unicode the JavaScript engine knows: Node 20.20's is 17.0)."""
+    run = _node("--input-type=module", "-e", _REPR_ALL)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    reprs = [repr(chr(code)) for code in range(0x110000)]
+    digest = hashlib.sha256("".join(f"{r}\n" for r in reprs).encode()).hexdigest()
+    escaped: list[list[int]] = []
+    for code, text in enumerate(reprs):
+        if text[1:-1] != chr(code):
+            if escaped and escaped[-1][1] == code - 1:
+                escaped[-1][1] = code
+            else:
+                escaped.append([code, code])
+    wrong = [[hex(a), hex(b)] for a, b in out["escaped"] if [a, b] not in escaped]
+    missing = [[hex(a), hex(b)] for a, b in escaped if [a, b] not in out["escaped"]]
+    assert (wrong, missing) == ([], []), "escaped only by JavaScript / only by Python"
+    assert out["sha256"] == digest

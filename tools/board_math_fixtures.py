@@ -12,7 +12,18 @@ for each one what the library answers:
   largest), the shortest game, and the first mover's edge ``win_probabilities(board, [0, 0])[0]
   - 0.5`` (null on a board with traps);
 - ``invalid``: boards that ``Board(...)`` refuses, with its exact ``ValueError`` message (every
-  check the constructor makes, and random boards that break the rules).
+  check the constructor makes, and random boards that break the rules);
+- ``expected_only``: valid boards whose distribution takes the library minutes (a die of 1,000
+  faces on 1,000 squares), with ``expected_turns`` only;
+- ``refused``: valid boards whose distribution the library refuses (games of millions of turns,
+  e.g. a die of two faces and the chutes 3->0, 5->0, ..., 41->0), with ``expected_turns`` and the
+  refusal's exact words;
+- ``reprs``: a few hundred strings (control, format, private-use, unassigned and astral
+  characters, lone surrogates, lone combining marks, quotes) with Python's ``repr`` of each, and
+  ``unicode_messages``: boards that put such strings in the library's messages, with the message.
+
+The audits of the board editor (issue 27) add their boards to these lists: weights whose sum
+overflows (``[1e308, 1e308]``), dice of 1,000 faces on 100 and 1,000 squares, the slow boards.
 
 The shortest game is found by exact reachability, not read off the float pmf: the squares a turn
 can reach from :math:`s` are those one roll reaches from any square of the bonus chain of
@@ -31,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -181,6 +193,94 @@ def _named_and_edge_boards() -> list[tuple[str, dict[str, Any]]]:
     return [(label, board_to_json(board)) for label, board in boards]
 
 
+def _audit_boards() -> list[tuple[str, dict[str, Any]]]:
+    """The audits' boards that the library answers in full, as (label, JSON fields)."""
+    return [
+        ("weights 1e308, 1e308 (the sum overflows)", {"size": 10, "die": [1e308, 1e308]}),
+        ("six weights 1e308, chutes", {"size": 30, "die": [1e308] * 6, "jumps": [[17, 3]]}),
+        ("weights 1e-300, 3e-300", {"size": 12, "die": [1e-300, 3e-300], "overshoot": "win"}),
+        ("die 1000 on 100 squares", {"size": 100, "die": 1000}),
+        ("die of 200 faces (100 of weight 0) on 100 squares, bounce", {"size": 100, "die": [1] * 100 + [0] * 100,
+                                              "overshoot": "bounce"}),
+        ("die 20 on 60 squares, bonus 7, chutes", {"size": 60, "die": 20, "bonus_roll": 7,
+                                                    "jumps": [[30, 2], [45, 10], [12, 40]]}),
+        ("13 weighted faces, stop short, traps", {"size": 80, "overshoot": "stop_short",
+                                                   "die": [1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 4],
+                                                   "jumps": [[50, 5], [20, 70]], "traps": [60]}),
+    ]
+
+
+def _expected_only_boards() -> list[tuple[str, Board]]:
+    """Valid boards whose distribution takes the library minutes (a sparse product of 500,000
+    entries per turn for some 27,600 turns): their expected turns only."""
+    return [
+        ("die 1000 on 1000 squares", Board(size=1000, die=1000)),
+        ("die 1000 on 1000 squares, bounce", Board(size=1000, die=1000, overshoot="bounce")),
+        ("die 1000 on 1000 squares, 200 jumps", random_board(1000, 200, seed=3, die=1000)),
+        ("die 1000 on 1000 squares, 200 jumps, bonus 7",
+         random_board(1000, 200, seed=4, die=1000).replace(bonus_roll=7)),
+    ]
+
+
+def _refused_boards() -> list[tuple[str, Board]]:
+    """Valid boards whose distribution the library refuses, before stepping, in words."""
+    chutes = {k: 0 for k in range(3, 42, 2)}
+    return [
+        ("die 2, chutes 3->0, 5->0, ..., 41->0", Board(chutes, die=2)),
+        ("the same on 300 squares", Board(chutes, size=300, die=2)),
+        ("the same on 1000 squares", Board(chutes, size=1000, die=2)),
+        ("the same with a trap", Board(chutes, die=2, traps=[90])),
+        ("the same with a bonus face", Board(chutes, die=[1, 1, 0.001], bonus_roll=3)),
+        ("weights 1e-7, 1 on 10 squares", Board(size=10, die=[1e-7, 1])),
+        ("weights 1e-6, 1 on 250 squares", Board(size=250, die=[1e-6, 1])),
+    ]
+
+
+REPR_CHARACTERS = (
+    "aZ09 ~'\"\\"                                        # ASCII, both quotes, a backslash
+    "\t\n\r\x00\x07\x1b\x1f\x7f"                          # control characters
+    "\x80\x85\x9f\xa0\xa1\xad\xe9\xff"                    # C1, no-break space, soft hyphen
+    "\u0301\u0378\u0600\u061c\u1680\u180e\u2000\u200b\u200d\u200e\u2028\u2029\u202e"
+    "\u2060\u2066\u3000\u4e2d\ufeff\ufff9\ufffd\uffff"   # combining, unassigned, format, spaces
+    "\ud800\udbff\udc00\udfff"                              # lone surrogates
+    "\ue000\uf8ff"                                          # private use
+    "\U0001f600\U0001d400\U000e0001\U000e0080\U000f0000\U0010ffff\U0001fae8\U00031350"
+    "\u1acf\u0c5c\U00013460"                                 # assigned after Unicode 14.0
+)
+"""The characters the generated strings are drawn from (see ``_reprs``)."""
+
+
+def _reprs(rng: np.random.Generator, count: int = 300) -> list[dict[str, str]]:
+    """``count`` strings drawn from REPR_CHARACTERS (and every one of them alone), each with
+    Python's repr."""
+    pool = list(REPR_CHARACTERS)
+    texts = [*pool, "", "'", '"', "'\"", "it's", 'say "hi"']
+    while len(texts) < count:
+        size = int(rng.integers(1, 12))
+        text = "".join(pool[int(i)] for i in rng.integers(len(pool), size=size))
+        # JSON (and JavaScript) read a lone high surrogate before a lone low one as one pair.
+        if not re.search("[\ud800-\udbff][\udc00-\udfff]", text):
+            texts.append(text)
+    return [{"text": text, "repr": repr(text)} for text in texts]
+
+
+def _unicode_messages(texts: list[str]) -> list[dict[str, Any]]:
+    """Boards that put each text into one of the library's messages, with the message."""
+    out = []
+    for i, text in enumerate(texts):
+        change = [{"overshoot": text}, {"jumps": {text: 3}}, {"traps": [text]},
+                  {"die": [1, text]}][i % 4]
+        fields = _roundtrip({"size": 10, "die": 6, "overshoot": "stay", "bonus_roll": None,
+                             "jumps": [], "traps": [], **change})
+        try:
+            board_from_json(fields)
+        except ValueError as error:
+            out.append({"board": fields, "message": str(error)})
+        else:                                              # pragma: no cover - a tool bug
+            raise AssertionError(f"{fields} should be refused")
+    return out
+
+
 def _invalid_boards() -> list[tuple[str, dict[str, Any]]]:
     """Boards that break each rule the constructor checks, as (label, JSON fields)."""
     plain: dict[str, Any] = {"size": 10, "die": 6, "overshoot": "stay", "bonus_roll": None,
@@ -304,7 +404,8 @@ def make_fixtures(count: int, seed: int) -> dict[str, Any]:
     Returns
     -------
     dict
-        ``valid`` and ``invalid`` lists (see the module docstring), ``argument_errors``
+        ``valid``, ``invalid``, ``expected_only``, ``refused``, ``reprs`` and
+        ``unicode_messages`` lists (see the module docstring), ``argument_errors``
         (``turn_distribution`` with a bad start or tail, and its message), ``tail``, ``seed`` and
         ``skipped_slow`` (random boards left out because their pmf would be longer than
         ``MAX_PMF``).
@@ -331,9 +432,27 @@ def make_fixtures(count: int, seed: int) -> dict[str, Any]:
     for label, fields in _named_and_edge_boards():
         if not record(label, fields, slow_ok=True):         # pragma: no cover - a tool bug
             raise AssertionError(f"{label} should be a valid board")
+    for label, fields in _audit_boards():
+        plain = {"size": 100, "die": 6, "overshoot": "stay", "bonus_roll": None, "jumps": [],
+                 "traps": []}
+        if not record(label, {**plain, **fields}, slow_ok=True):   # pragma: no cover
+            raise AssertionError(f"{label} should be a valid board")
     for label, fields in _invalid_boards():
         if record(label, fields, slow_ok=True):             # pragma: no cover - a tool bug
             raise AssertionError(f"{label} should be an invalid board")
+    expected_only = [{"label": label, "board": board_to_json(board),
+                      "expected": expected_turns(board).tolist()}
+                     for label, board in _expected_only_boards()]
+    refused = []
+    for label, board in _refused_boards():
+        try:
+            turn_distribution(board, tail=TAIL)
+        except ValueError as error:
+            refused.append({"label": label, "board": board_to_json(board),
+                            "expected": expected_turns(board).tolist(), "message": str(error)})
+        else:                                              # pragma: no cover - a tool bug
+            raise AssertionError(f"{label}: the library should refuse its distribution")
+    reprs = _reprs(rng)
     made = 0
     while made < count:
         drawn = _random_fields(rng)
@@ -342,7 +461,9 @@ def make_fixtures(count: int, seed: int) -> dict[str, Any]:
     for i in range(count // 2):
         record(f"raw board {i}", _raw_fields(rng), slow_ok=False)
     return {"tail": TAIL, "seed": seed, "skipped_slow": skipped, "valid": valid,
-            "invalid": invalid, "argument_errors": _argument_errors()}
+            "invalid": invalid, "argument_errors": _argument_errors(),
+            "expected_only": expected_only, "refused": refused, "reprs": reprs,
+            "unicode_messages": _unicode_messages([item["text"] for item in reprs])}
 
 
 def _argument_errors() -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ import { describe, test } from "node:test";
 
 import {
   analyse,
+  analyseInSteps,
   BoardError,
   boardToPython,
   decodeBoard,
@@ -16,7 +17,10 @@ import {
   expectedTurns,
   firstMoverEdge,
   lengthSummary,
+  LIMITS,
+  pyRepr,
   ranges,
+  refusalLine,
   shortestGame,
   turnDistribution,
   validate,
@@ -98,6 +102,7 @@ describe("valid boards match the library", { skip }, () => {
       assert.deepEqual(all.pmf, pmf);
       assert.deepEqual(all.summary, summary);
       assert.equal(all.edge, edge);
+      assert.equal(all.lengthError, null);
 
       const text = encodeBoard(board);
       assert.match(text, /^[A-Za-z0-9._,~-]+$/, "URL-safe");
@@ -111,11 +116,12 @@ describe("valid boards match the library", { skip }, () => {
 describe("invalid boards give the library's message", { skip }, () => {
   for (const item of fixtures?.invalid ?? []) {
     test(`${item.label}: ${item.message}`, () => {
-      assert.equal(validate(item.board), item.message);
+      const message = refusalLine(item.message);      // the library's words, as one short line
+      assert.equal(validate(item.board), message);
       assert.throws(() => expectedTurns(item.board),
-        (error) => error instanceof BoardError && error.message === item.message);
-      assert.throws(() => turnDistribution(item.board), { message: item.message });
-      assert.deepEqual(analyse(item.board), { error: item.message });
+        (error) => error instanceof BoardError && error.message === message);
+      assert.throws(() => turnDistribution(item.board), { message });
+      assert.deepEqual(analyse(item.board), { error: message });
       let text = null;
       try {
         text = encodeBoard(item.board);     // only boards whose fields have the right types
@@ -124,7 +130,7 @@ describe("invalid boards give the library's message", { skip }, () => {
       }
       if (text !== null) {
         assert.deepEqual(decodeBoard(text), { ...item.board, jumps: item.board.jumps });
-        assert.equal(validate(decodeBoard(text)), item.message);
+        assert.equal(validate(decodeBoard(text)), message);
       }
     });
   }
@@ -137,6 +143,60 @@ describe("bad arguments give the library's message", { skip }, () => {
       assert.throws(() => turnDistribution(item.board, options), { message: item.message });
     });
   }
+});
+
+describe("the audits' big and slow boards match the library", { skip }, () => {
+  for (const item of fixtures?.expected_only ?? []) {
+    test(`${item.label}: expected turns, and a pmf whose mean is them`, () => {
+      const all = analyse(item.board);
+      assertRelative(all.expected, item.expected, "expected turns");
+      if (all.pmf === null) {
+        assert.match(all.lengthError, /^this board is too slow for the page's distribution: /);
+        return;
+      }
+      const mass = all.pmf.reduce((sum, p) => sum + p, 0);
+      assert.ok(1 - mass < TOLERANCE, `total mass ${mass}`);
+      assert.ok(Math.abs(all.summary.mean - item.expected[0]) <= TOLERANCE * item.expected[0],
+        `mean ${all.summary.mean} against the library's expected turns ${item.expected[0]}`);
+    });
+  }
+  // Above 200 squares the library estimates the terms needed with ARPACK (tol=1e-8 on the
+  // spectral radius rho, from a random start vector), which leaves about 1% on 1 / (1 - rho)
+  // when rho is within 1e-6 of 1, from run to run: there its count is compared to 2%.
+  const terms = /so about (\S+) terms/;
+  const sameWords = (/** @type {string} */ actual, /** @type {string} */ expected, sparse) => {
+    if (!sparse) return assert.equal(actual, expected);
+    assert.equal(actual.replace(terms, "so about N terms"), expected.replace(terms, "so about N terms"));
+    const [a, e] = [actual, expected].map((text) => Number(/** @type {any} */ (terms.exec(text))[1]));
+    assert.ok(Math.abs(a - e) <= 0.02 * e, `${a} terms against the library's ${e}`);
+  };
+  for (const item of fixtures?.refused ?? []) {
+    test(`${item.label}: the library's refusal of the distribution, in its words`, () => {
+      const message = refusalLine(item.message);
+      const all = analyse(item.board);
+      assertRelative(all.expected, item.expected, "expected turns");
+      assert.deepEqual({ ...all, expected: null, lengthError: null },
+        { expected: null, pmf: null, summary: null, edge: null, lengthError: null });
+      sameWords(all.lengthError, message, item.board.size > 200);
+      assert.throws(() => turnDistribution(item.board), (error) => {
+        sameWords(error.message, message, item.board.size > 200);
+        return error instanceof BoardError;
+      });
+    });
+  }
+});
+
+describe("values are written as Python's repr writes them", { skip }, () => {
+  test("strings of control, format, private, unassigned and astral characters", () => {
+    for (const { text, repr } of fixtures.reprs) {
+      assert.equal(pyRepr(text), repr, `repr of ${JSON.stringify(text)}`);
+    }
+  });
+  test("the library's messages that hold such strings", () => {
+    for (const { board, message } of fixtures.unicode_messages) {
+      assert.equal(validate(board), refusalLine(message));
+    }
+  });
 });
 
 describe("the fixtures cover what they should", { skip }, () => {
@@ -153,6 +213,23 @@ describe("the fixtures cover what they should", { skip }, () => {
     assert.ok(boards.filter((b) => b.traps.length).length >= 20, "traps");
     assert.ok(boards.some((b) => b.size === 2) && boards.some((b) => b.size > 300), "sizes");
     assert.ok(fixtures.valid.length >= 200 && fixtures.invalid.length >= 70);
+  });
+
+  test("the audits' boards", () => {
+    const boards = fixtures.valid.map((item) => item.board);
+    assert.ok(boards.some((b) => Array.isArray(b.die) && b.die.every((w) => w === 1e308)),
+      "weights whose sum overflows");
+    assert.ok(boards.some((b) => b.die === 1000 && b.size === 100), "die 1000 on 100 squares");
+    const big = fixtures.expected_only.map((item) => item.board);
+    assert.ok(big.some((b) => b.die === 1000 && b.size === 1000 && b.jumps.length >= 100));
+    assert.ok(fixtures.refused.some((item) => item.board.die === 2 && item.board.size === 100 &&
+      item.board.jumps.length === 20 && Math.abs(item.expected[0] - 4194341.56) < 0.01));
+    assert.ok(fixtures.refused.some((item) => item.board.size > 200), "the sparse path's words");
+    const texts = fixtures.reprs.map((item) => item.text).join("");
+    for (const ch of ["\u00a0", "\u2028", "\u200b", "\ue000", "\ud800", "\u0301", "\u{1f600}"]) {
+      assert.ok(texts.includes(ch), `reprs with ${JSON.stringify(ch)}`);
+    }
+    assert.ok(fixtures.reprs.length >= 200 && fixtures.unicode_messages.length >= 200);
   });
 });
 
@@ -226,4 +303,206 @@ describe("without the library", () => {
       assert.match(validate(board), /a board must be an object/);
     }
   });
+});
+
+describe("limits, checked before anything is built", () => {
+  /** `f()` takes under 0.5 s (it does no more than read its input) and gives `f()`'s value. */
+  const quick = (/** @type {() => unknown} */ f, /** @type {string} */ what) => {
+    const started = performance.now();
+    const value = f();
+    assert.ok(performance.now() - started < 500, `${what} took ${performance.now() - started} ms`);
+    return value;
+  };
+  const refuses = (/** @type {() => unknown} */ f, /** @type {RegExp} */ words, what) =>
+    quick(() => assert.throws(f, (error) => error instanceof BoardError && words.test(error.message)
+      && !error.message.includes("\n") && error.message.length <= LIMITS.message), what);
+
+  test("the limits", () => {
+    assert.ok(Object.isFrozen(LIMITS));
+    assert.equal(LIMITS.size, 1000);
+    assert.ok(LIMITS.faces >= 1000);
+    assert.ok(LIMITS.jumps >= LIMITS.size - 1 && LIMITS.traps >= LIMITS.size - 1);
+  });
+
+  test("huge sizes are refused at once, in words", () => {
+    for (const size of [1_000_000_000, 100_000_000, 1001, 1e300]) {
+      const words = /too big for the page \(it computes boards of up to 1000 squares\)/;
+      if (size < 1e15) refuses(() => decodeBoard(`s${size}-d6-stay`), words, `s${size}`);
+      quick(() => assert.match(validate({ size, die: 6 }), words), `validate size ${size}`);
+      quick(() => assert.match(/** @type {any} */ (analyse({ size })).error, words), `analyse ${size}`);
+      assert.throws(() => expectedTurns({ size }), words);
+    }
+    assert.equal(validate({ size: 1000, die: 6 }), null);
+    assert.equal(validate({ size: 1_000_000_000, die: 6 }),
+      "size 1000000000 is too big for the page (it computes boards of up to 1000 squares); " +
+      "the library takes bigger boards");
+  });
+
+  test("huge dice and long lists are refused at once, in words", () => {
+    refuses(() => decodeBoard("s100-d1000000000"), /a die of 1000000000 faces is too big/, "d");
+    refuses(() => decodeBoard(`s100-w${"1_".repeat(20_000)}1`), /a die of 20001 faces/, "w");
+    refuses(() => decodeBoard(`s100-j${"5.1,".repeat(20_000)}5.1`), /20001 jumps are too many/, "j");
+    refuses(() => decodeBoard(`s100-t${"5,".repeat(20_000)}5`), /20001 traps are too many/, "t");
+    quick(() => assert.match(validate({ die: 10 ** 9 }), /a die of 1000000000 faces/), "die");
+    quick(() => assert.match(validate({ die: new Array(5000).fill(1) }), /a die of 5000 faces/), "w");
+    quick(() => assert.match(validate({ jumps: new Array(100_000).fill([5, 1]) }),
+      /100000 jumps are too many/), "jumps");
+    quick(() => assert.match(validate({ traps: new Array(100_000).fill(5) }),
+      /100000 traps are too many/), "traps");
+    quick(() => assert.match(validate({ jumps: "x".repeat(1_000_000) }),
+      /^1000000 jumps are too many/), "jumps as a long string");
+    assert.equal(validate({ jumps: "ab" }), "a jump must be a (source, destination) pair, not 'a'");
+    quick(() => assert.match(validate({ jumps: ["x".repeat(1_000_000)] }),
+      /^a jump must be a \(source, destination\) pair, not 'xxx/), "a long pair");
+    assert.equal(validate({ size: 1000, die: 1000 }), null);
+  });
+
+  test("huge or malformed addresses are refused at once, in one short line", () => {
+    refuses(() => decodeBoard("s".repeat(10_000_000)), /board text of 10000000 characters is too long/,
+      "a 10 MB address");
+    refuses(() => decodeBoard(`s10${"-t1".repeat(5000)}`), /repeats an earlier one/, "fields");
+    refuses(() => decodeBoard(`s10-x${"\u2028".repeat(50_000)}y`), /unknown field .x\\u2028\\u2028/,
+      "many line separators");
+    refuses(() => decodeBoard(`s1${"0".repeat(400)}`), /has more than 15 digits/, "a long number");
+    refuses(() => decodeBoard("s10-j5.12345678901234567"), /has more than 15 digits/, "a long jump");
+    refuses(() => decodeBoard(`%${"E0".repeat(40_000)}`), /bad percent-escape/, "bad escapes");
+    assert.deepEqual(decodeBoard("s10-j5.-0-t-0"), { size: 10, die: 6, overshoot: "stay",
+      bonus_roll: null, jumps: [[5, 0]], traps: [0] });
+    assert.ok(Object.is(decodeBoard("s10-j5.-0").jumps[0][1], 0), "-0 is 0");
+  });
+
+  test("weights whose sum overflows are scaled first: the library's 7.5546875 turns", () => {
+    const board = decodeBoard("s10-w1e308_1e308-stay");
+    const all = /** @type {any} */ (analyse(board));
+    assert.equal(all.expected[0], 7.5546875);
+    assert.equal(all.summary.median, 7);
+    assert.deepEqual(expectedTurns(board), expectedTurns({ ...board, die: [1, 1] }));
+    assert.deepEqual(turnDistribution(board), turnDistribution({ ...board, die: [1, 1] }));
+    assert.deepEqual(expectedTurns({ size: 10, die: [5e-324, 5e-324, 0] }),
+      expectedTurns({ size: 10, die: [1, 1, 0] }), "subnormal weights");
+  });
+});
+
+describe("refusals are one short line", () => {
+  test("refusalLine", () => {
+    assert.equal(refusalLine("short"), "short");
+    assert.equal(refusalLine("a\nb\r\n\u2028c"), "a b c");
+    const long = refusalLine("x".repeat(800_000));
+    assert.equal(long, `${"x".repeat(299)}…`);
+    assert.equal(refusalLine("x".repeat(300)), "x".repeat(300));
+    const astral = refusalLine("\u{1f600}".repeat(400));
+    assert.equal([...astral].length, 300, "code points, not halves of them");
+    assert.equal(astral, `${"\u{1f600}".repeat(299)}…`);
+    assert.equal(refusalLine("abcdef", 4), "abc…");
+  });
+
+  test("a message about a huge value is cut, and the value is written no further", () => {
+    const started = performance.now();
+    const message = validate({ overshoot: "é\n".repeat(400_000) });
+    assert.ok(performance.now() - started < 500);
+    assert.equal([...message].length, LIMITS.message);
+    assert.ok(message.startsWith("unknown overshoot rule 'é\\né\\n") && message.endsWith("…"));
+    const nested = /** @type {any[]} */ ([]);
+    let deep = nested;
+    for (let i = 0; i < 100_000; i += 1) { deep.push([]); deep = deep[0]; }
+    assert.match(validate({ die: nested }), /^bad die weights \(face 1: \[\[\[\[/);
+  });
+
+  test("Python's repr of JSON values", () => {
+    assert.equal(pyRepr([null, true, false, 2, 2.5, -0, 1e21, 1e-7, "it's", { a: [1] }]),
+      "[None, True, False, 2, 2.5, -0.0, 1000000000000000000000, 1e-07, \"it's\", {'a': [1]}]");
+    const loop = /** @type {any[]} */ ([1]);
+    loop.push(loop);
+    assert.equal(pyRepr(loop), "[1, [...]]");
+    assert.equal(pyRepr("\u00a0\u2028\u200b\ue000\ud800\u0301\u{1f600}\u{e0001}\x7f\\"),
+      "'\\xa0\\u2028\\u200b\\ue000\\ud800\u0301\u{1f600}\\U000e0001\\x7f\\\\'");
+  });
+});
+
+describe("the audits' boards, known answers", () => {
+  test("a die of 1000 faces on 1000 squares: every turn ends the game with chance 1/1000", () => {
+    // From any square exactly one face reaches square 1000 and the others stay or move on, so
+    // T is geometric: P(T = k) = (1/m)(1 - 1/m)^(k-1), and E[T] = m from every square.
+    for (const size of [100, 1000]) {
+      const all = /** @type {any} */ (analyse({ size, die: 1000 }));
+      for (let s = 0; s < size; s += 1) {
+        assert.ok(Math.abs(all.expected[s] - 1000) < 1e-9 * 1000, `E from ${s}: ${all.expected[s]}`);
+      }
+      for (let k = 1; k < all.pmf.length; k += 1) {
+        const exact = 0.001 * 0.999 ** (k - 1);
+        assert.ok(Math.abs(all.pmf[k] - exact) < 1e-12, `P(T = ${k}) = ${all.pmf[k]}, not ${exact}`);
+      }
+      assert.equal(all.summary.median, 693);     // the first k with 1 - 0.999^k >= 1/2
+      assert.ok(0.999 ** (all.pmf.length - 1) < 1e-12);
+    }
+  });
+
+  test("a distribution too long for the page is refused in its words, with the expected turns", () => {
+    const board = { size: 100, die: [1e-5, 1, 1] };     // the library builds 5.5 million terms
+    const all = /** @type {any} */ (analyse(board));
+    assert.ok(Math.abs(all.expected[99] - 200001) < 1);
+    assert.match(all.lengthError, /^this board is too slow for the page's distribution: games take 2e\+05 turns on average from the slowest square, so about 5\.53e\+06 terms of \d+ steps each would be needed \(the page's limit is 3e\+08 steps\); turn_distribution\(\) in the library computes it$/);
+    assert.deepEqual([all.pmf, all.summary, all.edge], [null, null, null]);
+  });
+});
+
+describe("the analysis in steps never holds the page for long", () => {
+  /** `count` long chutes on a board of `size` squares: sources spread over the top half, each
+   * back to one of the first tenth of the squares. */
+  const longChutes = (/** @type {number} */ size, /** @type {number} */ count, extra = {}) => ({
+    size, die: 6, overshoot: "stay", bonus_roll: null, traps: [], ...extra,
+    jumps: Array.from({ length: count }, (_, i) => [
+      Math.floor(size / 2) + Math.floor((i * (size / 2 - 1)) / count),
+      (i * 37) % Math.floor(size / 10)]),
+  });
+  const weighted = Array.from({ length: 1000 }, (_, i) => 1 + (i % 3));
+  const boards = {
+    "1000 squares, die 1000": { size: 1000, die: 1000 },
+    "1000 squares, die 1000, bounce": { size: 1000, die: 1000, overshoot: "bounce" },
+    "1000 squares, die 6, 200 long chutes": longChutes(1000, 200),
+    "1000 squares, die 1000, 200 long chutes, bonus roll 7":
+      longChutes(1000, 200, { die: 1000, bonus_roll: 7 }),
+    "1000 squares, 1000 weighted faces, 200 long chutes": longChutes(1000, 200, { die: weighted }),
+    "1000 squares, 13 weighted faces, bounce":
+      { size: 1000, die: weighted.slice(0, 13), overshoot: "bounce" },
+    "the die-2 board of 4,194,341.56 turns":
+      { size: 100, die: 2, jumps: Array.from({ length: 20 }, (_, i) => [3 + 2 * i, 0]) },
+  };
+  /** The time (ms) of each step of one run of analyseInSteps, and its result. */
+  const timed = (/** @type {any} */ board) => {
+    const steps = analyseInSteps(board);
+    const times = [];
+    for (;;) {
+      const before = performance.now();
+      const step = steps.next();
+      times.push(performance.now() - before);
+      if (step.done) return { times, value: step.value };
+    }
+  };
+  for (const [name, board] of Object.entries(boards)) {
+    test(name, () => {
+      assert.equal(validate(board), null);
+      // The issue's budget is 50 ms for any task of the page; a step does about 100,000
+      // operations, a fraction of a millisecond. A busy machine can stop the process for a
+      // while in any step, so each step is timed in two or three runs (the steps are the same
+      // in every run) and its shortest time counts: a step that is long in itself is long
+      // every time, a pause of the machine is not.
+      let shortest = /** @type {number[]} */ ([]);
+      let fastest = Infinity;
+      let value = null;
+      for (let run = 0; run < 3; run += 1) {
+        const started = performance.now();
+        const now = timed(board);
+        fastest = Math.min(fastest, performance.now() - started);
+        shortest = run ? shortest.map((t, i) => Math.min(t, now.times[i])) : now.times;
+        assert.equal(now.times.length, shortest.length, "the same steps in every run");
+        value = now.value;
+        if (run >= 1 && Math.max(...shortest) < 25 && fastest < 5000) break;
+      }
+      const longest = Math.max(...shortest);
+      assert.ok(longest < 25, `a step of ${longest.toFixed(1)} ms (step ${shortest.indexOf(longest)})`);
+      assert.ok(fastest < 5000, `${fastest.toFixed(0)} ms in all`);
+      assert.ok(value !== null && !("error" in value));
+    });
+  }
 });
