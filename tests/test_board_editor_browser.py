@@ -23,7 +23,7 @@ import pytest
 
 from chutes_edu import MILTON_BRADLEY_1943, Board, expected_turns
 from chutes_edu.plots.board import square_center
-from chutes_edu.widgets.board_editor import board_to_json, presets_json
+from chutes_edu.widgets.board_editor import board_to_json, presets_json, style_source
 
 from . import browser
 
@@ -54,18 +54,12 @@ def _click_square(page: Any, square: int) -> None:
     page.mouse.click(*browser.square_point(page, square))
 
 
-# The screen point of a jump's end handle, and of the middle of its line.
+# The screen point of a jump's end handle.
 _HANDLE_POINT = """([source, end]) => {
   const el = document.querySelector(
     `.chutes-editor .handle[data-source="${source}"][data-end="${end}"]`);
   const r = el.getBoundingClientRect();
   return [r.left + r.width / 2, r.top + r.height / 2];
-}"""
-_LINE_POINT = """source => {
-  const path = document.querySelector(`.chutes-editor .jump[data-source="${source}"] .hit`);
-  const p = path.getPointAtLength(path.getTotalLength() / 2);
-  const q = new DOMPoint(p.x, p.y).matrixTransform(path.getScreenCTM());
-  return [q.x, q.y];
 }"""
 
 
@@ -169,18 +163,19 @@ window.editor = mount(document.getElementById("editor"),
 </script></body></html>"""
 
 
-def test_mount_with_no_kernel_keeps_the_board_in_the_address():
-    from playwright.sync_api import expect
+def _files(page_html: str = "") -> dict[str, tuple[str, str]]:
+    """The in-memory site: the page, every module of the editor (as the browser imports them,
+    one file each) and its styles."""
+    files = {f"/{path.name}": (path.read_text(encoding="utf-8"), "text/javascript")
+             for path in JS.glob("*.js")}
+    files["/"] = (page_html or _PAGE % json.dumps(presets_json()), "text/html")
+    files["/board_editor.css"] = (style_source(), "text/css")
+    return files
 
-    opened = Board({5: 12, 14: 3}, size=30)
-    trapped = opened.replace(traps=[11])
-    moved = trapped.without_jump(5).with_jump(5, 20)
-    removed = moved.without_jump(14)
-    files = {"/": (_PAGE % json.dumps(presets_json()), "text/html"),
-             "/board_editor.js": ((JS / "board_editor.js").read_text(), "text/javascript"),
-             "/board_math.js": ((JS / "board_math.js").read_text(), "text/javascript"),
-             "/board_editor.css": ((JS / "board_editor.css").read_text(), "text/css")}
-    refused: list[str] = []
+
+def _serve(page: Any, refused: list[str], page_html: str = "") -> None:
+    """Serve ``_files`` at http://editor.test/ to ``page``; refuse (and note) every other URL."""
+    files = _files(page_html)
 
     def serve(route: Any) -> None:
         url = route.request.url
@@ -192,9 +187,20 @@ def test_mount_with_no_kernel_keeps_the_board_in_the_address():
             refused.append(url)
             route.abort()
 
+    page.route("**/*", serve)
+
+
+def test_mount_with_no_kernel_keeps_the_board_in_the_address():
+    from playwright.sync_api import expect
+
+    opened = Board({5: 12, 14: 3}, size=30)
+    trapped = opened.replace(traps=[11])
+    moved = trapped.without_jump(5).with_jump(5, 20)
+    removed = moved.without_jump(14)
+    refused: list[str] = []
     with browser.chromium() as chromium:
         page = chromium.new_page(viewport={"width": 1100, "height": 1000})
-        page.route("**/*", serve)
+        _serve(page, refused)
         page.goto("http://editor.test/#board=s30-d6-stay-j5.12,14.3", timeout=60_000)
         editor = page.locator(".chutes-editor")
         readout = editor.locator(".chutes-editor-readout")
@@ -217,8 +223,8 @@ def test_mount_with_no_kernel_keeps_the_board_in_the_address():
         _drag_end(page, 5, 20)
         expect(readout).to_contain_text(_turns(moved), timeout=UPDATE_TIMEOUT)
         expect(editor.locator(".chutes-editor-message")).to_have_text("")
-        # click the chute's line to select it, Delete removes it
-        page.mouse.click(*page.evaluate(_LINE_POINT, 14))
+        # click the dot at the chute's start to select it, Delete removes it
+        page.mouse.click(*page.evaluate(_HANDLE_POINT, [14, "source"]))
         expect(editor.locator(".chutes-editor-delete")).to_have_text("delete jump 14 to 3")
         board.press("Delete")
         expect(readout).to_contain_text(_turns(removed), timeout=UPDATE_TIMEOUT)

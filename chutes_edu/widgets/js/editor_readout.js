@@ -148,7 +148,8 @@ export function lengthWords(/** @type {any} */ result) {
 export function createReadout() {
   const readout = h("p", { class: "chutes-editor-readout" });
   const change = h("p", { class: "chutes-editor-change" });
-  const pending = h("p", { class: "chutes-editor-pending", role: "status", "aria-live": "polite" });
+  // role "status" is a polite live region: the wait is said, never shouted
+  const pending = h("p", { class: "chutes-editor-pending", role: "status" });
   const chart = s("svg", { class: "chutes-editor-chart", role: "img", viewBox: "0 0 460 250" });
   const lengths = h("p", { class: "chutes-editor-lengths" });
   const edge = h("p", { class: "chutes-editor-edge" });
