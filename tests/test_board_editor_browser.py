@@ -16,6 +16,7 @@ Screenshots are kept in tests/artifacts/. Timings are not tested here: ``make be
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -246,3 +247,172 @@ def test_mount_with_no_kernel_keeps_the_board_in_the_address():
         assert not violations, browser.describe_violations(violations)
         page.screenshot(path=str(ARTIFACTS / "browser_board_editor_mount.png"), full_page=True)
     assert not [u for u in refused if "favicon" not in u], refused
+
+
+# --------------------------------------------------------------------------- issue 27's pages
+_DIE_2 = "s100-d2-stay-j" + ",".join(f"{s}.0" for s in range(3, 42, 2))
+_LINKS = [
+    "s1000000000-d6-stay", "s100000000-d6-stay", "s1001-d6-stay", "s100-d1000000-stay",
+    "s100-d6-warp", "s100-d6-stay-s50", "s100-d6-stay-j5.5", "%E0%A4%A", "💥🎲\u202e<b>x</b>",
+    "j" + "1.2," * 250_000 + "1.2", "x" * (1 << 20), "-", "s2-d6-stay-t0",
+]
+_SETTLED_OR_REFUSED = """() => {
+  const e = document.querySelector('.chutes-editor');
+  if (!e) return false;
+  const pending = e.querySelector('.chutes-editor-pending').textContent;
+  const readout = e.querySelector('.chutes-editor-readout').textContent;
+  return !pending && /turns/.test(readout);
+}"""
+
+
+def _open(page: Any, hash_: str = "", refused: list[str] | None = None) -> Any:
+    """The no-kernel page at ``#board=hash_`` (the 1943 board without one), settled."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    _serve(page, [] if refused is None else refused)
+    page.goto(f"http://editor.test/{'#board=' + hash_ if hash_ else ''}", timeout=60_000)
+    page.wait_for_function(_SETTLED_OR_REFUSED, timeout=UPDATE_TIMEOUT)
+    page.__dict__["_chutes_errors"] = errors
+    return page.locator(".chutes-editor")
+
+
+@pytest.mark.parametrize("link", _LINKS, ids=[f"link{i}" for i in range(len(_LINKS))])
+def test_any_address_leaves_a_working_editor_and_a_refusal_in_words(link: str) -> None:
+    from playwright.sync_api import expect
+
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 1100, "height": 900})
+        editor = _open(page, link)
+        message = editor.locator(".chutes-editor-message")
+        expect(message).to_contain_text("the page address holds")
+        words = message.text_content() or ""
+        assert "\n" not in words and len(words) <= 400, words[:500]
+        if link == "s100-d6-warp":
+            assert "unknown field 'warp'" in words and "repeat" not in words, words
+        # the board it had (the page's 1943 board), drawn and working
+        expect(editor.locator(".chutes-editor-readout")).to_contain_text(_turns(MILTON_BRADLEY_1943))
+        assert editor.locator("rect.cell").count() == 101
+        board = editor.locator("svg.chutes-editor-board")
+        board.focus()
+        for key in ["Home", "ArrowRight", "ArrowRight", "t"]:    # square 2 becomes a trap
+            board.press(key)
+        expect(editor.locator(".chutes-editor-readout")).to_contain_text(
+            _turns(MILTON_BRADLEY_1943.replace(traps=[2])), timeout=UPDATE_TIMEOUT)
+        assert page.__dict__["_chutes_errors"] == []
+
+
+def test_a_click_on_the_centre_of_every_free_square_picks_it() -> None:
+    from playwright.sync_api import expect
+
+    mb = MILTON_BRADLEY_1943
+    free = [s for s in range(mb.size + 1) if s not in mb.jumps]
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 1366, "height": 800})
+        editor = _open(page)
+        cursor = editor.locator(".chutes-editor-cursor")
+        missed = []
+        for square in free:
+            point = page.evaluate("""sq => {
+              const cell = document.querySelector(`.chutes-editor rect.cell[data-square="${sq}"]`);
+              cell.scrollIntoView({block: "center"});
+              const r = cell.getBoundingClientRect();
+              return [r.left + r.width / 2, r.top + r.height / 2];
+            }""", square)
+            page.mouse.click(*point)
+            words = cursor.text_content() or ""
+            if not words.startswith(f"Cursor: square {square}") or "a click here cancels" not in words:
+                missed.append((square, words))
+            page.mouse.click(*point)                          # the same square: cancelled
+        assert not missed, missed[:5]
+        expect(editor.locator(".chutes-editor-message")).to_have_text("")
+        assert page.evaluate("window.editor.board().jumps") == [list(j) for j in mb.jumps.items()]
+        words = cursor.text_content() or ""
+        assert "Enter" not in words and "Escape" not in words
+
+
+def test_size_menu_copy_skip_link_and_python_line() -> None:
+    from playwright.sync_api import expect
+
+    mb = MILTON_BRADLEY_1943
+    smaller = Board({a: b for a, b in mb.jumps.items() if a < 60 and b <= 60}, size=60)
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 1366, "height": 800})
+        editor = _open(page)
+        readout = editor.locator(".chutes-editor-readout")
+        menu = editor.locator("select").first
+        # the board's size: a number box with a name, within the limits
+        size = editor.get_by_role("spinbutton", name="squares on the board")
+        assert size.get_attribute("max") == "1000" and size.get_attribute("min") == "2"
+        size.fill("60")
+        size.press("Enter")
+        expect(readout).to_contain_text(_turns(smaller), timeout=UPDATE_TIMEOUT)
+        assert editor.locator("rect.cell").count() == 61
+        expect(editor.locator(".chutes-editor-change")).to_contain_text("taken off with the squares past 60")
+        # the menu says the board is the student's own, then the name again after undo
+        assert menu.evaluate("m => m.selectedOptions[0].textContent") == "custom board (your edits)"
+        expect(editor.get_by_role("button", name="reset to this board")).to_be_disabled()
+        size.fill("5000")
+        size.press("Enter")
+        expect(editor.locator(".chutes-editor-message")).to_contain_text("from 2 to 1000, not 5000")
+        assert size.input_value() == "60"
+        editor.get_by_role("button", name="undo").click()
+        expect(readout).to_contain_text(_turns(mb), timeout=UPDATE_TIMEOUT)
+        assert menu.evaluate("m => m.selectedOptions[0].textContent") == "Milton Bradley 1943"
+        # copying says so on the page, not only to a screen reader
+        editor.get_by_role("button", name="copy the line").click()
+        copied = editor.locator(".chutes-editor-copied")
+        expect(copied).to_be_visible()
+        # (headless Chromium may keep the clipboard to itself: then the line is selected and
+        # the page says how to copy it)
+        expect(copied).to_have_text(re.compile(r"^(Copied the line of Python\.|Could not reach "
+                                               r"the clipboard: the line of Python is selected)"))
+        # the line of Python is all in view: it wraps (or scrolls), never clipped
+        python = editor.locator(".chutes-editor-python")
+        assert python.evaluate("t => t.scrollWidth <= t.clientWidth + 1")
+        assert python.evaluate("t => t.scrollHeight <= t.clientHeight + 1 || "
+                               "getComputedStyle(t).overflowY === 'auto'")
+        # the skip link: the first Tab stop of the editor, to the board
+        page.evaluate("document.activeElement.blur()")
+        page.locator("h1").click()
+        page.keyboard.press("Tab")
+        expect(editor.locator(".chutes-editor-skip")).to_be_focused()
+        expect(editor.locator(".chutes-editor-skip")).to_be_visible()
+        page.keyboard.press("Enter")
+        expect(editor.locator("svg.chutes-editor-board")).to_be_focused()
+        violations = browser.axe_violations(page)
+        assert not violations, browser.describe_violations(violations)
+
+
+@pytest.mark.parametrize("width, height", [(1366, 800), (390, 844)])
+def test_the_expected_length_stays_in_view_beside_the_controls(width: int, height: int) -> None:
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": width, "height": height})
+        editor = _open(page)
+        for control in [".chutes-editor-die input", ".chutes-editor-size input",
+                        ".chutes-editor-rules", ".chutes-editor-buttons"]:
+            editor.locator(control).scroll_into_view_if_needed()
+            boxes = page.evaluate("""selector => [selector, '.chutes-editor-readout',
+                '.chutes-editor-change'].map(s => {
+                  const r = document.querySelector(s).getBoundingClientRect();
+                  return [r.left, r.top, r.right, r.bottom]; })""", f".chutes-editor {control}")
+            for left, top, right, bottom in boxes:
+                assert 0 <= top and bottom <= height and 0 <= left and right <= width, (control, boxes)
+        page.screenshot(path=str(ARTIFACTS / f"browser_board_editor_{width}x{height}.png"))
+
+
+def test_square_numbers_are_10px_or_left_out() -> None:
+    with browser.chromium() as chromium:
+        for width, link in [(1366, "s1000-d6-stay"), (390, "s400-d6-stay"), (1366, "")]:
+            page = chromium.new_page(viewport={"width": width, "height": 900})
+            editor = _open(page, link)
+            shown = editor.locator("svg.chutes-editor-board .numbers").evaluate(
+                "g => getComputedStyle(g).display !== 'none'")
+            if shown:
+                height = editor.locator("text.number").nth(7).evaluate(
+                    "t => t.getBoundingClientRect().height")
+                assert height >= 10, (width, link, height)
+            else:
+                assert editor.locator("rect.cell title").nth(7).text_content() == "square 7"
+            if not link:
+                assert shown                                # the 1943 board keeps its numbers
+            page.close()
