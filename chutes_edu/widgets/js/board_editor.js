@@ -98,6 +98,8 @@ function layout(/** @type {string} */ id, /** @type {any} */ controls, /** @type
     "aria-describedby": `${id}-help-keys` }));
   const ui = {
     board,
+    // JupyterLab's command-mode shortcuts (M: markdown cell, Y: code cell, arrows: other cells)
+    // must not fire while a key is meant for the editor: Lumino skips what is inside this mark.
     root: h("div", { class: "chutes-editor-root", "data-lm-suppress-shortcuts": "true" }),
     title: h("p", { class: "chutes-editor-title" }),
     cursorLine: h("p", { class: "chutes-editor-cursor", "aria-hidden": "true" }),
@@ -160,6 +162,169 @@ async function copyText(/** @type {HTMLTextAreaElement} */ python, /** @type {st
   }
 }
 
+/** The expected turns of the board on the page, if its answer is in. */
+const expectedNow = (/** @type {any} */ ed) =>
+  (ed.answer.key === boardKey(ed.state.board) ? ed.answer.result.expected : null);
+
+/** Show an answer of the runner for the state's board. */
+function showAnswer(/** @type {any} */ ed, /** @type {any} */ result, /** @type {string} */ key) {
+  const { ui, readout, state } = ed;
+  if ("error" in result) {                            // never for a board the editor took
+    text(ui.message, result.error);
+    ui.message.classList.add("chutes-editor-message-shown");
+    readout.setPending(false);
+    return;
+  }
+  ed.answer = { key, result };
+  drawLegend(ui.legend, ed.id, ed.picture.drawCells(state.board, result.expected));
+  const now = result.expected[0];
+  const was = ed.shown;
+  ed.shown = now;
+  readout.show(result, was, state.board);
+  if (state.edit && state.revision > 0) {
+    const words = announcement(state.edit, now, was);
+    text(readout.change, `Last change: ${words}.`);
+    text(ui.live, words);
+  } else if (!readout.change.textContent) {
+    text(readout.change, "Last change: none yet.");
+  }
+  drawWords(ed);
+}
+
+/** Ask the runner for the board's answers: shown now if quick, else when they come. */
+function ask(/** @type {any} */ ed) {
+  const key = boardKey(ed.state.board);
+  const result = ed.runner.run(ed.state.board, key, (/** @type {any} */ late) => {
+    if (boardKey(ed.state.board) === key) showAnswer(ed, late, key);
+  });
+  if (result) showAnswer(ed, result, key);
+  else ed.readout.setPending(true);
+}
+
+/** What follows a new board at once, answers or not: its Python, its name and the address. */
+function drawBoardFacts(/** @type {any} */ ed) {
+  const { ui, state: { board: b } } = ed;
+  ui.python.value = boardToPython(b);
+  attr(ui.python, "rows", String(Math.min(6, Math.max(2, Math.ceil(ui.python.value.length / 60)))));
+  const ladders = b.jumps.filter((/** @type {number[]} */ [a, d]) => d > a).length;
+  attr(ui.board, "aria-label", `Board, ${b.size} squares with ${ladders} ladders, ` +
+    `${b.jumps.length - ladders} chutes and ${b.traps.length} traps`);
+  const first = ed.drawnRevision < 0;
+  ed.drawnRevision = ed.state.revision;
+  // The address follows the edits (not the first drawing: opening a page changes nothing).
+  if (ed.syncHash && !first && typeof history !== "undefined") {
+    const hash = addressOf(b);
+    if (location.hash !== hash) history.replaceState(null, "", hash);
+  }
+}
+
+/** The words under the board: the cursor, the refusal, the notice. */
+function drawWords(/** @type {any} */ ed) {
+  const { ui, state } = ed;
+  const where = describeSquare(state.board, state.cursor, expectedNow(ed), state.pick, state.way);
+  text(ui.cursorLine, `Cursor: ${where}.`);
+  text(ui.message, state.message || ed.model.get("message") || "");
+  ui.message.classList.toggle("chutes-editor-message-shown", Boolean(ui.message.textContent));
+  if (state.notices !== ed.saidNotice) {
+    ed.saidNotice = state.notices;
+    text(ui.live, state.notice ?? "");
+  }
+}
+
+/** Draw the state: what it changed at once, the answers as soon as they come. */
+function draw(/** @type {any} */ ed) {
+  const { picture, state } = ed;
+  const b = state.board;
+  if (picture.layer.size !== b.size) {
+    picture.build(b.size);
+    picture.fitNumbers();
+  }
+  text(ed.ui.title, `Board editor: ${state.name || "your board"}`);
+  picture.drawJumps(b, state.selected);
+  picture.drawTraps(b);
+  picture.drawCursor(state);
+  ed.controls.draw(state);
+  if (state.revision !== ed.drawnRevision) {
+    drawBoardFacts(ed);
+    ask(ed);
+  }
+  drawWords(ed);
+}
+
+/** Send the board to the model (Python, or the page's owner). */
+function push(/** @type {any} */ ed) {
+  const { model } = ed;
+  ed.pushing = true;                                  // our own model.set calls: not news
+  try {
+    model.set("board_json", ed.state.board);
+    model.set("board_name", ed.state.name);
+    if (model.get("message")) model.set("message", "");
+    model.save_changes();
+  } finally {
+    ed.pushing = false;
+  }
+}
+
+/** One action: the new state, sent on and drawn. */
+function dispatch(/** @type {any} */ ed, /** @type {any} */ action) {
+  const before = ed.state;
+  ed.state = update(ed.state, action);
+  if (ed.state.revision !== before.revision) push(ed);
+  if (ed.state !== before) draw(ed);
+}
+
+/** A board set on the model by Python (or the page's owner). */
+function fromModel(/** @type {any} */ ed) {
+  const { model } = ed;
+  if (ed.pushing) return;
+  const incoming = model.get("board_json");
+  if (!incoming || typeof incoming !== "object") return;
+  if (boardKey(incoming) === boardKey(ed.state.board) &&
+    (model.get("board_name") ?? "") === ed.state.name) return;
+  ed.state = update(ed.state, { type: "load", board: incoming, name: model.get("board_name") ?? "",
+    origin: "python" });
+  draw(ed);
+}
+
+/** Follow the page's address (a link pasted in, the back button). */
+function listenToAddress(/** @type {any} */ ed) {
+  const onHash = () => {
+    if (location.hash === addressOf(ed.state.board)) return;
+    const before = ed.state;
+    ed.state = openAddress(ed.state, location.hash, update);
+    if (ed.state.revision !== before.revision) push(ed);
+    draw(ed);
+  };
+  window.addEventListener("hashchange", onHash);
+  ed.cleanups.push(() => window.removeEventListener("hashchange", onHash));
+}
+
+/** Every listener of the editor. */
+function listen(/** @type {any} */ ed) {
+  const { ui, cleanups } = ed;
+  const act = (/** @type {any} */ action) => dispatch(ed, action);
+  listenToModel(ed.model, cleanups, {
+    board: () => fromModel(ed),
+    presets: () => act({ type: "presets", presets: ed.model.get("presets") ?? {} }),
+    message: () => draw(ed),
+  });
+  if (ed.syncHash) listenToAddress(ed);
+  listenToKeys({ board: ui.board, root: ui.root, python: ui.python, state: () => ed.state,
+    dispatch: act, moved: () => text(ui.live, describeSquare(ed.state.board, ed.state.cursor,
+      expectedNow(ed), ed.state.pick, "keyboard")) });
+  listenToPointer({ board: ui.board, state: () => ed.state, dispatch: act, preview: (square) => {
+    ed.state = update(ed.state, { type: "goto", square });
+    draw(ed);
+  } });
+  listenToCopies(ui, cleanups);
+  if (typeof ResizeObserver === "function") {
+    const watch = new ResizeObserver(() => ed.picture.fitNumbers());
+    watch.observe(ui.board);
+    cleanups.push(() => watch.disconnect());
+  }
+  cleanups.push(() => ed.runner.cancel());
+}
+
 /**
  * Draw the editor for `model` in `el`; return the clean-up function.
  * @param {any} model
@@ -168,180 +333,24 @@ async function copyText(/** @type {HTMLTextAreaElement} */ python, /** @type {st
  */
 function view(model, el, { syncHash = false } = {}) {
   const id = `chutes-editor-${(instances += 1)}-${Math.random().toString(36).slice(2, 7)}`;
-  /** @type {Array<() => void>} */
-  const cleanups = [];
-  let state = startState(model, syncHash);
-  const runner = createRunner();
-  const controls = createControls(id, (action) => dispatch(action), () => state);
-  const readout = createReadout();
-  const ui = layout(id, controls, readout, syncHash);
-  const picture = createPicture(ui.board, id);
-  el.classList.add("chutes-editor", "chutes-explorer");
-  // JupyterLab's command-mode shortcuts (M: markdown cell, Y: code cell, arrows: other cells, ...)
-  // must not fire while a key is meant for the editor: Lumino skips what is inside this mark.
-  el.append(ui.root);
-
-  let shown = /** @type {number | null} */ (null);  // expected turns from 0 on the page
-  let drawnRevision = -1;
-  let saidNotice = 0;
-  let answer = { key: "", result: /** @type {any} */ (null) };
-
-  /** The expected turns of the board on the page, if its answer is in. */
-  const expectedNow = () => (answer.key === boardKey(state.board) ? answer.result.expected : null);
-
-  /** Show an answer of the runner for the state's board. */
-  function showAnswer(/** @type {any} */ result, /** @type {string} */ key) {
-    if ("error" in result) {                          // never for a board the editor took
-      text(ui.message, result.error);
-      ui.message.classList.add("chutes-editor-message-shown");
-      readout.setPending(false);
-      return;
-    }
-    answer = { key, result };
-    const b = state.board;
-    drawLegend(ui.legend, id, picture.drawCells(b, result.expected));
-    const now = result.expected[0];
-    const was = shown;
-    shown = now;
-    readout.show(result, was, b);
-    if (state.edit && state.revision > 0) {
-      const words = announcement(state.edit, now, was);
-      text(readout.change, `Last change: ${words}.`);
-      text(ui.live, words);
-    } else if (!readout.change.textContent) {
-      text(readout.change, "Last change: none yet.");
-    }
-    drawWords();
-  }
-
-  /** Ask the runner for the board's answers: shown now if quick, else when they come. */
-  function ask() {
-    const b = state.board;
-    const key = boardKey(b);
-    const result = runner.run(b, key, (late) => {
-      if (boardKey(state.board) === key) showAnswer(late, key);
-    });
-    if (result) showAnswer(result, key);
-    else readout.setPending(true);
-  }
-
-  /** What follows a new board at once, answers or not: its Python, name and address. */
-  function drawBoardFacts() {
-    const b = state.board;
-    ui.python.value = boardToPython(b);
-    attr(ui.python, "rows", String(Math.min(6, Math.max(2, Math.ceil(ui.python.value.length / 60)))));
-    const ladders = b.jumps.filter((/** @type {number[]} */ [a, d]) => d > a).length;
-    attr(ui.board, "aria-label", `Board, ${b.size} squares with ${ladders} ladders, ` +
-      `${b.jumps.length - ladders} chutes and ${b.traps.length} traps`);
-    const first = drawnRevision < 0;
-    drawnRevision = state.revision;
-    // The address follows the edits (not the first drawing: opening a page changes nothing).
-    if (syncHash && !first && typeof history !== "undefined") {
-      const hash = addressOf(b);
-      if (location.hash !== hash) history.replaceState(null, "", hash);
-    }
-  }
-
-  /** The words under the board: the cursor, the refusal, the notice. */
-  function drawWords() {
-    const where = describeSquare(state.board, state.cursor, expectedNow(), state.pick, state.way);
-    text(ui.cursorLine, `Cursor: ${where}.`);
-    text(ui.message, state.message || model.get("message") || "");
-    ui.message.classList.toggle("chutes-editor-message-shown", Boolean(ui.message.textContent));
-    if (state.notices !== saidNotice) {
-      saidNotice = state.notices;
-      text(ui.live, state.notice ?? "");
-    }
-    return where;
-  }
-
-  function draw() {
-    const b = state.board;
-    if (picture.layer.size !== b.size) {
-      picture.build(b.size);
-      picture.fitNumbers();
-    }
-    text(ui.title, `Board editor: ${state.name || "your board"}`);
-    picture.drawJumps(b, state.selected);
-    picture.drawTraps(b);
-    picture.drawCursor(state);
-    controls.draw(state);
-    if (state.revision !== drawnRevision) {
-      drawBoardFacts();
-      ask();
-    }
-    return drawWords();
-  }
-
-  // ---------------------------------------------------------------- actions
-  let pushing = false;           // our own model.set calls: not news from Python
-  function push() {
-    pushing = true;
-    try {
-      model.set("board_json", state.board);
-      model.set("board_name", state.name);
-      if (model.get("message")) model.set("message", "");
-      model.save_changes();
-    } finally {
-      pushing = false;
-    }
-  }
-
-  function dispatch(/** @type {any} */ action) {
-    const before = state;
-    state = update(state, action);
-    if (state.revision !== before.revision) push();
-    if (state !== before) draw();
-  }
-
-  listenToModel(model, cleanups, {
-    board: () => {
-      if (pushing) return;
-      const incoming = model.get("board_json");
-      if (!incoming || typeof incoming !== "object") return;
-      if (boardKey(incoming) === boardKey(state.board) &&
-        (model.get("board_name") ?? "") === state.name) return;
-      state = update(state, { type: "load", board: incoming, name: model.get("board_name") ?? "",
-        origin: "python" });
-      draw();
-    },
-    presets: () => {
-      state = update(state, { type: "presets", presets: model.get("presets") ?? {} });
-      draw();
-    },
-    message: () => draw(),
+  /** The editor: its state, its parts and what is on the page. */
+  const ed = /** @type {any} */ ({
+    id, model, syncHash, state: startState(model, syncHash), runner: createRunner(),
+    readout: createReadout(), cleanups: [], shown: null, drawnRevision: -1, saidNotice: 0,
+    answer: { key: "", result: null }, pushing: false,
   });
-  if (syncHash) {
-    const onHash = () => {
-      if (location.hash === addressOf(state.board)) return;
-      const before = state;
-      state = openAddress(state, location.hash, update);
-      if (state.revision !== before.revision) push();
-      draw();
-    };
-    window.addEventListener("hashchange", onHash);
-    cleanups.push(() => window.removeEventListener("hashchange", onHash));
-  }
-  listenToKeys({ board: ui.board, root: ui.root, python: ui.python, state: () => state, dispatch,
-    moved: () => text(ui.live, describeSquare(state.board, state.cursor, expectedNow(),
-      state.pick, "keyboard")) });
-  listenToPointer({ board: ui.board, state: () => state, dispatch, preview: (square) => {
-    state = update(state, { type: "goto", square });
-    draw();
-  } });
-  listenToCopies(ui, cleanups);
-  if (typeof ResizeObserver === "function") {
-    const watch = new ResizeObserver(() => picture.fitNumbers());
-    watch.observe(ui.board);
-    cleanups.push(() => watch.disconnect());
-  }
-  cleanups.push(() => runner.cancel());
-
-  draw();
-  if (syncHash && state.revision > 0) push();            // the board came from the address
+  ed.controls = createControls(id, (/** @type {any} */ action) => dispatch(ed, action),
+    () => ed.state);
+  ed.ui = layout(id, ed.controls, ed.readout, syncHash);
+  ed.picture = createPicture(ed.ui.board, id);
+  el.classList.add("chutes-editor", "chutes-explorer");
+  el.append(ed.ui.root);
+  listen(ed);
+  draw(ed);
+  if (syncHash && ed.state.revision > 0) push(ed);       // the board came from the address
   return () => {
-    for (const f of cleanups) f();
-    ui.root.remove();
+    for (const f of ed.cleanups) f();
+    ed.ui.root.remove();
   };
 }
 

@@ -81,6 +81,143 @@ function jumpShapes(id, a, b, size, chosen) {
   return { arrow: g, handles: [handle(hx1, hy1, "source"), handle(hx2, hy2, "destination")] };
 }
 
+/** Lay out the cells and numbers of a board of `n` squares (only when the size changes). */
+function build(/** @type {any} */ pic, /** @type {number} */ n) {
+  const { board, layer } = pic;
+  const { rows, cols } = grid(n);
+  Object.assign(layer, { size: n, jumpsKey: "", trapsKey: "", cells: [], numbers: [],
+    font: fontOf(n) });
+  board.replaceChildren();
+  const pad = 0.06;
+  attr(board, "viewBox", `${-1.3 - pad} ${-pad} ${cols + 1.3 + 2 * pad} ${rows + 0.45 + 2 * pad}`);
+  // about 48 px a square on 100 squares, 40 on 400, never wider than its column
+  const px = Math.round(Math.max(480, Math.min(880, 40 * (cols + 1.4), 48 * (cols + 1.4))));
+  board.style.width = `${px}px`;
+  const cells = s("g", { class: "cells" });
+  const numbers = s("g", { class: "numbers" });
+  const font = layer.font;
+  for (let sq = 0; sq <= n; sq += 1) {
+    const [x, y] = centre(sq, n);
+    const w = sq === 0 ? START_WIDTH : 1;
+    // light grey until the answers colour it (a big board's may take a moment): never black
+    const cell = s("rect", { x: x - w / 2, y: y - 0.5, width: w, height: 1, "data-square": sq,
+      class: "cell", fill: "#f2f2f2" }, [s("title", { text: `square ${sq}` })]);
+    cells.append(cell);
+    layer.cells.push(cell);
+    const number = s("text", { x: x - w / 2 + 0.06, y: y - 0.5 + 0.06 + font * 0.8,
+      "font-size": font, class: "number", fill: "#000000", stroke: "#ffffff", text: String(sq) });
+    numbers.append(number);
+    layer.numbers.push(number);
+  }
+  const [sx, sy] = centre(0, n);
+  const startLabel = s("text", { x: sx, y: sy + 0.5 + 0.36, "font-size": 0.3,
+    "text-anchor": "middle", class: "start-label", text: "start" });
+  // The numbers lie above the arrows and the cursor on a halo of the opposite shade, as in
+  // draw_board, so nothing hides one; the handles lie above them (numbers take no clicks).
+  board.append(pic.defs, cells, layer.traps, layer.arrows, layer.ghost, layer.pickRing,
+    layer.cursor, numbers, layer.handles, startLabel);
+  for (const g of [cells, numbers, layer.traps, layer.arrows, layer.handles]) {
+    g.setAttribute("aria-hidden", "true");
+  }
+}
+
+/**
+ * Show the numbers only where they are at least MIN_NUMBER_PX high on the page (the picture
+ * shrinks with a narrow column); returns whether they are shown.
+ */
+function fitNumbers(/** @type {any} */ pic) {
+  const { board, layer } = pic;
+  const box = board.viewBox?.baseVal;
+  const width = board.getBoundingClientRect().width;
+  if (!box || !box.width || !width) return true;
+  const shown = (width / box.width) * layer.font >= MIN_NUMBER_PX;
+  board.classList.toggle("chutes-editor-no-numbers", !shown);
+  return shown;
+}
+
+/** The jumps and their handles (redrawn when they or the selection change). */
+function drawJumps(/** @type {any} */ pic, /** @type {any} */ b, /** @type {number | null} */ selected) {
+  const { id, layer } = pic;
+  const key = JSON.stringify([b.jumps, selected]);
+  if (key === layer.jumpsKey) return;
+  layer.jumpsKey = key;
+  const arrows = [];
+  const handles = [];
+  for (const [a, d] of b.jumps) {
+    const shapes = jumpShapes(id, a, d, b.size, selected === a);
+    arrows.push(shapes.arrow);
+    handles.push(...shapes.handles);
+  }
+  layer.arrows.replaceChildren(...arrows);
+  layer.handles.replaceChildren(...handles);
+}
+
+/** The traps: a dark red square with a white cross. */
+function drawTraps(/** @type {any} */ pic, /** @type {any} */ b) {
+  const { layer } = pic;
+  const key = JSON.stringify(b.traps);
+  if (key === layer.trapsKey) return;
+  layer.trapsKey = key;
+  const marks = [];
+  for (const t of b.traps) {
+    const [x, y] = centre(t, b.size);
+    marks.push(s("rect", { x: x - 0.5, y: y - 0.5, width: 1, height: 1, fill: TRAP,
+      stroke: "#595959", "stroke-width": 0.02 }),
+    s("path", { d: `M${x - 0.3},${y - 0.3} L${x + 0.3},${y + 0.3} M${x + 0.3},${y - 0.3} ` +
+      `L${x - 0.3},${y + 0.3}`, stroke: "#ffffff", "stroke-width": 0.08 }));
+  }
+  layer.traps.replaceChildren(...marks);
+}
+
+/** The heat map of the expected turns; returns its top value (for the key). */
+function drawCells(/** @type {any} */ pic, /** @type {any} */ b,
+  /** @type {ArrayLike<number>} */ expected) {
+  const { layer } = pic;
+  const sources = new Set(b.jumps.map((/** @type {number[]} */ [a]) => a));
+  const traps = new Set(b.traps);
+  let top = 0;
+  for (let sq = 0; sq <= b.size; sq += 1) if (!sources.has(sq)) top = Math.max(top, expected[sq]);
+  for (let sq = 0; sq <= b.size; sq += 1) {
+    let rgb = sources.has(sq) ? SOURCE_GREY : viridis(top > 0 ? expected[sq] / top : 0);
+    if (traps.has(sq)) rgb = [139, 0, 0];
+    const ink = textOn(rgb);
+    attr(layer.cells[sq], "fill", hex(rgb));
+    attr(layer.numbers[sq], "fill", ink);
+    attr(layer.numbers[sq], "stroke", ink === "#000000" ? "#ffffff" : "#000000");
+  }
+  return top;
+}
+
+/** The keyboard's cursor, and the start of a jump being drawn with a line to the cursor. */
+function drawCursor(/** @type {any} */ pic, /** @type {any} */ state) {
+  const { layer } = pic;
+  const n = state.board.size;
+  const sq = state.cursor;
+  const [x, y] = centre(sq, n);
+  const w = sq === 0 ? START_WIDTH : 1;
+  // a dark blue frame with a white line inside it: 3:1 or more against any cell colour
+  const [outer, inner] = layer.cursor.children;
+  for (const [frame, inset] of /** @type {Array<[Element, number]>} */ ([[outer, 0.06], [inner, 0.13]])) {
+    for (const [k, v] of Object.entries({ x: x - w / 2 + inset, y: y - 0.5 + inset,
+      width: w - 2 * inset, height: 1 - 2 * inset })) attr(frame, k, v.toFixed(3));
+  }
+  const pick = state.pick;
+  const from = pick ? (pick.from ?? (pick.move.end === "source"
+    ? jumpFrom(state.board, pick.move.source) : pick.move.source)) : null;
+  if (from === null || from === undefined) {
+    attr(layer.pickRing, "visibility", "hidden");
+    attr(layer.ghost, "visibility", "hidden");
+    return;
+  }
+  const [fx, fy] = centre(from, n);
+  const fw = from === 0 ? START_WIDTH : 1;
+  for (const [k, v] of Object.entries({ x: fx - fw / 2 + 0.03, y: fy - 0.47, width: fw - 0.06,
+    height: 0.94 })) attr(layer.pickRing, k, v.toFixed(3));
+  attr(layer.pickRing, "visibility", "visible");
+  attr(layer.ghost, "d", `M${fx},${fy} L${x},${y}`);
+  attr(layer.ghost, "visibility", from === sq ? "hidden" : "visible");
+}
+
 /**
  * The board's picture in an SVG element, drawn in layers that change apart.
  * @param {SVGSVGElement} board
@@ -89,146 +226,22 @@ function jumpShapes(id, a, b, size, chosen) {
 export function createPicture(board, id) {
   const layer = {
     size: -1, cells: /** @type {Element[]} */ ([]), numbers: /** @type {Element[]} */ ([]),
-    numbersGroup: s("g", { class: "numbers" }),
     traps: s("g", { class: "traps" }), arrows: s("g", { class: "jumps" }),
     handles: s("g", { class: "handles" }),
     cursor: s("g", { class: "cursor" }, [s("rect", { class: "outer" }), s("rect", { class: "inner" })]),
     pickRing: s("rect", { class: "pick" }), ghost: s("path", { class: "ghost" }),
     jumpsKey: "", trapsKey: "", font: 0.34,
   };
-  const defs = markers(id);
-
-  /** Lay out the cells and numbers of a board of `n` squares (only when the size changes). */
-  function build(/** @type {number} */ n) {
-    const { rows, cols } = grid(n);
-    Object.assign(layer, { size: n, jumpsKey: "", trapsKey: "", cells: [], numbers: [],
-      font: fontOf(n) });
-    board.replaceChildren();
-    const pad = 0.06;
-    attr(board, "viewBox", `${-1.3 - pad} ${-pad} ${cols + 1.3 + 2 * pad} ${rows + 0.45 + 2 * pad}`);
-    // about 48 px a square on 100 squares, 40 on 400, never wider than its column
-    const px = Math.round(Math.max(480, Math.min(880, 40 * (cols + 1.4), 48 * (cols + 1.4))));
-    board.style.width = `${px}px`;
-    const cells = s("g", { class: "cells" });
-    const numbers = s("g", { class: "numbers" });
-    const font = layer.font;
-    for (let sq = 0; sq <= n; sq += 1) {
-      const [x, y] = centre(sq, n);
-      const w = sq === 0 ? START_WIDTH : 1;
-      const cell = s("rect", { x: x - w / 2, y: y - 0.5, width: w, height: 1, "data-square": sq,
-        class: "cell" }, [s("title", { text: `square ${sq}` })]);
-      cells.append(cell);
-      layer.cells.push(cell);
-      const number = s("text", { x: x - w / 2 + 0.06, y: y - 0.5 + 0.06 + font * 0.8,
-        "font-size": font, class: "number", text: String(sq) });
-      numbers.append(number);
-      layer.numbers.push(number);
-    }
-    layer.numbersGroup = numbers;
-    const [sx, sy] = centre(0, n);
-    const startLabel = s("text", { x: sx, y: sy + 0.5 + 0.36, "font-size": 0.3,
-      "text-anchor": "middle", class: "start-label", text: "start" });
-    // The numbers lie above the arrows and the cursor on a halo of the opposite shade, as in
-    // draw_board, so nothing hides one; the handles lie above them (numbers take no clicks).
-    board.append(defs, cells, layer.traps, layer.arrows, layer.ghost, layer.pickRing,
-      layer.cursor, numbers, layer.handles, startLabel);
-    for (const g of [cells, numbers, layer.traps, layer.arrows, layer.handles]) {
-      g.setAttribute("aria-hidden", "true");
-    }
-  }
-
-  /**
-   * Show the numbers only where they are at least MIN_NUMBER_PX high on the page (the picture
-   * shrinks with a narrow column); returns whether they are shown.
-   */
-  function fitNumbers() {
-    const box = board.viewBox?.baseVal;
-    const width = board.getBoundingClientRect().width;
-    if (!box || !box.width || !width) return true;
-    const shown = (width / box.width) * layer.font >= MIN_NUMBER_PX;
-    board.classList.toggle("chutes-editor-no-numbers", !shown);
-    return shown;
-  }
-
-  /** The jumps and their handles (redrawn when they or the selection change). */
-  function drawJumps(/** @type {any} */ b, /** @type {number | null} */ selected) {
-    const key = JSON.stringify([b.jumps, selected]);
-    if (key === layer.jumpsKey) return;
-    layer.jumpsKey = key;
-    const arrows = [];
-    const handles = [];
-    for (const [a, d] of b.jumps) {
-      const shapes = jumpShapes(id, a, d, b.size, selected === a);
-      arrows.push(shapes.arrow);
-      handles.push(...shapes.handles);
-    }
-    layer.arrows.replaceChildren(...arrows);
-    layer.handles.replaceChildren(...handles);
-  }
-
-  /** The traps: a dark red square with a white cross. */
-  function drawTraps(/** @type {any} */ b) {
-    const key = JSON.stringify(b.traps);
-    if (key === layer.trapsKey) return;
-    layer.trapsKey = key;
-    const marks = [];
-    for (const t of b.traps) {
-      const [x, y] = centre(t, b.size);
-      marks.push(s("rect", { x: x - 0.5, y: y - 0.5, width: 1, height: 1, fill: TRAP,
-        stroke: "#595959", "stroke-width": 0.02 }),
-      s("path", { d: `M${x - 0.3},${y - 0.3} L${x + 0.3},${y + 0.3} M${x + 0.3},${y - 0.3} ` +
-        `L${x - 0.3},${y + 0.3}`, stroke: "#ffffff", "stroke-width": 0.08 }));
-    }
-    layer.traps.replaceChildren(...marks);
-  }
-
-  /** The heat map of the expected turns; returns its top value (for the key). */
-  function drawCells(/** @type {any} */ b, /** @type {ArrayLike<number>} */ expected) {
-    const sources = new Set(b.jumps.map((/** @type {number[]} */ [a]) => a));
-    const traps = new Set(b.traps);
-    let top = 0;
-    for (let sq = 0; sq <= b.size; sq += 1) if (!sources.has(sq)) top = Math.max(top, expected[sq]);
-    for (let sq = 0; sq <= b.size; sq += 1) {
-      let rgb = sources.has(sq) ? SOURCE_GREY : viridis(top > 0 ? expected[sq] / top : 0);
-      if (traps.has(sq)) rgb = [139, 0, 0];
-      const ink = textOn(rgb);
-      attr(layer.cells[sq], "fill", hex(rgb));
-      attr(layer.numbers[sq], "fill", ink);
-      attr(layer.numbers[sq], "stroke", ink === "#000000" ? "#ffffff" : "#000000");
-    }
-    return top;
-  }
-
-  /** The keyboard's cursor, and the start of a jump being drawn with a line to the cursor. */
-  function drawCursor(/** @type {any} */ state) {
-    const n = state.board.size;
-    const sq = state.cursor;
-    const [x, y] = centre(sq, n);
-    const w = sq === 0 ? START_WIDTH : 1;
-    // a dark blue frame with a white line inside it: 3:1 or more against any cell colour
-    const [outer, inner] = layer.cursor.children;
-    for (const [frame, inset] of /** @type {Array<[Element, number]>} */ ([[outer, 0.06], [inner, 0.13]])) {
-      for (const [k, v] of Object.entries({ x: x - w / 2 + inset, y: y - 0.5 + inset,
-        width: w - 2 * inset, height: 1 - 2 * inset })) attr(frame, k, v.toFixed(3));
-    }
-    const pick = state.pick;
-    const from = pick ? (pick.from ?? (pick.move.end === "source"
-      ? jumpFrom(state.board, pick.move.source) : pick.move.source)) : null;
-    if (from === null || from === undefined) {
-      attr(layer.pickRing, "visibility", "hidden");
-      attr(layer.ghost, "visibility", "hidden");
-      return;
-    }
-    const [fx, fy] = centre(from, n);
-    const fw = from === 0 ? START_WIDTH : 1;
-    for (const [k, v] of Object.entries({ x: fx - fw / 2 + 0.03, y: fy - 0.47, width: fw - 0.06,
-      height: 0.94 })) attr(layer.pickRing, k, v.toFixed(3));
-    attr(layer.pickRing, "visibility", "visible");
-    attr(layer.ghost, "d", `M${fx},${fy} L${x},${y}`);
-    attr(layer.ghost, "visibility", from === sq ? "hidden" : "visible");
-  }
-
-  return { layer, build, fitNumbers, drawJumps, drawTraps, drawCells, drawCursor };
+  const pic = { board, id, layer, defs: markers(id) };
+  return {
+    layer,
+    build: (/** @type {number} */ n) => build(pic, n),
+    fitNumbers: () => fitNumbers(pic),
+    drawJumps: (/** @type {any} */ b, /** @type {number | null} */ selected) => drawJumps(pic, b, selected),
+    drawTraps: (/** @type {any} */ b) => drawTraps(pic, b),
+    drawCells: (/** @type {any} */ b, /** @type {ArrayLike<number>} */ expected) => drawCells(pic, b, expected),
+    drawCursor: (/** @type {any} */ state) => drawCursor(pic, state),
+  };
 }
 
 /**
