@@ -411,7 +411,10 @@ export function mount(el, { board, presets = {}, name = "", syncHash = false, sk
   if (skipLink && typeof document !== "undefined") {
     link = skipTo(() => /** @type {Element} */ (el.querySelector(".chutes-editor-board")),
       "skip to the board editor", " chutes-editor-page-skip");
-    document.body.prepend(link);
+    // right after the page's own skip link (to its main text), else first on the page
+    const own = document.querySelector("a.skip-link, a[href='#main-content']");
+    if (own) own.after(link);
+    else document.body.prepend(link);
   }
   return { model, board: () => model.get("board_json"), destroy: () => {
     link?.remove();
