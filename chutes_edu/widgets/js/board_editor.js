@@ -191,12 +191,13 @@ function showAnswer(/** @type {any} */ ed, /** @type {any} */ result, /** @type 
   drawWords(ed);
 }
 
-/** Ask the runner for the board's answers: shown now if quick, else when they come. */
-function ask(/** @type {any} */ ed) {
+/** Ask the runner for the board's answers: shown now if known or quick (when `now`), else
+ * when they come. */
+function ask(/** @type {any} */ ed, /** @type {boolean} */ now) {
   const key = boardKey(ed.state.board);
   const result = ed.runner.run(ed.state.board, key, (/** @type {any} */ late) => {
     if (boardKey(ed.state.board) === key) showAnswer(ed, late, key);
-  });
+  }, { now });
   if (result) showAnswer(ed, result, key);
   else ed.readout.setPending(true);
 }
@@ -235,10 +236,8 @@ function drawWords(/** @type {any} */ ed) {
 function draw(/** @type {any} */ ed) {
   const { picture, state } = ed;
   const b = state.board;
-  if (picture.layer.size !== b.size) {
-    picture.build(b.size);
-    picture.fitNumbers();
-  }
+  const rebuilt = picture.layer.size !== b.size;
+  if (rebuilt) picture.build(b.size);
   text(ed.ui.title, `Board editor: ${state.name || "your board"}`);
   picture.drawJumps(b, state.selected);
   picture.drawTraps(b);
@@ -246,7 +245,7 @@ function draw(/** @type {any} */ ed) {
   ed.controls.draw(state);
   if (state.revision !== ed.drawnRevision) {
     drawBoardFacts(ed);
-    ask(ed);
+    ask(ed, !rebuilt);           // a new picture was work enough for this task: answers after
   }
   drawWords(ed);
 }

@@ -81,57 +81,106 @@ function jumpShapes(id, a, b, size, chosen) {
   return { arrow: g, handles: [handle(hx1, hy1, "source"), handle(hx2, hy2, "destination")] };
 }
 
-/** Lay out the cells and numbers of a board of `n` squares (only when the size changes). */
+/** Whether square numbers of `font` squares high are at least MIN_NUMBER_PX on a picture of
+ * `width` pixels showing `units` squares across. */
+const numbersFit = (/** @type {number} */ width, /** @type {number} */ units,
+  /** @type {number} */ font) => (width / units) * font >= MIN_NUMBER_PX;
+
+/**
+ * Lay out the cells (and the numbers, where they will be 10 px or more) of a board of `n`
+ * squares, only when the size changes. The width the picture will have is read before anything
+ * changes (a layout of the page as it is, which costs nothing): a big board on a narrow page
+ * gets no numbers at all, rather than a thousand texts laid out and then hidden.
+ */
 function build(/** @type {any} */ pic, /** @type {number} */ n) {
   const { board, layer } = pic;
   const { rows, cols } = grid(n);
-  Object.assign(layer, { size: n, jumpsKey: "", trapsKey: "", cells: [], numbers: [],
-    font: fontOf(n) });
-  board.replaceChildren();
   const pad = 0.06;
-  attr(board, "viewBox", `${-1.3 - pad} ${-pad} ${cols + 1.3 + 2 * pad} ${rows + 0.45 + 2 * pad}`);
+  const units = cols + 1.3 + 2 * pad;
   // about 48 px a square on 100 squares, 40 on 400, never wider than its column
   const px = Math.round(Math.max(480, Math.min(880, 40 * (cols + 1.4), 48 * (cols + 1.4))));
+  const room = board.parentElement?.clientWidth || px;
+  Object.assign(layer, { size: n, jumpsKey: "", trapsKey: "", cells: [], numbers: [],
+    font: fontOf(n), units });
+  const numbered = numbersFit(Math.min(px, room), units, layer.font);
+  board.replaceChildren();
+  attr(board, "viewBox", `${-1.3 - pad} ${-pad} ${units} ${rows + 0.45 + 2 * pad}`);
   board.style.width = `${px}px`;
   const cells = s("g", { class: "cells" });
-  const numbers = s("g", { class: "numbers" });
-  const font = layer.font;
+  // One parse of the cells' markup (numbers only: nothing to escape) costs a fraction of a
+  // thousand createElementNS and setAttribute calls, on the edit's own task.
+  const markup = [];
   for (let sq = 0; sq <= n; sq += 1) {
     const [x, y] = centre(sq, n);
     const w = sq === 0 ? START_WIDTH : 1;
-    // light grey until the answers colour it (a big board's may take a moment): never black
-    const cell = s("rect", { x: x - w / 2, y: y - 0.5, width: w, height: 1, "data-square": sq,
-      class: "cell", fill: "#f2f2f2" }, [s("title", { text: `square ${sq}` })]);
-    cells.append(cell);
-    layer.cells.push(cell);
-    const number = s("text", { x: x - w / 2 + 0.06, y: y - 0.5 + 0.06 + font * 0.8,
-      "font-size": font, class: "number", fill: "#000000", stroke: "#ffffff", text: String(sq) });
-    numbers.append(number);
-    layer.numbers.push(number);
+    // light grey until the answers colour it (a big board's may take a moment): never black;
+    // with no number drawn, the cell's title gives it to the mouse
+    markup.push(`<rect x="${x - w / 2}" y="${y - 0.5}" width="${w}" height="1" ` +
+      `data-square="${sq}" class="cell" fill="#f2f2f2">` +
+      `${numbered ? "" : `<title>square ${sq}</title>`}</rect>`);
   }
+  cells.innerHTML = markup.join("");
+  layer.cells = Array.from(cells.children);
   const [sx, sy] = centre(0, n);
   const startLabel = s("text", { x: sx, y: sy + 0.5 + 0.36, "font-size": 0.3,
     "text-anchor": "middle", class: "start-label", text: "start" });
+  layer.numbersGroup = s("g", { class: "numbers", "aria-hidden": "true" });
+  if (numbered) addNumbers(pic);
   // The numbers lie above the arrows and the cursor on a halo of the opposite shade, as in
   // draw_board, so nothing hides one; the handles lie above them (numbers take no clicks).
   board.append(pic.defs, cells, layer.traps, layer.arrows, layer.ghost, layer.pickRing,
-    layer.cursor, numbers, layer.handles, startLabel);
-  for (const g of [cells, numbers, layer.traps, layer.arrows, layer.handles]) {
+    layer.cursor, layer.numbersGroup, layer.handles, startLabel);
+  for (const g of [cells, layer.traps, layer.arrows, layer.handles]) {
     g.setAttribute("aria-hidden", "true");
+  }
+  board.classList.toggle("chutes-editor-no-numbers", !numbered);
+}
+
+/** The square numbers (drawn once the picture is wide enough for them). */
+function addNumbers(/** @type {any} */ pic) {
+  const { layer } = pic;
+  const n = layer.size;
+  const font = layer.font;
+  const markup = [];
+  for (let sq = 0; sq <= n; sq += 1) {
+    const [x, y] = centre(sq, n);
+    const w = sq === 0 ? START_WIDTH : 1;
+    markup.push(`<text x="${x - w / 2 + 0.06}" y="${y - 0.5 + 0.06 + font * 0.8}" ` +
+      `font-size="${font}" class="number" fill="#000000" stroke="#ffffff">${sq}</text>`);
+  }
+  layer.numbersGroup.innerHTML = markup.join("");
+  layer.numbers = Array.from(layer.numbersGroup.children);
+  for (let sq = 0; sq <= n; sq += 1) {
+    const fill = layer.cells[sq].getAttribute("fill");
+    if (fill !== "#f2f2f2" && fill) colourNumber(layer, sq, hexToRgb(fill));
   }
 }
 
+const hexToRgb = (/** @type {string} */ text) =>
+  [1, 3, 5].map((i) => parseInt(text.slice(i, i + 2), 16));
+
+/** A number's ink and halo on its cell's colour. */
+function colourNumber(/** @type {any} */ layer, /** @type {number} */ sq, /** @type {number[]} */ rgb) {
+  const number = layer.numbers[sq];
+  if (!number) return;
+  const ink = textOn(rgb);
+  attr(number, "fill", ink);
+  attr(number, "stroke", ink === "#000000" ? "#ffffff" : "#000000");
+}
+
 /**
- * Show the numbers only where they are at least MIN_NUMBER_PX high on the page (the picture
- * shrinks with a narrow column); returns whether they are shown.
+ * Show the numbers only where they are at least MIN_NUMBER_PX high on the page (called when the
+ * picture's size changes: a window made narrower or wider); returns whether they are shown.
  */
 function fitNumbers(/** @type {any} */ pic) {
   const { board, layer } = pic;
-  const box = board.viewBox?.baseVal;
   const width = board.getBoundingClientRect().width;
-  if (!box || !box.width || !width) return true;
-  const shown = (width / box.width) * layer.font >= MIN_NUMBER_PX;
-  board.classList.toggle("chutes-editor-no-numbers", !shown);
+  if (!width || layer.size < 0) return true;
+  const shown = numbersFit(width, layer.units, layer.font);
+  if (shown && !layer.numbers.length) addNumbers(pic);
+  if (board.classList.contains("chutes-editor-no-numbers") === shown) {
+    board.classList.toggle("chutes-editor-no-numbers", !shown);
+  }
   return shown;
 }
 
@@ -180,10 +229,8 @@ function drawCells(/** @type {any} */ pic, /** @type {any} */ b,
   for (let sq = 0; sq <= b.size; sq += 1) {
     let rgb = sources.has(sq) ? SOURCE_GREY : viridis(top > 0 ? expected[sq] / top : 0);
     if (traps.has(sq)) rgb = [139, 0, 0];
-    const ink = textOn(rgb);
     attr(layer.cells[sq], "fill", hex(rgb));
-    attr(layer.numbers[sq], "fill", ink);
-    attr(layer.numbers[sq], "stroke", ink === "#000000" ? "#ffffff" : "#000000");
+    colourNumber(layer, sq, rgb);
   }
   return top;
 }
@@ -230,7 +277,7 @@ export function createPicture(board, id) {
     handles: s("g", { class: "handles" }),
     cursor: s("g", { class: "cursor" }, [s("rect", { class: "outer" }), s("rect", { class: "inner" })]),
     pickRing: s("rect", { class: "pick" }), ghost: s("path", { class: "ghost" }),
-    jumpsKey: "", trapsKey: "", font: 0.34,
+    numbersGroup: s("g"), jumpsKey: "", trapsKey: "", font: 0.34, units: 1,
   };
   const pic = { board, id, layer, defs: markers(id) };
   return {

@@ -113,9 +113,11 @@ export function createRunner({ steps = analyseInSteps, budget = BUDGET_MS, cache
    * @param {any} board
    * @param {string} key Equal for equal boards.
    * @param {(result: any) => void} onDone
+   * @param {{now?: boolean}} [options] `now: false`: no maths in this task (its first chunk
+   *     waits for the next), for a task that had much to do already.
    * @returns {any} The answer, or null while it is being computed.
    */
-  function run(board, key, onDone) {
+  function run(board, key, onDone, { now: atOnce = true } = {}) {
     if (current) drop(current);
     current = null;
     if (cache.has(key)) return remember(key, cache.get(key));
@@ -126,7 +128,7 @@ export function createRunner({ steps = analyseInSteps, budget = BUDGET_MS, cache
       return remember(key, failure(error));
     }
     const job = { key, gen, onDone };
-    const result = advance(job);
+    const result = atOnce ? advance(job) : undefined;
     if (result !== undefined) return result;
     current = job;
     drive(job);
