@@ -1,10 +1,13 @@
 r"""BoardEditor: draw ladders, chutes and traps on a board and watch the absorbing-chain answers
 change at once, computed in the page, with no kernel for the maths.
 
-The editor is an anywidget whose front end is one ES module, ``js/board_editor.js``. On every
-edit the page computes, with ``js/board_math.js`` (the library's maths in JavaScript, held equal
-to it to :math:`10^{-9}` by ``tests/js/board_math.test.mjs`` and ``tests/test_board_math_js.py``
-on hundreds of boards):
+The editor is an anywidget whose front end is a few ES modules, each with one job (state and
+undo, words, geometry, drawing, the readout, the controls, keys and the pointer, the page's
+address, and a runner that computes in chunks of a few milliseconds, so that the page is never
+held up and the next edit cancels the work of the last), put together by ``js/board_editor.js``
+and bundled into one module by :func:`module_source`. On every edit the page computes, with
+``js/board_math.js`` (the library's maths in JavaScript, held equal to it to :math:`10^{-9}` by
+``tests/js/board_math.test.mjs`` and ``tests/test_board_math_js.py`` on hundreds of boards):
 
 - the expected number of turns :math:`t_s` to finish from every square, the solution of
   :math:`(I - Q)\,t = \mathbf 1` over the transient squares (bonus rolls folded into one turn, as
@@ -64,9 +67,9 @@ FIELDS: tuple[str, ...] = ("size", "die", "overshoot", "bonus_roll", "jumps", "t
 """The fields of the JSON form of a board, in order."""
 
 MAX_SIZE = 1000
-"""The largest board the editor takes (the page solves an n x n system on every edit; board_math.js
-takes tens of milliseconds at 400 squares). Bigger boards are for the library. The page has the
-same limit (``MAX_SIZE`` in board_editor.js)."""
+"""The largest board the editor takes; bigger boards are for the library. The page has the same
+limit (``LIMITS.size`` of board_math.js, ``MAX_SIZE`` in the editor's modules), checked before
+anything is built, so that an address asking for 10^9 squares costs nothing."""
 
 _SPEC = r'"(?P<path>\./[A-Za-z0-9_.-]+\.js)"'
 _IMPORT = re.compile(r"^import\s*\{(?P<names>[^}]*)\}\s*from\s*" + _SPEC + r";[ \t]*$", re.MULTILINE)
@@ -364,11 +367,14 @@ class BoardEditor(anywidget.AnyWidget):
     ladders solid blue with filled heads, chutes dashed vermillion with open heads, traps dark red
     with a white cross) with the expected turns from every square as a heat map. Add a ladder or
     chute by picking its two ends (click, or Enter on the keyboard cursor), drag an end to move
-    it, select a jump and delete it; set the die (2 to 12 faces), the overshoot rule, the face
-    that rolls again, traps; undo, redo, reset to a named board. Each edit is announced to a
+    it, select a jump by the dot at its start and delete it; set the die (2 to 12 faces), the
+    board's size (2 to ``MAX_SIZE`` squares; a smaller board drops the jumps and traps past its
+    end, and says which), the overshoot rule, the face that rolls again, traps; undo, redo,
+    reset to a named board (the menu says "custom board" while the board is the student's own). Each edit is announced to a
     screen reader ("ladder 12 to 44 added: expected length 31.7 turns, was 39.2"); an edit the
     library would refuse leaves the board as it was and says why in Board's words. The maths
-    runs in the page (see the module docstring), so the answers follow each edit at once.
+    runs in the page (see the module docstring), so the answers follow each edit at once (on a
+    big board, within a second, the old numbers marked as out of date meanwhile).
 
     Parameters
     ----------
