@@ -496,3 +496,35 @@ def test_the_maths_never_blocks_the_page(name: str) -> None:
     best = min(runs, key=lambda run: (len(run[1]), run[0]))
     assert not best[1], f"{name}: tasks over 50 ms on the page's thread in every run: {runs}"
     assert best[0] < MARGIN * BUDGET_MS, f"{name}: ms to the answer: {runs}"
+
+
+def test_while_an_answer_is_computed_the_old_numbers_stay_marked() -> None:
+    """A 1000-square board through the address: right after the edit the readout still shows
+    the 1943 board's numbers, marked out of date, and a polite status says the answer is being
+    computed; then the new numbers replace them, unmarked."""
+    from playwright.sync_api import expect
+
+    big = _SLOW["1000 squares with chutes"][1]
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 1366, "height": 800})
+        editor = _open(page)
+        seen = page.evaluate("""async hash => {
+          location.hash = hash;
+          await new Promise((resolve) => window.addEventListener('hashchange', resolve,
+                                                                 {once: true}));
+          const e = document.querySelector('.chutes-editor');
+          const readout = e.querySelector('.chutes-editor-readout');
+          return {readout: readout.textContent, stale: readout.classList.contains('chutes-editor-stale'),
+                  pending: e.querySelector('.chutes-editor-pending').textContent,
+                  role: e.querySelector('.chutes-editor-pending').getAttribute('role'),
+                  after: getComputedStyle(readout, '::after').content,
+                  cells: e.querySelectorAll('rect.cell').length};
+        }""", "#board=" + _BIG)
+        assert _turns(MILTON_BRADLEY_1943) in seen["readout"], seen
+        assert seen["stale"] and "out of date" in seen["after"], seen
+        assert seen["pending"].startswith("Computing the answers for this board…"), seen
+        assert seen["role"] == "status" and seen["cells"] == 1001, seen
+        readout = editor.locator(".chutes-editor-readout")
+        expect(readout).to_contain_text(_turns(big), timeout=120_000)
+        expect(editor.locator(".chutes-editor-pending")).to_have_text("")
+        assert "chutes-editor-stale" not in (readout.get_attribute("class") or "")

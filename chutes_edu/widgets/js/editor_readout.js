@@ -162,8 +162,9 @@ export function createReadout() {
         el.classList.toggle("chutes-editor-stale", waiting);
       }
     }
-    text(pending, waiting ? "Computing the answers for this board… The numbers shown are " +
-      "for the board before the last edit." : "");
+    const earlier = readout.textContent !== "";
+    text(pending, !waiting ? "" : `Computing the answers for this board…${earlier
+      ? " The numbers shown are for the board before the last edit." : ""}`);
   }
 
   /** Show a result of the runner (`{expected, summary, edge, lengthError}`). */
