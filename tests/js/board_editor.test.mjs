@@ -543,3 +543,12 @@ describe("size, names and ways", () => {
     assert.match(keyed.notice, /press Enter \(Escape cancels\)/);
   });
 });
+
+test("a megabyte of address is refused unread, at once", () => {
+  const state = createState(MB1943);
+  const t0 = performance.now();
+  const after = openAddress(state, `#board=s100-d6-stay-j${"1.2,".repeat(250000)}1.2`, update);
+  assert.ok(performance.now() - t0 < 50);
+  assert.match(after.message, /^the page address holds 1000017 characters of board text, more than any board the editor takes \(at most \d+\): it is left unread$/);
+  assert.equal(after.board, state.board);
+});

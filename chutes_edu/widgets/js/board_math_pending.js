@@ -25,7 +25,7 @@ import {
 export * from "./board_math.js";
 
 /** The editor's limits (frozen). */
-export const LIMITS = Object.freeze({ size: 1000, faces: 1000 });
+export const LIMITS = Object.freeze({ size: 1000, faces: 1000, address: 100_000 });
 
 /** Python's repr of a string (the printable characters as they are, the others escaped). */
 function pyString(/** @type {string} */ s) {

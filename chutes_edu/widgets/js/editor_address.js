@@ -10,7 +10,11 @@
  *
  * @module editor_address
  */
-import { decodeBoard, encodeBoard, pyRepr, refusalLine } from "./board_math_pending.js";
+import { decodeBoard, encodeBoard, LIMITS, pyRepr, refusalLine } from "./board_math_pending.js";
+
+/** The longest board text read from an address (a 1,000-square board with every jump and
+ * written weights takes about 30,000 characters); a longer one is refused unread. */
+export const MAX_ADDRESS = /** @type {any} */ (LIMITS).address ?? 100_000;
 
 /** The board's text in an address, or null if there is none. */
 export function boardText(/** @type {string} */ hash) {
@@ -29,6 +33,10 @@ export const addressOf = (/** @type {any} */ board) => `#board=${encodeBoard(boa
 export function readAddress(hash) {
   const found = boardText(hash);
   if (found === null) return null;
+  if (found.length > MAX_ADDRESS) {
+    return { problem: `the page address holds ${found.length} characters of board text, more ` +
+      `than any board the editor takes (at most ${MAX_ADDRESS}): it is left unread` };
+  }
   try {
     return { board: decodeBoard(found) };
   } catch (error) {
