@@ -552,3 +552,11 @@ test("a megabyte of address is refused unread, at once", () => {
   assert.match(after.message, /^the page address holds 1000017 characters of board text, more than any board the editor takes \(at most \d+\): it is left unread$/);
   assert.equal(after.board, state.board);
 });
+
+test("every refusal is one line of at most 300 characters", () => {
+  const many = { size: 1000, die: 6, overshoot: "stay", bonus_roll: null,
+    jumps: Array.from({ length: 300 }, (_, i) => [3 * i + 2, 3 * i + 3]), traps: [] };
+  const s = update(createState(many), { type: "remove", source: 1 });
+  assert.ok(s.message.length <= 300 && !s.message.includes("\n"), s.message);
+  assert.match(s.message, /^no jump starts on square 1; the sources are 2, 5, 8, .*…$/);
+});

@@ -32,7 +32,7 @@
  *
  * @module board_editor
  */
-import { boardToPython, decodeBoard } from "./board_math_pending.js";
+import { boardToPython, decodeBoard, refusalLine } from "./board_math_pending.js";
 import { addressOf, openAddress } from "./editor_address.js";
 import { boardKey, EMPTY_BOARD } from "./editor_boards.js";
 import { createControls } from "./editor_controls.js";
@@ -224,7 +224,7 @@ function drawWords(/** @type {any} */ ed) {
   const { ui, state } = ed;
   const where = describeSquare(state.board, state.cursor, expectedNow(ed), state.pick, state.way);
   text(ui.cursorLine, `Cursor: ${where}.`);
-  text(ui.message, state.message || ed.model.get("message") || "");
+  text(ui.message, state.message || refusalLine(ed.model.get("message") || ""));
   ui.message.classList.toggle("chutes-editor-message-shown", Boolean(ui.message.textContent));
   if (state.notices !== ed.saidNotice) {
     ed.saidNotice = state.notices;

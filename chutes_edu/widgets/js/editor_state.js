@@ -12,7 +12,7 @@
  *
  * @module editor_state
  */
-import { boardToPython, BoardError, ranges } from "./board_math_pending.js";
+import { boardToPython, BoardError, ranges, refusalLine } from "./board_math_pending.js";
 import {
   boardKey, canonical, checkBoard, HISTORY_LIMIT, jumpFrom, kindOf, MAX_SIZE, MIN_SIZE, presetList,
 } from "./editor_boards.js";
@@ -46,7 +46,7 @@ function say(/** @type {any} */ state, /** @type {string} */ text) {
 
 /** The state after a refused edit: the board unchanged, the library's words as the message. */
 function refuse(/** @type {any} */ state, /** @type {string} */ message) {
-  return { ...state, message, pick: null, edit: null };
+  return { ...state, message: refusalLine(message), pick: null, edit: null };
 }
 
 /** The state with a new (valid, canonical) board; the old one goes to the undo history. */
