@@ -99,7 +99,7 @@ function build(/** @type {any} */ pic, /** @type {number} */ n) {
   const units = cols + 1.3 + 2 * pad;
   // about 48 px a square on 100 squares, 40 on 400, never wider than its column
   const px = Math.round(Math.max(480, Math.min(880, 40 * (cols + 1.4), 48 * (cols + 1.4))));
-  const room = board.parentElement?.clientWidth || px;
+  const room = board.closest(".chutes-editor-root")?.clientWidth || px;   // the widest it can be
   Object.assign(layer, { size: n, jumpsKey: "", trapsKey: "", cells: [], numbers: [],
     font: fontOf(n), units });
   const numbered = numbersFit(Math.min(px, room), units, layer.font);
