@@ -422,7 +422,8 @@ def _editor_assets(static: Path) -> None:
     places.forEach(function (el) {{
       window.ChutesBoardEditor.mount(el, {{
         board: JSON.parse(el.dataset.board), name: el.dataset.name || "", presets: presets,
-        syncHash: places.length === 1  // one editor on the page: a link opens its board
+        // one editor on the page: a link opens its board, and a skip link leads to it
+        syncHash: places.length === 1, skipLink: places.length === 1
       }});
     }});
   }}

@@ -1,10 +1,13 @@
 r"""BoardEditor: draw ladders, chutes and traps on a board and watch the absorbing-chain answers
 change at once, computed in the page, with no kernel for the maths.
 
-The editor is an anywidget whose front end is one ES module, ``js/board_editor.js``. On every
-edit the page computes, with ``js/board_math.js`` (the library's maths in JavaScript, held equal
-to it to :math:`10^{-9}` by ``tests/js/board_math.test.mjs`` and ``tests/test_board_math_js.py``
-on hundreds of boards):
+The editor is an anywidget whose front end is a few ES modules, each with one job (state and
+undo, words, geometry, drawing, the readout, the controls, keys and the pointer, the page's
+address, and a runner that computes in chunks of a few milliseconds, so that the page is never
+held up and the next edit cancels the work of the last), put together by ``js/board_editor.js``
+and bundled into one module by :func:`module_source`. On every edit the page computes, with
+``js/board_math.js`` (the library's maths in JavaScript, held equal to it to :math:`10^{-9}` by
+``tests/js/board_math.test.mjs`` and ``tests/test_board_math_js.py`` on hundreds of boards):
 
 - the expected number of turns :math:`t_s` to finish from every square, the solution of
   :math:`(I - Q)\,t = \mathbf 1` over the transient squares (bonus rolls folded into one turn, as
@@ -64,12 +67,22 @@ FIELDS: tuple[str, ...] = ("size", "die", "overshoot", "bonus_roll", "jumps", "t
 """The fields of the JSON form of a board, in order."""
 
 MAX_SIZE = 1000
-"""The largest board the editor takes (the page solves an n x n system on every edit; board_math.js
-takes tens of milliseconds at 400 squares). Bigger boards are for the library. The page has the
-same limit (``MAX_SIZE`` in board_editor.js)."""
+"""The largest board the editor takes; bigger boards are for the library. The page has the same
+limit (``LIMITS.size`` of board_math.js, ``MAX_SIZE`` in the editor's modules), checked before
+anything is built, so that an address asking for 10^9 squares costs nothing."""
 
-_IMPORT = re.compile(r'^import\s*\{(?P<names>[^}]*)\}\s*from\s*"\./board_math\.js";[ \t]*$',
-                     re.MULTILINE)
+_SPEC = r'"(?P<path>\./[A-Za-z0-9_.-]+\.js)"'
+_IMPORT = re.compile(r"^import\s*\{(?P<names>[^}]*)\}\s*from\s*" + _SPEC + r";[ \t]*$", re.MULTILINE)
+_EXPORT_FROM = re.compile(r"^export\s*\{(?P<names>[^}]*)\}\s*from\s*" + _SPEC + r";[ \t]*$",
+                          re.MULTILINE)
+_EXPORT_STAR = re.compile(r"^export\s*\*\s*from\s*" + _SPEC + r";[ \t]*$", re.MULTILINE)
+_EXPORT_LIST = re.compile(r"^export\s*\{(?P<names>[^}]*)\}\s*;[ \t]*$", re.MULTILINE)
+_EXPORT_DECL = re.compile(r"^export\s+(?=(?:async\s+)?(?:function|const|let|class)\b)"
+                          r"(?P<head>(?:async\s+)?(?:function\s*\*?|const|let|class)\s*)"
+                          r"(?P<name>[A-Za-z_$][\w$]*)", re.MULTILINE)
+_EXPORT_DEFAULT = re.compile(r"^export\s+default\s+", re.MULTILINE)
+_LEFT = re.compile(r"^[ \t]*(?:import|export)\b.*$", re.MULTILINE)
+_ENTRY = "board_editor.js"
 
 
 def _weight(w: Any) -> int | float:
@@ -171,40 +184,158 @@ def presets_json(presets: Mapping[str, Board] | None = None) -> dict[str, dict[s
     return {str(name): board_to_json(board) for name, board in chosen.items()}
 
 
+def _names(text: str) -> list[tuple[str, str]]:
+    """``a, b as c`` as ``[("a", "a"), ("b", "c")]``: (name in the other module, local name)."""
+    pairs = []
+    for item in (part.strip() for part in text.split(",")):
+        if item:
+            name, _, alias = (w.strip() for w in item.partition(" as "))
+            pairs.append((name, alias or name))
+    return pairs
+
+
+def _variable(path: str) -> str:
+    """The bundle's variable holding a module's exports."""
+    return "__chutes_" + re.sub(r"\W", "_", Path(path).stem)
+
+
+class _Module:
+    """One of our ES modules, read for bundling: what it imports and exports, and its body."""
+
+    def __init__(self, path: str, source: str) -> None:
+        self.path = path
+        self.imports = [(m["path"], _names(m["names"])) for m in _IMPORT.finditer(source)]
+        self.reexports = [(m["path"], _names(m["names"])) for m in _EXPORT_FROM.finditer(source)]
+        self.stars = [m["path"] for m in _EXPORT_STAR.finditer(source)]
+        self.own = [m["name"] for m in _EXPORT_DECL.finditer(source)]
+        self.own += [alias for m in _EXPORT_LIST.finditer(source) for _, alias in _names(m["names"])]
+        self.default = _EXPORT_DEFAULT.search(source) is not None
+        body = source
+        for pattern in (_IMPORT, _EXPORT_FROM, _EXPORT_STAR, _EXPORT_LIST):
+            body = pattern.sub("", body)
+        body = _EXPORT_DECL.sub(lambda m: m["head"] + m["name"], body)
+        body, defaults = _EXPORT_DEFAULT.subn("const __default = ", body)
+        left = _LEFT.search(body)
+        if defaults > 1 or left is not None:
+            what = "two default exports" if defaults > 1 else repr(left[0].strip())  # type: ignore[index]
+            raise ValueError(f"{path}: an import or export the bundler does not read: {what}")
+        self.body = body
+
+    def dependencies(self) -> list[str]:
+        return [p for p, _ in self.imports] + [p for p, _ in self.reexports] + self.stars
+
+
+def _read_modules(entry: str) -> list[_Module]:
+    """The modules ``entry`` needs, each once, every module after the ones it imports."""
+    order: list[_Module] = []
+    done: dict[str, _Module] = {}
+    path_of: list[str] = []            # the import chain being followed (to name a cycle)
+
+    def visit(path: str) -> None:
+        if path in done:
+            return
+        if path in path_of:
+            cycle = " -> ".join([*path_of[path_of.index(path):], path])
+            raise ValueError(f"the editor's modules import each other in a cycle: {cycle}")
+        file = _JS / path
+        if not file.is_file():
+            importer = path_of[-1] if path_of else "the bundle"
+            raise ValueError(f"{importer} imports {path}, which is not in {_JS}")
+        module = _Module(path, file.read_text(encoding="utf-8"))
+        path_of.append(path)
+        for dependency in module.dependencies():
+            visit(dependency.removeprefix("./"))
+        path_of.pop()
+        done[path] = module
+        order.append(module)
+
+    visit(entry)
+    return order
+
+
+def _exports(module: _Module, modules: dict[str, _Module]) -> dict[str, str]:
+    """A module's export names -> the expression that holds each in the bundle."""
+    out: dict[str, str] = {}
+    for path in module.stars:                    # `export *` leaves out the default export
+        star = modules[path.removeprefix("./")]
+        out.update({name: f"{_variable(star.path)}.{name}"
+                    for name in _exports(star, modules) if name != "default"})
+    for path, pairs in module.reexports:
+        source = _exports(modules[path.removeprefix("./")], modules)
+        for name, alias in pairs:
+            _check_export(module, path, name, source)
+            out[alias] = f"{_variable(path)}.{name}"
+    out.update({name: name for name in module.own})
+    if module.default:
+        out["default"] = "__default"
+    return out
+
+
+def _check_export(module: _Module, path: str, name: str, exports: dict[str, str]) -> None:
+    if name not in exports:
+        raise ValueError(f"{module.path} imports {name} from {path}, which does not export it")
+
+
+def _bundle(entry: str, *, classic: bool) -> str:
+    """Our ES modules from ``entry`` on, as one script: see :func:`module_source`."""
+    order = _read_modules(entry)
+    modules = {m.path: m for m in order}
+    parts = []
+    for module in order:
+        lines = []
+        for path, pairs in module.imports:
+            exports = _exports(modules[path.removeprefix("./")], modules)
+            for name, _ in pairs:
+                _check_export(module, path, name, exports)
+            names = ", ".join(name if name == alias else f"{name}: {alias}" for name, alias in pairs)
+            lines.append(f"const {{ {names} }} = {_variable(path)};")
+        exported = _exports(module, modules)
+        table = ", ".join(name if name == value else f"{name}: {value}"
+                          for name, value in exported.items())
+        parts.append(f"// {module.path}, bundled by chutes_edu.widgets.board_editor\n"
+                     f"const {_variable(module.path)} = (() => {{\n" + "\n".join(lines) +
+                     f"\n{module.body}\nreturn {{ {table} }};\n}})();\n")
+    top = _variable(entry)
+    names = [n for n in _exports(modules[entry], modules) if n != "default"]
+    if classic:
+        return ("// chutes_edu's board editor as a classic script: "
+                "chutes_edu.widgets.board_editor.script_source\n"
+                "(function () {\n\"use strict\";\n" + "".join(parts) +
+                f"window.ChutesBoardEditor = {{ mount: {top}.mount }};\n}})();\n")
+    return ("// chutes_edu's board editor as one ES module: chutes_edu.widgets.board_editor."
+            "module_source\n" + "".join(parts) + f"export default {top}.default;\n"
+            f"export const {{ {', '.join(names)} }} = {top};\n")
+
+
 @cache
 def module_source() -> str:
     """The editor's front end as the single ES module anywidget loads.
 
-    ``board_editor.js`` starts with ``import {...} from "./board_math.js";`` so that Node's tests
-    and the website import it as it is, next to ``board_math.js``. anywidget, though, loads a
-    widget's module from one string (a blob or data URL), where a relative import cannot be
-    resolved, and a notebook may have no server path to the package's files at all. So the import
-    line is replaced by board_math.js itself, wrapped in a function so that its private names
-    cannot clash with the editor's, returning the names the import asked for: one copy of the
-    maths, everywhere.
+    The editor is a few ES modules, each with one job (``board_editor.js`` puts them together;
+    ``board_math.js`` is the maths), importing one another by relative paths, so that Node's
+    tests and a browser load them as they are. anywidget, though, loads a widget's module from
+    one string (a blob or data URL), where a relative import cannot be resolved, and a notebook
+    may have no server path to the package's files at all; and a student's machine has no npm
+    and no bundler to run. So we bundle ourselves, with the little that our own modules use:
+    named ``import {a, b as c} from "./x.js"``, ``export`` of declarations, ``export {...}``
+    (also ``from "./x.js"``), ``export * from "./x.js"`` and one ``export default``. Each module
+    becomes a function scope (its private names cannot clash with another's) that returns its
+    exports, placed after the modules it imports, once each however many import it.
 
     Returns
     -------
     str
-        JavaScript source of an ES module exporting ``default`` (``{render}``) and ``mount``.
+        JavaScript source of an ES module exporting ``default`` (``{render}``), ``mount`` and the
+        rest of ``board_editor.js``'s exports (what Node's tests use), not the maths.
 
     Raises
     ------
     ValueError
-        If board_editor.js does not start its code with that import (a broken package).
+        If the modules import each other in a cycle, import a module that is missing or a name
+        that a module does not export, or use an import or export form the bundler does not
+        read (a broken package).
     """
-    editor = (_JS / "board_editor.js").read_text(encoding="utf-8")
-    maths = (_JS / "board_math.js").read_text(encoding="utf-8")
-    found = _IMPORT.search(editor)
-    if found is None:
-        raise ValueError('board_editor.js has no line `import {...} from "./board_math.js";`')
-    names = [n.strip() for n in found["names"].split(",") if n.strip()]
-    body = re.sub(r"^export\s+(?=(const|let|function|async|class)\b)", "", maths,
-                  flags=re.MULTILINE)
-    inline = (f"// board_math.js, inlined by chutes_edu.widgets.board_editor.module_source\n"
-              f"const {{ {', '.join(names)} }} = (() => {{\n{body}\n"
-              f"return {{ {', '.join(names)} }};\n}})();\n")
-    return editor[:found.start()] + inline + editor[found.end():]
+    return _bundle(_ENTRY, classic=False)
 
 
 def style_source() -> str:
@@ -218,25 +349,15 @@ def script_source() -> str:
 
     A browser blocks ES module imports on a page opened from disk (``file://``: no origin, so no
     cross-origin request), and the course website must work that way, offline. So the site loads
-    the same module as :func:`module_source` turned into a plain script: the ``export`` keywords
-    dropped, the whole wrapped in a function, and ``mount`` published as
-    ``window.ChutesBoardEditor.mount``.
+    the same modules as :func:`module_source` bundles them, wrapped in one function instead of
+    exported, with ``mount`` published as ``window.ChutesBoardEditor.mount``.
 
     Returns
     -------
     str
         JavaScript source of a classic script.
     """
-    body = re.sub(r"^export\s+(?=(const|let|function|async|class)\b)", "", module_source(),
-                  flags=re.MULTILINE)
-    body, defaults = re.subn(r"^export\s+default\s+", "const widgetModule = ", body,
-                             flags=re.MULTILINE)
-    if defaults != 1 or re.search(r"^\s*(export|import)\s", body, flags=re.MULTILINE):
-        raise ValueError("board_editor.js has exports a classic script cannot hold")
-    return ("// chutes_edu's board editor (board_editor.js with board_math.js), as a classic "
-            "script: chutes_edu.widgets.board_editor.script_source\n"
-            f"(function () {{\n\"use strict\";\n{body}\n"
-            "window.ChutesBoardEditor = { mount };\n})();\n")
+    return _bundle(_ENTRY, classic=True)
 
 
 class BoardEditor(anywidget.AnyWidget):
@@ -246,11 +367,14 @@ class BoardEditor(anywidget.AnyWidget):
     ladders solid blue with filled heads, chutes dashed vermillion with open heads, traps dark red
     with a white cross) with the expected turns from every square as a heat map. Add a ladder or
     chute by picking its two ends (click, or Enter on the keyboard cursor), drag an end to move
-    it, select a jump and delete it; set the die (2 to 12 faces), the overshoot rule, the face
-    that rolls again, traps; undo, redo, reset to a named board. Each edit is announced to a
+    it, select a jump by the dot at its start and delete it; set the die (2 to 12 faces), the
+    board's size (2 to ``MAX_SIZE`` squares; a smaller board drops the jumps and traps past its
+    end, and says which), the overshoot rule, the face that rolls again, traps; undo, redo,
+    reset to a named board (the menu says "custom board" while the board is the student's own). Each edit is announced to a
     screen reader ("ladder 12 to 44 added: expected length 31.7 turns, was 39.2"); an edit the
     library would refuse leaves the board as it was and says why in Board's words. The maths
-    runs in the page (see the module docstring), so the answers follow each edit at once.
+    runs in the page (see the module docstring), so the answers follow each edit at once (on a
+    big board, within a second, the old numbers marked as out of date meanwhile).
 
     Parameters
     ----------

@@ -6,6 +6,9 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { analyse, validate } from "../../chutes_edu/widgets/js/board_math.js";
+import { LIMITS } from "../../chutes_edu/widgets/js/board_math_pending.js";
+import { openAddress, readAddress } from "../../chutes_edu/widgets/js/editor_address.js";
+import { CUSTOM } from "../../chutes_edu/widgets/js/editor_controls.js";
 import {
   announcement,
   boardKey,
@@ -25,6 +28,10 @@ import {
   place,
   pythonLine,
   squareAt,
+  squareAtPoint,
+  centre,
+  createRunner,
+  MIN_SIZE,
   textOn,
   turnsText,
   update,
@@ -359,4 +366,197 @@ describe("colours and the in-page model", () => {
     model.save_changes();
     assert.deepEqual(heard, [2]);
   });
+});
+
+describe("the mouse's geometry", () => {
+  test("every point of a square's cell picks that square", () => {
+    for (const n of [10, 100, 101, 1000]) {
+      for (let sq = 0; sq <= n; sq += 1) {
+        const [x, y] = centre(sq, n);
+        const half = sq === 0 ? 0.44 : 0.49;
+        for (const [dx, dy] of [[0, 0], [-half, -0.49], [half, 0.49], [half, -0.49], [-half, 0.49]]) {
+          assert.equal(squareAtPoint(x + dx, y + dy, n), sq, `size ${n}, square ${sq}, ${dx}, ${dy}`);
+        }
+      }
+    }
+    assert.equal(squareAtPoint(-5, 0.5, 100), null);
+  });
+});
+
+describe("the runner", () => {
+  /** A fake generator of `steps` steps, each `cost` ms on a fake clock. */
+  const fake = (clock, steps, cost, answer) => function* gen() {
+    for (let i = 0; i < steps; i += 1) { clock.t += cost; yield; }
+    return answer;
+  };
+  const pauses = () => {
+    const waiting = [];
+    return { waiting, pause: () => new Promise((resolve) => waiting.push(resolve)),
+      async release() { const r = waiting.shift(); r(); await new Promise((ok) => setImmediate(ok)); } };
+  };
+
+  test("a quick answer comes at once; a slow one in chunks of the budget", async () => {
+    const clock = { t: 0 };
+    const gate = pauses();
+    const runner = createRunner({ steps: fake(clock, 40, 1, { expected: [7] }), budget: 8,
+      now: () => clock.t, pause: gate.pause });
+    const heard = [];
+    assert.equal(runner.run({}, "a", (r) => heard.push(r)), null);   // 40 ms: not at once
+    assert.equal(clock.t, 8);                                        // one chunk of 8 ms
+    assert.ok(runner.busy);
+    for (let i = 0; i < 4; i += 1) await gate.release();
+    assert.deepEqual(heard, []);                                     // 40 ms of steps so far
+    await gate.release();                                            // the last step ends it
+    assert.deepEqual(heard, [{ expected: [7] }]);
+    assert.equal(clock.t, 40);
+    assert.equal(runner.chunks, 6);
+    assert.ok(!runner.busy);
+    assert.deepEqual(runner.run({}, "a", () => assert.fail("cached")), { expected: [7] });
+    const quick = createRunner({ steps: fake(clock, 3, 1, { expected: [1] }), now: () => clock.t });
+    assert.deepEqual(quick.run({}, "b", () => assert.fail("at once")), { expected: [1] });
+  });
+
+  test("a newer request drops the older one's work", async () => {
+    const clock = { t: 0 };
+    const gate = pauses();
+    let closed = 0;
+    const steps = (board) => (function* gen() {
+      try {
+        for (let i = 0; i < 100; i += 1) { clock.t += 1; yield; }
+        return { expected: [board.n] };
+      } finally { closed += 1; }
+    })();
+    const runner = createRunner({ steps, budget: 8, now: () => clock.t, pause: gate.pause });
+    const heard = [];
+    runner.run({ n: 1 }, "one", (r) => heard.push(r));
+    runner.run({ n: 2 }, "two", (r) => heard.push(r));
+    assert.equal(closed, 1);                                         // the first one is closed
+    while (gate.waiting.length) await gate.release();
+    assert.deepEqual(heard, [{ expected: [2] }]);
+  });
+
+  test("a generator that throws gives one line of words, not an exception", () => {
+    const runner = createRunner({ steps: function* gen() { throw new RangeError("Array buffer allocation failed"); } });
+    const result = runner.run({}, "x", () => assert.fail("at once"));
+    assert.match(result.error, /^the page could not compute this board: Array buffer allocation failed$/);
+  });
+});
+
+describe("addresses, however they come", () => {
+  const start = () => createState(MB1943, { name: "Milton Bradley 1943" });
+  const open = (hash) => {
+    const before = start();
+    const t0 = performance.now();
+    const after = openAddress(before, hash, update);
+    return { before, after, ms: performance.now() - t0 };
+  };
+  const junk = [
+    "#board=s1000000000-d6-stay", "#board=s100000000-d6-stay", "#board=s1001-d6-stay",
+    `#board=s100-d6-stay-j${"1.2,".repeat(250000)}1.2`, `#board=${"x".repeat(1 << 20)}`,
+    "#board=%E0%A4%A", "#board=s100-d6-stay-s50", "#board=s100-d6-warp", "#board=💥🎲\u0000\u202e",
+    "#board=s100-d1000000-stay", `#board=s100-w${"1_".repeat(5000)}1-stay`, "#board=-", "#board=",
+    "#board=s100-d6-stay-j5.5", "#board=s100-d6-stay-t0",
+  ];
+  for (const hash of junk) {
+    test(`${JSON.stringify(hash.slice(0, 40))}${hash.length > 40 ? "…" : ""}: the board stays, one line of words`, () => {
+      const { before, after, ms } = open(hash);
+      assert.equal(after.board, before.board);
+      assert.ok(after.message.length > 0 && after.message.length <= 400, after.message.slice(0, 500));
+      assert.ok(!after.message.includes("\n"));
+      assert.match(after.message, /^the page address holds/);
+      assert.ok(ms < 2000, `${ms} ms`);
+    });
+  }
+
+  test("a size past the limits is refused in words before anything is built", () => {
+    const { after } = open("#board=s1000000000-d6-stay");
+    assert.match(after.message, /1000000000/);
+    assert.match(after.message, new RegExp(`${LIMITS.size} squares`));
+  });
+
+  test("an unknown field is called unknown, not repeated", () => {
+    const { after } = open("#board=s100-d6-warp");
+    assert.match(after.message, /unknown field 'warp'/);
+    assert.doesNotMatch(after.message, /repeat/);
+    assert.match(open("#board=s100-d6-stay-s50").after.message, /repeats an earlier one/);
+  });
+
+  test("a good address opens its board; none leaves the state alone", () => {
+    const { after } = open("#board=s30-d6-stay-j5.12,14.3");
+    assert.deepEqual(after.board.jumps, [[5, 12], [14, 3]]);
+    assert.equal(after.message, "");
+    const { before, after: same } = open("#section-2");
+    assert.equal(same, before);
+    assert.equal(readAddress("#intro"), null);
+  });
+});
+
+describe("size, names and ways", () => {
+  const start = () => createState(MB1943, { name: "Milton Bradley 1943",
+    presets: { "Milton Bradley 1943": MB1943 } });
+
+  test("a smaller board drops what no longer fits, says so, and undo brings it back", () => {
+    const s = run(start(), { type: "trap", square: 70 }, { type: "size", size: 60 });
+    assert.equal(s.board.size, 60);
+    assert.equal(s.message, "");
+    assert.ok(s.board.jumps.every(([a, b]) => a < 60 && b <= 60));
+    assert.deepEqual(s.board.traps, []);
+    assert.match(describeEdit(s.edit), /^board size set to 60 squares \(taken off with the squares past 60: .*ladder 71 to 91.*trap 70\)$/);
+    assert.equal(validate(s.board), null);
+    const back = update(s, { type: "undo" });
+    assert.equal(back.board.size, 100);
+    assert.deepEqual(back.board.traps, [70]);
+    const bigger = update(start(), { type: "size", size: 144 });
+    assert.deepEqual(bigger.board.jumps, canonical(MB1943).jumps);
+  });
+
+  test("a size out of range is refused in words, the board unchanged", () => {
+    for (const size of [1, 0, -3, LIMITS.size + 1, 1e9, 2.5, Number.NaN]) {
+      const s = update(start(), { type: "size", size });
+      assert.equal(s.board.size, 100);
+      assert.match(s.message, new RegExp(`from ${MIN_SIZE} to ${MAX_SIZE}`));
+    }
+  });
+
+  test("the name follows the board: a named board's, none after an edit, back on undo", () => {
+    const s0 = start();
+    assert.equal(s0.name, "Milton Bradley 1943");
+    const s1 = update(s0, { type: "trap", square: 50 });
+    assert.equal(s1.name, "");
+    assert.equal(update(s1, { type: "undo" }).name, "Milton Bradley 1943");
+    assert.match(CUSTOM, /^custom board/);
+  });
+
+  test("one face is one face", () => {
+    assert.equal(describeEdit({ kind: "die", faces: 1 }), "die set to 1 face");
+  });
+
+  test("mouse users are told about clicks, keyboard users about keys", () => {
+    const board = canonical(MB1943);
+    const mouse = describeSquare(board, 30, null, { from: 30 }, "mouse");
+    assert.doesNotMatch(mouse, /Enter|Escape/);
+    assert.match(mouse, /a click here cancels the jump/);
+    assert.match(describeSquare(board, 30, null, { from: 30 }, "keyboard"), /Enter here cancels the jump/);
+    const picked = update({ ...createState(MB1943), way: "mouse" }, { type: "pick", square: 30, way: "mouse" });
+    assert.doesNotMatch(picked.notice, /Enter|Escape/);
+    const keyed = update(createState(MB1943), { type: "pick", square: 30, way: "keyboard" });
+    assert.match(keyed.notice, /press Enter \(Escape cancels\)/);
+  });
+});
+
+test("a megabyte of address is refused unread, at once", () => {
+  const state = createState(MB1943);
+  const t0 = performance.now();
+  const after = openAddress(state, `#board=s100-d6-stay-j${"1.2,".repeat(250000)}1.2`, update);
+  assert.ok(performance.now() - t0 < 50);
+  assert.match(after.message, /^the page address holds 1000017 characters of board text, more than any board the editor takes \(at most \d+\): it is left unread$/);
+  assert.equal(after.board, state.board);
+});
+
+test("every refusal is one line of at most 300 characters", () => {
+  const many = { size: 1000, die: 6, overshoot: "stay", bonus_roll: null,
+    jumps: Array.from({ length: 300 }, (_, i) => [3 * i + 2, 3 * i + 3]), traps: [] };
+  const s = update(createState(many), { type: "remove", source: 1 });
+  assert.ok(s.message.length <= 300 && !s.message.includes("\n"), s.message);
+  assert.match(s.message, /^no jump starts on square 1; the sources are 2, 5, 8, .*…$/);
 });

@@ -1,0 +1,47 @@
+/**
+ * Small DOM helpers of the editor: build an HTML or SVG element with attributes and children,
+ * and change an attribute or a text only when it differs (fewer DOM mutations on every edit: a
+ * settled page is one that stops changing).
+ *
+ * @module editor_dom
+ */
+
+export const SVG = "http://www.w3.org/2000/svg";
+
+/** An element with attributes and children. */
+export function h(/** @type {string} */ tag, /** @type {Record<string, any>} */ attrs = {},
+  /** @type {any[]} */ children = []) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "text") el.textContent = v;
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const child of children) el.append(child);
+  return el;
+}
+
+/** An SVG element with attributes. */
+export function s(/** @type {string} */ tag, /** @type {Record<string, any>} */ attrs = {},
+  /** @type {any[]} */ children = []) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined) continue;
+    if (k === "text") el.textContent = v;
+    else el.setAttribute(k, String(v));
+  }
+  for (const child of children) el.append(child);
+  return el;
+}
+
+/** Set an attribute only when it changes (fewer DOM mutations on every edit). */
+export function attr(/** @type {Element} */ el, /** @type {string} */ name, /** @type {string} */ value) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
+/** Set a text only when it changes. */
+export function text(/** @type {Element} */ el, /** @type {string} */ value) {
+  if (el.textContent !== value) el.textContent = value;
+}
+
