@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { analyse, validate } from "../../chutes_edu/widgets/js/board_math.js";
-import { LIMITS } from "../../chutes_edu/widgets/js/board_math_pending.js";
+import { LIMITS } from "../../chutes_edu/widgets/js/board_math.js";
 import { openAddress, readAddress } from "../../chutes_edu/widgets/js/editor_address.js";
 import { CUSTOM } from "../../chutes_edu/widgets/js/editor_controls.js";
 import {

@@ -282,6 +282,7 @@ describe("without the library", () => {
       "s10-t1,b": /the trap 'b' is not a whole number/,
       "s10-bx": /needs a whole number after "b"/,
       "s10-STAY": /unknown field 'STAY'/,
+      "s100-d6-stay-warp": /unknown field 'warp'/,
       "%E0%A4%A": /bad percent-escape/,
     };
     for (const [text, message] of Object.entries(cases)) {

@@ -32,7 +32,7 @@
  *
  * @module board_editor
  */
-import { boardToPython, decodeBoard, refusalLine } from "./board_math_pending.js";
+import { boardToPython, decodeBoard, refusalLine } from "./board_math.js";
 import { addressOf, openAddress } from "./editor_address.js";
 import { boardKey, EMPTY_BOARD } from "./editor_boards.js";
 import { createControls } from "./editor_controls.js";

@@ -1915,6 +1915,9 @@ function quoted(/** @type {string} */ text) {
   return `${pyString(points.slice(0, keep).join(""))}…`;
 }
 
+/** A field that is a word (three letters or more) but no overshoot rule, e.g. "warp". */
+const WORD = /^[A-Za-z]{3,}$/;
+
 /**
  * Read a board written by `encodeBoard` (also with a leading "#board=" or "board=", or
  * percent-encoded). A field left out takes the library's default (size 100, die 6, "stay", no
@@ -1971,6 +1974,10 @@ export function decodeBoard(text) {
     const word = OVERSHOOT_RULES.includes(field);
     const tag = word ? "o" : field[0];
     const value = field.slice(1);
+    const unknown = () => bad(`unknown field ${quoted(field)} (expected s, d, w, ` +
+      `${OVERSHOOT_RULES.join(", ")}, b, j or t)`);
+    // A word is an unknown field, not a malformed or repeated "w" (weights) field.
+    if (!word && WORD.test(field)) throw unknown();
     if (done.has(tag === "w" ? "d" : tag)) {
       throw bad(`the field ${quoted(field)} repeats an earlier one`);
     }
@@ -2004,8 +2011,7 @@ export function decodeBoard(text) {
         (count) => tooMany("traps", count, LIMITS.traps)).map((x) =>
         whole(x, () => `the trap ${quoted(x)} is not a whole number`));
     } else {
-      throw bad(`unknown field ${quoted(field)} (expected s, d, w, ` +
-        `${OVERSHOOT_RULES.join(", ")}, b, j or t)`);
+      throw unknown();
     }
   }
   return board;

@@ -10,7 +10,7 @@
  *
  * @module editor_boards
  */
-import { LIMITS, pyRepr, refusalLine, validate } from "./board_math_pending.js";
+import { LIMITS, pyRepr, refusalLine, validate } from "./board_math.js";
 
 /** The die sizes the die control offers. */
 export const DIE_MIN = 2;

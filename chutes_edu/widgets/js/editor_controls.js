@@ -6,7 +6,7 @@
  *
  * @module editor_controls
  */
-import { OVERSHOOT_RULES } from "./board_math_pending.js";
+import { OVERSHOOT_RULES } from "./board_math.js";
 import { DIE_MAX, DIE_MIN, faces, jumpFrom, MAX_SIZE, MIN_SIZE, OVERSHOOT_HELP } from "./editor_boards.js";
 import { attr, h, text } from "./editor_dom.js";
 import { facesText } from "./editor_words.js";

@@ -12,7 +12,7 @@
  *
  * @module editor_state
  */
-import { boardToPython, BoardError, ranges, refusalLine } from "./board_math_pending.js";
+import { boardToPython, BoardError, ranges, refusalLine } from "./board_math.js";
 import {
   boardKey, canonical, checkBoard, HISTORY_LIMIT, jumpFrom, kindOf, MAX_SIZE, MIN_SIZE, presetList,
 } from "./editor_boards.js";
