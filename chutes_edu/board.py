@@ -124,8 +124,8 @@ def _landings(square: np.ndarray, target: np.ndarray, size: int, overshoot: str,
     """Where moves from ``square`` aimed at ``target`` end (arrays that broadcast together).
 
     The overshoot rule for targets past ``size``, then one jump from the square reached. A move
-    lost under "stay" lands nowhere, so it fires no jump. Callers make sure that "bounce" never
-    walks back past square 0.
+    lost under "stay" lands nowhere, so it fires no jump. A "bounce" back past square 0 (only a face
+    of weight 0 can ask for one) is put on square 0.
     """
     over = target > size
     if overshoot == "stay":
@@ -133,7 +133,8 @@ def _landings(square: np.ndarray, target: np.ndarray, size: int, overshoot: str,
     elif overshoot == "win":
         landed = np.where(over, size, target)
     elif overshoot == "bounce":
-        landed = np.where(over, 2 * size - target, target)
+        # past square 0 only with a face of weight 0 (Board refuses others): any square will do
+        landed = np.where(over, np.maximum(2 * size - target, 0), target)
     else:  # stop_short
         landed = np.where(over, size - 1, target)
     jump = np.arange(size + 1)

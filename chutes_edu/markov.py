@@ -211,6 +211,13 @@ def _roll_system(board: Board) -> tuple[Any, np.ndarray]:
         A = sp.csc_matrix((np.concatenate([np.ones(n), -data[inner]]),
                            (np.concatenate([diag, rows[inner]]),
                             np.concatenate([diag, cols[inner]]))), shape=(n, n))
+        # as _leaving_on_the_diagonal: where 1 - B_ss has lost its digits, the chance of leaving
+        moves = ~end[rows] & (rows != cols)
+        leave = np.bincount(rows[moves], weights=data[moves], minlength=n)[:n]
+        diagonal = A.diagonal()
+        lost = ~end[:n] & (np.abs(diagonal - leave) > 1e-9 * leave)
+        if lost.any():
+            A.setdiag(np.where(lost, leave, diagonal))
         c = np.where(end[:n], 0.0, 1.0)
         f = board.bonus_roll
         if f is not None:
@@ -485,6 +492,25 @@ def expected_turns(board: Board, exact: bool = False) -> np.ndarray | sympy.Matr
     return _expected_float(board).copy()
 
 
+def _leaving_on_the_diagonal(A: np.ndarray, rows: np.ndarray, live: np.ndarray) -> None:
+    """Where ``1 - Q[s, s]`` on the diagonal of ``A`` (= I - Q) has lost its digits, put there the
+    chance of leaving s, summed from the other entries of its row of ``rows`` (P's rows ``live``).
+
+    Staying put can be nearly certain (a face of weight 1e-17 the only way on): then
+    ``1 - Q[s, s]`` cancels to 0, or keeps a few wrong digits, and a solvable system looks
+    singular. Where the two agree (every usual board) the diagonal is left as it is, so that the
+    answers stay the same to the last bit.
+    """
+    near = np.flatnonzero(rows[np.arange(live.size), live] > 0.5)
+    if near.size == 0:
+        return
+    others = rows[near].copy()
+    others[np.arange(near.size), live[near]] = 0.0
+    leave = others.sum(axis=1)
+    lost = np.abs(A[near, near] - leave) > 1e-9 * leave
+    A[near[lost], near[lost]] = leave[lost]
+
+
 def _expected_float(board: Board) -> np.ndarray:
     def build() -> np.ndarray:
         n = board.size
@@ -494,9 +520,13 @@ def _expected_float(board: Board) -> np.ndarray:
             t[list(board.traps)] = 0.0
         elif board.traps:
             live, Q, _ = _q_and_ends(board)
-            t[live] = np.linalg.solve(np.eye(live.size) - Q, np.ones(live.size))
+            A = np.eye(live.size) - Q
+            _leaving_on_the_diagonal(A, _turn_matrix(board)[live], live)
+            t[live] = np.linalg.solve(A, np.ones(live.size))
         else:
-            t[:n] = np.linalg.solve(np.eye(n) - _turn_matrix(board)[:n, :n], np.ones(n))
+            A = np.eye(n) - _turn_matrix(board)[:n, :n]
+            _leaving_on_the_diagonal(A, _turn_matrix(board)[:n], np.arange(n))
+            t[:n] = np.linalg.solve(A, np.ones(n))
         t.setflags(write=False)
         return t
     return _cached(board, "expected_float", build)

@@ -236,3 +236,25 @@ def test_square_distribution_after_k_turns() -> None:
     assert square_distribution(T, 3, start=99)[100] == pytest.approx(1 - (5 / 6) ** 3)
     with pytest.raises(ValueError, match="turns must be 0 or more"):
         square_distribution(T, -1)
+
+
+@pytest.mark.parametrize("size", [2, 3, 250])          # dense and sparse solves
+@pytest.mark.parametrize("traps", [(), (1,)])
+def test_nearly_certain_staying_is_solved_not_called_singular(size: int, traps: tuple) -> None:
+    """A face of weight 1e-17 the only way on from the odd squares: 1 - Q[s, s] rounds to 0, yet
+    the system is solvable; the answers against the exact ones (Board keeps exact weights)."""
+    board = Board(size=size, die=[1e-17, 1], traps=traps if size > 2 else ())
+    exact = expected_turns(board, exact=True) if size <= 3 else None
+    t = expected_turns(board)
+    assert np.isfinite(t).all()
+    if exact is not None:
+        assert t == pytest.approx([float(x) for x in exact], rel=1e-12)
+    # square size-1 needs the 1 (a roll of 2 overshoots and stays): 1e17 turns on average
+    assert t[size - 1] == pytest.approx(1e17, rel=1e-9)
+
+
+def test_bounce_with_unused_big_faces() -> None:
+    """Faces of weight 0 bigger than the board are no move at all, under "bounce" too."""
+    board = Board(size=100, die=[1] * 100 + [0] * 900, overshoot="bounce")
+    assert expected_turns(board)[0] == pytest.approx(expected_turns(
+        Board(size=100, die=100, overshoot="bounce"))[0], rel=1e-12)
