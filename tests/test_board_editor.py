@@ -23,6 +23,7 @@ import traitlets
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import chutes_edu.widgets.board_editor as board_editor_module
 from chutes_edu import (
     AIMING_GAME_2021,
     MILTON_BRADLEY_1943,
@@ -35,7 +36,6 @@ from chutes_edu import (
     random_board,
 )
 from chutes_edu.plots.board import square_center
-import chutes_edu.widgets.board_editor as board_editor_module
 from chutes_edu.widgets.board_editor import (
     MAX_SIZE,
     board_from_json,

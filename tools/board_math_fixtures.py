@@ -200,8 +200,8 @@ def _audit_boards() -> list[tuple[str, dict[str, Any]]]:
         ("six weights 1e308, chutes", {"size": 30, "die": [1e308] * 6, "jumps": [[17, 3]]}),
         ("weights 1e-300, 3e-300", {"size": 12, "die": [1e-300, 3e-300], "overshoot": "win"}),
         ("die 1000 on 100 squares", {"size": 100, "die": 1000}),
-        ("die of 200 faces (100 of weight 0) on 100 squares, bounce", {"size": 100, "die": [1] * 100 + [0] * 100,
-                                              "overshoot": "bounce"}),
+        ("die of 200 faces (100 of weight 0) on 100 squares, bounce",
+         {"size": 100, "die": [1] * 100 + [0] * 100, "overshoot": "bounce"}),
         ("die 20 on 60 squares, bonus 7, chutes", {"size": 60, "die": 20, "bonus_roll": 7,
                                                     "jumps": [[30, 2], [45, 10], [12, 40]]}),
         ("13 weighted faces, stop short, traps", {"size": 80, "overshoot": "stop_short",
@@ -224,7 +224,7 @@ def _expected_only_boards() -> list[tuple[str, Board]]:
 
 def _refused_boards() -> list[tuple[str, Board]]:
     """Valid boards whose distribution the library refuses, before stepping, in words."""
-    chutes = {k: 0 for k in range(3, 42, 2)}
+    chutes = dict.fromkeys(range(3, 42, 2), 0)
     return [
         ("die 2, chutes 3->0, 5->0, ..., 41->0", Board(chutes, die=2)),
         ("the same on 300 squares", Board(chutes, size=300, die=2)),
@@ -268,8 +268,9 @@ def _unicode_messages(texts: list[str]) -> list[dict[str, Any]]:
     """Boards that put each text into one of the library's messages, with the message."""
     out = []
     for i, text in enumerate(texts):
-        change = [{"overshoot": text}, {"jumps": {text: 3}}, {"traps": [text]},
-                  {"die": [1, text]}][i % 4]
+        changes: list[dict[str, Any]] = [{"overshoot": text}, {"jumps": {text: 3}},
+                                         {"traps": [text]}, {"die": [1, text]}]
+        change = changes[i % 4]
         fields = _roundtrip({"size": 10, "die": 6, "overshoot": "stay", "bonus_roll": None,
                              "jumps": [], "traps": [], **change})
         try:

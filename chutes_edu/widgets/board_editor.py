@@ -72,7 +72,8 @@ limit (``LIMITS.size`` of board_math.js, ``MAX_SIZE`` in the editor's modules), 
 anything is built, so that an address asking for 10^9 squares costs nothing."""
 
 _SPEC = r'"(?P<path>\./[A-Za-z0-9_.-]+\.js)"'
-_IMPORT = re.compile(r"^import\s*\{(?P<names>[^}]*)\}\s*from\s*" + _SPEC + r";[ \t]*$", re.MULTILINE)
+_IMPORT = re.compile(r"^import\s*\{(?P<names>[^}]*)\}\s*from\s*" + _SPEC + r";[ \t]*$",
+                     re.MULTILINE)
 _EXPORT_FROM = re.compile(r"^export\s*\{(?P<names>[^}]*)\}\s*from\s*" + _SPEC + r";[ \t]*$",
                           re.MULTILINE)
 _EXPORT_STAR = re.compile(r"^export\s*\*\s*from\s*" + _SPEC + r";[ \t]*$", re.MULTILINE)
@@ -208,7 +209,8 @@ class _Module:
         self.reexports = [(m["path"], _names(m["names"])) for m in _EXPORT_FROM.finditer(source)]
         self.stars = [m["path"] for m in _EXPORT_STAR.finditer(source)]
         self.own = [m["name"] for m in _EXPORT_DECL.finditer(source)]
-        self.own += [alias for m in _EXPORT_LIST.finditer(source) for _, alias in _names(m["names"])]
+        self.own += [alias for m in _EXPORT_LIST.finditer(source)
+                     for _, alias in _names(m["names"])]
         self.default = _EXPORT_DEFAULT.search(source) is not None
         body = source
         for pattern in (_IMPORT, _EXPORT_FROM, _EXPORT_STAR, _EXPORT_LIST):
@@ -287,7 +289,8 @@ def _bundle(entry: str, *, classic: bool) -> str:
             exports = _exports(modules[path.removeprefix("./")], modules)
             for name, _ in pairs:
                 _check_export(module, path, name, exports)
-            names = ", ".join(name if name == alias else f"{name}: {alias}" for name, alias in pairs)
+            names = ", ".join(name if name == alias else f"{name}: {alias}"
+                              for name, alias in pairs)
             lines.append(f"const {{ {names} }} = {_variable(path)};")
         exported = _exports(module, modules)
         table = ", ".join(name if name == value else f"{name}: {value}"
@@ -296,7 +299,7 @@ def _bundle(entry: str, *, classic: bool) -> str:
                      f"const {_variable(module.path)} = (() => {{\n" + "\n".join(lines) +
                      f"\n{module.body}\nreturn {{ {table} }};\n}})();\n")
     top = _variable(entry)
-    names = [n for n in _exports(modules[entry], modules) if n != "default"]
+    exported_names = [n for n in _exports(modules[entry], modules) if n != "default"]
     if classic:
         return ("// chutes_edu's board editor as a classic script: "
                 "chutes_edu.widgets.board_editor.script_source\n"
@@ -304,7 +307,7 @@ def _bundle(entry: str, *, classic: bool) -> str:
                 f"window.ChutesBoardEditor = {{ mount: {top}.mount }};\n}})();\n")
     return ("// chutes_edu's board editor as one ES module: chutes_edu.widgets.board_editor."
             "module_source\n" + "".join(parts) + f"export default {top}.default;\n"
-            f"export const {{ {', '.join(names)} }} = {top};\n")
+            f"export const {{ {', '.join(exported_names)} }} = {top};\n")
 
 
 @cache
@@ -370,11 +373,12 @@ class BoardEditor(anywidget.AnyWidget):
     it, select a jump by the dot at its start and delete it; set the die (2 to 12 faces), the
     board's size (2 to ``MAX_SIZE`` squares; a smaller board drops the jumps and traps past its
     end, and says which), the overshoot rule, the face that rolls again, traps; undo, redo,
-    reset to a named board (the menu says "custom board" while the board is the student's own). Each edit is announced to a
-    screen reader ("ladder 12 to 44 added: expected length 31.7 turns, was 39.2"); an edit the
-    library would refuse leaves the board as it was and says why in Board's words. The maths
-    runs in the page (see the module docstring), so the answers follow each edit at once (on a
-    big board, within a second, the old numbers marked as out of date meanwhile).
+    reset to a named board (the menu says "custom board" while the board is the student's own).
+    Each edit is announced to a screen reader ("ladder 12 to 44 added: expected length 31.7
+    turns, was 39.2"); an edit the library would refuse leaves the board as it was and says why
+    in Board's words. The maths runs in the page (see the module docstring), so the answers
+    follow each edit at once (on a big board, within a second, the old numbers marked as out of
+    date meanwhile).
 
     Parameters
     ----------
