@@ -11,7 +11,9 @@ What it does, and why:
 1. **Stage** the sources in ``<out>/../site-src/``: the executed lessons and the exercise sets as
    they are now (never re-executed: the saved outputs and widget states are the pages' pictures),
    the worked solutions only with ``--solutions``, a front page made from ``start_here.ipynb`` and
-   ``book/front.md``, and the book's ``_config.yml`` and ``_toc.yml``. The repository's notebooks
+   ``book/front.md``, the maths toolbox, the glossary and the sources (the three pages of
+   ``lessons/`` that are no lesson: the glossary's links become Sphinx ``{term}`` roles and index
+   entries), and the book's ``_config.yml`` and ``_toc.yml``. The repository's notebooks
    are only read. In the staged copies, nbval's cell tags are dropped, the solution markers
    (``### BEGIN SOLUTION`` ...) are taken out of the solutions and hidden tests removed, and each
    saved explorer becomes a still picture (its words and its pictures, with their alt text, but
@@ -45,7 +47,7 @@ from urllib.parse import quote, urlencode
 
 import nbformat
 
-from chutes_edu.course import set_stem
+from chutes_edu.course import GLOSSARY, SOURCES, TOOLBOX, set_stem
 from chutes_edu.grading import HIDDEN_TESTS
 
 BOOK = Path(__file__).resolve().parent
@@ -245,6 +247,7 @@ def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
         if cell.cell_type == "markdown":
             # The start page is the site's front page.
             cell.source = START_LINK.sub(r"](\g<up>index.md\g<anchor>)", cell.source)
+            cell.source = glossary_roles(cell.source)
         if strip_solutions:
             text = HIDDEN_TESTS.sub("", cell.source)
             cell.source = SOLUTION_MARKERS.sub("", text).rstrip("\n")
@@ -356,7 +359,9 @@ leaves the board as it was and says why.
 
 def _toc(src: Path, names: list[str]) -> str:
     """Each lesson, then its exercise set (and its solutions): the order of previous/next."""
-    lines = ["format: jb-book", "root: index", "parts:", "  - caption: The course", "    chapters:"]
+    lines = ["format: jb-book", "root: index", "parts:",
+             *_reference_toc("Before you start", TOOLBOX),
+             "  - caption: The course", "    chapters:"]
     for name in names:
         lines.append(f"      - file: {LESSONS}/{name}")
         sections = [f"{folder}/{set_stem(name, folder)}" for folder in (EXERCISES, SOLUTIONS)
@@ -365,8 +370,132 @@ def _toc(src: Path, names: list[str]) -> str:
             lines.append("        sections:")
             lines.extend(f"          - file: {section}" for section in sections)
     lines += ["  - caption: Try it", "    chapters:", "      - file: playground",
+              *_reference_toc("Reference", GLOSSARY, SOURCES),
               "  - caption: About the course", "    chapters:", "      - file: accessibility"]
     return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------ reference pages
+# lessons/ holds, besides the lessons, three pages that are no lesson (chutes_edu.course): the maths
+# toolbox (a notebook), the glossary and the list of sources (Markdown, readable in JupyterLab too).
+# In lessons/glossary.md every term is a heading "### term" with its definition below it, so that
+# JupyterLab shows it as a page and a link glossary.md#term-with-hyphens (JupyterLab's anchor of the
+# heading) opens it at the term. On the site the same entries become Sphinx's glossary.
+_TERM_HEADING = re.compile(r"^### (?P<term>\S.*?)[ \t]*$", re.MULTILINE)
+_GLOSSARY_LINK = re.compile(
+    r"\[(?P<text>[^\]`<>]+)\]\((?:\.\./lessons/)?glossary\.md#(?P<anchor>[^)\s]+)\)")
+_SOURCE_LABEL = re.compile(r"^- \*\*(?P<label>[^*]+)\*\*", re.MULTILINE)
+
+
+def lab_anchor(heading: str) -> str:
+    """The anchor JupyterLab gives a Markdown heading: its text with spaces turned into hyphens.
+
+    ``course_site.lab_heading_id`` gives MyST the same rule (``myst_heading_slug_func``), so that a
+    link such as ``toolbox.ipynb#Geometric-series`` works in JupyterLab and on the site alike.
+    """
+    return heading.strip().replace(" ", "-")
+
+
+def glossary_terms(text: str | None = None) -> dict[str, str]:
+    """The glossary's terms (:data:`~chutes_edu.course.GLOSSARY`, or ``text``) by their
+    JupyterLab anchor."""
+    if text is None:
+        text = (ROOT / GLOSSARY).read_text(encoding="utf-8")
+    return {lab_anchor(m["term"]): m["term"] for m in _TERM_HEADING.finditer(text)}
+
+
+def glossary_roles(source: str, terms: dict[str, str] | None = None) -> str:
+    """A markdown cell for the site: every link ``[words](glossary.md#anchor)`` becomes the role
+    ``{term}`words <term>``` (Sphinx links it to the glossary and warns about an unknown term),
+    and an ``{index}`` directive files the cell under each term it links (the site's index)."""
+    terms = glossary_terms() if terms is None else terms
+    used: list[str] = []
+
+    def role(match: re.Match[str]) -> str:
+        term = terms.get(match["anchor"])
+        if term is None:
+            raise SiteError(f"a link to glossary.md#{match['anchor']}, a term that "
+                            "lessons/glossary.md does not define")
+        used.append(term)
+        return f"{{term}}`{match['text']} <{term}>`"
+
+    text = _GLOSSARY_LINK.sub(role, source)
+    if not used:
+        return source
+    index = "```{index} " + ", ".join(dict.fromkeys(used)) + "\n```\n"
+    if text.startswith("#"):      # after the heading: the entry then points into its section
+        heading, _, rest = text.partition("\n")
+        return f"{heading}\n\n{index}\n{rest.lstrip(chr(10))}"
+    return f"{index}\n{text}"
+
+
+def glossary_page(text: str) -> str:
+    """The site's glossary page from ``lessons/glossary.md``: each letter's entries
+    (``### term`` and its definition) as one ``{glossary}`` directive."""
+    out: list[str] = []
+    entries: list[tuple[str, list[str]]] = []
+
+    def flush() -> None:
+        if entries:
+            out.append("```{glossary}")
+            for term, body in entries:
+                while body and not body[-1].strip():
+                    body.pop()
+                out.append(term)
+                out.extend(f"  {line}" if line.strip() else "" for line in body)
+                out.append("")
+            out.extend(["```", ""])
+            entries.clear()
+
+    for line in text.splitlines():
+        match = _TERM_HEADING.match(line)
+        if match:
+            entries.append((match["term"], []))
+        elif line.startswith("#"):
+            flush()
+            out.append(line)
+        elif entries:
+            if line.strip() or entries[-1][1]:
+                entries[-1][1].append(line)
+        else:
+            out.append(line)
+    flush()
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def sources_page(text: str) -> str:
+    """The site's sources page from ``lessons/sources.md``: each work is filed in the index by
+    its bold label (e.g. "Hochman (2014)")."""
+    # a comma would split an entry of the {index} directive in two
+    labels = list(dict.fromkeys(m["label"].strip().replace(",", "")
+                                for m in _SOURCE_LABEL.finditer(text)))
+    if not labels:
+        return text
+    title, _, rest = text.partition("\n")
+    return f"{title}\n\n```{{index}} {', '.join(labels)}\n```\n{rest}"
+
+
+def stage_reference_pages(src: Path, args: argparse.Namespace) -> None:
+    """Stage the toolbox, the glossary and the sources into ``src/lessons``."""
+    stage_notebook(ROOT / TOOLBOX, src / TOOLBOX, args)
+    for path, page in ((GLOSSARY, glossary_page), (SOURCES, sources_page)):
+        text = (ROOT / path).read_text(encoding="utf-8")
+        (src / path).write_text(page(text), encoding="utf-8")
+
+
+def _reference_toc(caption: str, *pages: Path) -> list[str]:
+    """A part of the TOC holding reference pages of lessons/ (the toolbox comes before the
+    lessons, the glossary and the sources after them)."""
+    return [f"  - caption: {caption}", "    chapters:",
+            *(f"      - file: {page.with_suffix('').as_posix()}" for page in pages)]
+
+
+def _with_heading_anchors(config: dict) -> dict:
+    """Heading anchors as JupyterLab makes them, so that ``page.ipynb#Some-heading`` links
+    resolve on the site too (see :func:`lab_anchor`)."""
+    config["sphinx"]["config"].update({"myst_heading_anchors": 3,
+                                       "myst_heading_slug_func": "course_site.lab_heading_id"})
+    return config
 
 
 def _config(args: argparse.Namespace) -> dict:
@@ -485,13 +614,15 @@ def stage(args: argparse.Namespace, src: Path) -> None:
             else:
                 print(f"book/build.py: warning: {folder}/{file} does not exist yet",
                       file=sys.stderr)
+    stage_reference_pages(src, args)
     (src / "index.md").write_text(front_page(args), encoding="utf-8")
     (src / "accessibility.md").write_text((ROOT / "ACCESSIBILITY.md").read_text(encoding="utf-8"),
                                           encoding="utf-8")
     (src / "playground.md").write_text(playground_page(), encoding="utf-8")
     (src / "_toc.yml").write_text(_toc(src, names), encoding="utf-8")
     # JSON is YAML: no YAML writer needed.
-    (src / "_config.yml").write_text(json.dumps(_config(args), indent=1), encoding="utf-8")
+    (src / "_config.yml").write_text(json.dumps(_with_heading_anchors(_config(args)), indent=1),
+                                     encoding="utf-8")
     shutil.copytree(BOOK / "_ext", src / "_ext", ignore=shutil.ignore_patterns("__pycache__"))
     for asset in (BOOK / "static").iterdir():
         shutil.copy2(asset, src / ASSETS / asset.name)

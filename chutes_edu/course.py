@@ -8,8 +8,9 @@ can be told apart in a narrow place (a JupyterLab tab shows the first 20-odd cha
 name), and so that the names sort by lesson in each folder. nbgrader's assignment for lesson
 ``N`` is the exercise set's name, ``NN_exercises_slug``.
 
-The generator of ``exercises/`` (``tools/make_exercises.py``), the website builder
-(``book/build.py``), the start page and the tests all take the names from here.
+Besides the lessons, ``lessons/`` holds three reference pages (:data:`TOOLBOX`, :data:`GLOSSARY`,
+:data:`SOURCES`). The generator of ``exercises/`` (``tools/make_exercises.py``), the website
+builder (``book/build.py``), the start page and the tests all take the names from here.
 """
 
 from __future__ import annotations
@@ -18,10 +19,20 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["KINDS", "CourseLesson", "course_lessons", "set_stem", "lesson_stem"]
+__all__ = ["KINDS", "CourseLesson", "course_lessons", "set_stem", "lesson_stem", "TOOLBOX",
+           "GLOSSARY", "SOURCES"]
 
 KINDS: tuple[str, ...] = ("exercises", "solutions")
 """The kinds of exercise-set notebook, each in the folder of the same name."""
+
+TOOLBOX = Path("lessons", "toolbox.ipynb")
+"""The maths toolbox: a notebook of refreshers that the lessons' "What you need" link to. It sits
+with the lessons but is no lesson (its name has no number, so :func:`course_lessons` skips it)."""
+GLOSSARY = Path("lessons", "glossary.md")
+"""The glossary: one ``### term`` heading per term, linked from the lessons as
+``glossary.md#term-with-hyphens`` (the site turns it into Sphinx's glossary)."""
+SOURCES = Path("lessons", "sources.md")
+"""Every work the course cites, with a full reference and a link."""
 
 _LESSON = re.compile(r"^(\d\d)_([a-z0-9]+(?:_[a-z0-9]+)*)$")
 _SET = re.compile(r"^(\d\d)_(exercises|solutions)_([a-z0-9]+(?:_[a-z0-9]+)*)$")

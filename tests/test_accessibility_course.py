@@ -1,6 +1,6 @@
-"""The course as a student meets it, audited by axe-core: the start page, every lesson and every
-exercise set rendered live by Voila (JupyterLab's own output renderers and widget manager), with
-their explorers drawn.
+"""The course as a student meets it, audited by axe-core: the start page, the maths toolbox, every
+lesson and every exercise set rendered live by Voila (JupyterLab's own output renderers and widget
+manager), with their explorers drawn.
 
 One Voila serves the repository on 127.0.0.1; Debian's Chromium opens each notebook, which Voila
 runs on a fresh kernel, waits until the widgets are drawn and the maths typeset, and runs the
@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from chutes_edu.course import course_lessons
+from chutes_edu.course import TOOLBOX, course_lessons
 
 from . import browser
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE_TIMEOUT = 300_000
-NOTEBOOKS = ["start_here.ipynb",
+NOTEBOOKS = ["start_here.ipynb", TOOLBOX.as_posix(),
              *(path.as_posix() for lesson in course_lessons(ROOT)
                for path in (lesson.lesson, lesson.exercises))]
 

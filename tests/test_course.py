@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from chutes_edu.course import CourseLesson, course_lessons
+from chutes_edu.course import GLOSSARY, SOURCES, TOOLBOX, CourseLesson, course_lessons
 
 ROOT = Path(__file__).resolve().parent.parent
 START = ROOT / "start_here.ipynb"
@@ -89,8 +89,8 @@ def test_a_lesson_its_set_and_its_solutions_are_told_apart_in_a_tab() -> None:
         assert len(shown) == 3, f"{[p.name for p in paths]} look alike in a tab"
     on_disk = {p.relative_to(ROOT) for folder in ("lessons", "exercises", "solutions")
                for p in (ROOT / folder).glob("*.ipynb")}
-    expected = {path for lesson in lessons
-                for path in (lesson.lesson, lesson.exercises, lesson.solutions)}
+    expected = {TOOLBOX, *(path for lesson in lessons
+                           for path in (lesson.lesson, lesson.exercises, lesson.solutions))}
     assert on_disk == expected, f"old or stray notebooks: {sorted(map(str, on_disk - expected))}"
 
 
@@ -145,3 +145,128 @@ def test_opening_a_notebook_changes_nothing(path: Path, kernel_metadata: dict) -
     assert nb.metadata.get("language_info") == kernel_metadata["language_info"], path.name
     assert not [c.id for c in nb.cells if "execution" in c.metadata], \
         f"{path.name}: per-cell timing metadata (run tools/notebook_metadata.py)"
+
+
+# ------------------------------------------------------------------------------ the self-learner's way
+# The toolbox's sections, each a refresher with a worked example (issue 30), in their order.
+TOOLBOX_SECTIONS = ["Sums and expectation", "Matrices and the inverse",
+                    "Determinants and Cramer's rule", "Eigenvalues and the Perron-Frobenius theorem",
+                    "Geometric series", "The normal approximation", "The Sherman-Morrison formula",
+                    "The Bellman equation"]
+# a link to a heading of a notebook or a Markdown page, by JupyterLab's anchor (text, spaces -> -)
+ANCHORED = re.compile(r"\]\((?P<file>[\w./-]*?)(?P<path>toolbox\.ipynb|glossary\.md)#(?P<anchor>[^)\s]+)\)")
+LESSON_LINK = re.compile(r"\]\((?:\.\./lessons/)?(?P<number>\d\d)_[a-z0-9_]+\.ipynb\)")
+URL = re.compile(r"\]\((?:https?://[^)\s]+)\)")
+
+
+def _lab_anchor(heading: str) -> str:
+    """The anchor JupyterLab gives a heading (book/build.py's ``lab_anchor``)."""
+    return heading.strip().replace(" ", "-")
+
+
+def _headings(sources: list[str], level: str) -> list[str]:
+    return [m.group(1) for text in sources
+            for m in re.finditer(rf"^{level} (.+?)\s*$", text, re.MULTILINE)]
+
+
+def _markdown(path: Path) -> list[str]:
+    if path.suffix == ".md":
+        return [path.read_text(encoding="utf-8")]
+    return [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown"]
+
+
+def _anchors() -> dict[str, set[str]]:
+    """The anchors a link can name: the toolbox's sections and the glossary's terms."""
+    return {"toolbox.ipynb": {_lab_anchor(h) for h in _headings(_markdown(ROOT / TOOLBOX), "##")},
+            "glossary.md": {_lab_anchor(h) for h in _headings(_markdown(ROOT / GLOSSARY), "###")}}
+
+
+def test_the_toolbox_has_its_sections_each_with_a_checked_worked_example() -> None:
+    nb = nbformat.read(ROOT / TOOLBOX, as_version=4)
+    assert nb.cells[0].source.startswith("# Toolbox — ")
+    found = _headings(_markdown(ROOT / TOOLBOX), "##")
+    assert [h for h in found if h != "References"] == TOOLBOX_SECTIONS
+    section = None
+    examples: dict[str, int] = {}
+    for cell in nb.cells:
+        heading = re.match(r"^## (.+)$", cell.source, re.MULTILINE) if cell.cell_type == "markdown" else None
+        if heading:
+            section = heading.group(1)
+        elif cell.cell_type == "code" and section and "nbval-check-output" in cell.metadata.get("tags", []):
+            assert cell.outputs, f"the toolbox's example under {section!r} was not run"
+            examples[section] = examples.get(section, 0) + 1
+    assert set(examples) == set(TOOLBOX_SECTIONS), f"sections without a checked example: " \
+        f"{set(TOOLBOX_SECTIONS) - set(examples)}"
+
+
+@pytest.mark.parametrize("lesson", course_lessons(ROOT), ids=lambda lesson: lesson.name)
+def test_every_lesson_opens_with_what_it_needs(lesson: CourseLesson) -> None:
+    """The title cell says what the lesson needs: toolbox sections and the lessons it builds on,
+    as links that resolve (anchors included)."""
+    first = nbformat.read(ROOT / lesson.lesson, as_version=4).cells[0].source
+    start = first.find("**What you need")
+    assert start > 0, f"{lesson.name} does not open with 'What you need'"
+    need = first[start:].split("\n\n", 1)[0]
+    anchors = _anchors()
+    sections = [m["anchor"] for m in ANCHORED.finditer(need) if m["path"] == "toolbox.ipynb"]
+    assert sections, f"{lesson.name}: 'What you need' links no toolbox section"
+    assert set(sections) <= anchors["toolbox.ipynb"], f"{lesson.name}: no such toolbox section"
+    earlier = {int(m["number"]) for m in LESSON_LINK.finditer(need)}
+    assert all(n < lesson.number for n in earlier), f"{lesson.name} needs a later lesson"
+    assert earlier or lesson.number == 1, f"{lesson.name}: 'What you need' links no lesson"
+
+
+def test_the_glossary_defines_enough_terms_and_every_link_to_it_resolves() -> None:
+    text = (ROOT / GLOSSARY).read_text(encoding="utf-8")
+    terms = _headings([text], "###")
+    assert len(terms) >= 30 and len(set(map(str.lower, terms))) == len(terms), terms
+    for term in terms:         # each term has a definition, with the lesson or toolbox section
+        body = text.split(f"### {term}\n", 1)[1].split("\n#", 1)[0]
+        assert len(body.split()) >= 12 and re.search(r"\]\((\d\d_|toolbox)", body), term
+    anchors = _anchors()
+    links = 0
+    for path in [START, ROOT / TOOLBOX, ROOT / GLOSSARY, *NOTEBOOKS]:
+        for source in _markdown(path):
+            for m in ANCHORED.finditer(source):
+                links += 1
+                assert m["anchor"] in anchors[m["path"]], f"{path.name}: no anchor {m.group(0)}"
+            for m in re.finditer(r"\[([^\]]*)\]\((?:\.\./lessons/)?glossary\.md#", source):
+                # the site turns these links into {term} roles: plain words only
+                assert not re.search(r"[`$<>]", m.group(1)), f"{path.name}: {m.group(0)}"
+    assert links >= 100, f"only {links} links to the toolbox's sections and the glossary"
+    used = {m["anchor"] for lesson in LESSONS for source in _markdown(lesson)
+            for m in ANCHORED.finditer(source) if m["path"] == "glossary.md"}
+    assert len(used) >= 30, f"the lessons link only {len(used)} glossary terms"
+
+
+def _reference_lists() -> dict[str, str]:
+    """Every list of works cited: each lesson's References, the start page's and the toolbox's
+    lists, and the sources page."""
+    found = {}
+    for path in [START, *LESSONS]:
+        for source in _markdown(path):
+            for title in ("## References\n", "## Sources\n"):
+                if title in source:
+                    found[f"{path.name} {title.strip()}"] = source.split(title, 1)[1]
+    found[SOURCES.name] = (ROOT / SOURCES).read_text(encoding="utf-8")
+    return found
+
+
+def test_every_cited_work_has_a_full_reference_and_a_link() -> None:
+    lists = _reference_lists()
+    assert len(lists) == len(LESSONS) + 2, sorted(lists)
+    links: dict[str, set[str]] = {}
+    for where, text in lists.items():
+        assert not re.search(r"not given|undated|author and date|seed 00\d", text, re.I), where
+        items = re.split(r"\n(?=- )", text[text.index("\n- ") + 1:] if not text.startswith("- ")
+                         else text)
+        for item in items:
+            label = re.match(r"- \*\*(?P<label>.+?)\*\* — ", item)
+            assert label, f"{where}: a reference without its label: {item[:80]}"
+            urls = re.findall(r"\]\((https?://[^)\s]+)\)", item)
+            assert urls, f"{where}: no link in the reference {label['label']!r}"
+            links.setdefault(re.sub(r" \(\d{4}\)$", "", label["label"]), set()).update(urls)
+    sources = (ROOT / SOURCES).read_text(encoding="utf-8")
+    for label, urls in links.items():
+        assert f"**{label}" in sources, f"{label} is cited but not on the sources page"
+        assert all(url in sources for url in urls), f"{label}: a link that the sources page lacks"

@@ -13,7 +13,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from chutes_edu.checks import _REGISTRY, check, exercise_ids, tolerance_text
+from chutes_edu.checks import _REGISTRY, HINT_POINTER, check, exercise_ids, tolerance_text
 from chutes_edu.course import course_lessons, lesson_stem, set_stem
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -196,3 +196,60 @@ def test_a_capped_simulator_is_caught() -> None:
     assert check("1.3", honest)
     for cap in (20, 100, 300):
         assert not check("1.3", lambda p, n, s, cap=cap: capped(p, n, s, cap)), cap
+
+
+# --------------------------------------------------------------------------- hints
+HINT = re.compile(r"\A<details>\n<summary>Hint for exercise (?P<number>\d+\.\d+)</summary>\n\n"
+                  r"(?P<body>(?:(?!</?details).)+?)\n\n</details>\Z", re.S)
+_EXERCISES = sorted((ROOT / "exercises").glob("*.ipynb"))
+
+
+def _hints(path: Path) -> dict[str, str]:
+    """Exercise number -> the text of the hint cell right under the exercise's heading."""
+    nb = nbformat.read(path, as_version=4)
+    found = {}
+    for cell, after in zip(nb.cells, nb.cells[1:], strict=False):
+        m = re.match(r"### Exercise (\d+\.\d+)", cell.source) if cell.cell_type == "markdown" else None
+        if m:
+            hint = HINT.match(after.source) if after.cell_type == "markdown" else None
+            assert hint and hint["number"] == m.group(1), \
+                f"{path.name}: exercise {m.group(1)} has no hint right under it:\n{after.source[:200]}"
+            found[m.group(1)] = hint["body"]
+    return found
+
+
+@pytest.mark.parametrize("path", SOLUTIONS + _EXERCISES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_exercise_has_a_hint_hidden_until_asked_for(path: Path) -> None:
+    """A closed <details> block (JupyterLab and the site both render it) right under each exercise:
+    a first nudge of a few sentences, which never holds a solution nor a multiple choice's letter."""
+    hints = _hints(path)
+    assert hints, f"{path.name} has no exercises"
+    exercise_ids()                                   # loads the checks into _REGISTRY
+    for number, body in hints.items():
+        assert 20 <= len(body.split()) <= 120, f"{number}: a hint of {len(body.split())} words"
+        assert "SOLUTION" not in body and "Rubric" not in body, number
+        if "one_of" in inspect.getsource(_REGISTRY[number].verify):
+            assert not re.search(r"\([a-d]\)", body), f"{number}: the hint names an option"
+
+
+def test_all_exercises_have_hints_and_the_exercise_sets_carry_them() -> None:
+    from_solutions = {n: b for path in SOLUTIONS for n, b in _hints(path).items()}
+    from_exercises = {n: b for path in _EXERCISES for n, b in _hints(path).items()}
+    assert sorted(from_solutions) == sorted(exercise_ids()) and len(from_solutions) == 83
+    assert from_exercises == from_solutions
+
+
+def test_a_not_yet_points_to_the_hint_under_the_exercise() -> None:
+    pointer = HINT_POINTER.format(exercise="3.1")
+    assert pointer == "(the hint under exercise 3.1 may help)"
+    for answer in (None, 0.5, "b", sympy_rational(1, 7)):
+        result = check("3.1", answer)
+        assert not result and result.message.endswith(pointer), result.message
+    right = check("1.6", "b")
+    assert right and "hint under" not in right.message
+
+
+def sympy_rational(p: int, q: int) -> object:
+    import sympy
+
+    return sympy.Rational(p, q)

@@ -27,9 +27,10 @@ from urllib.parse import unquote, urlsplit
 import nbformat
 import pytest
 
-from chutes_edu.course import course_lessons
+from chutes_edu.course import GLOSSARY, TOOLBOX, course_lessons
 
 from . import browser
+from .test_course import TOOLBOX_SECTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
@@ -44,6 +45,7 @@ MARKERS = re.compile(r"nbval|BEGIN SOLUTION|END SOLUTION|BEGIN HIDDEN TESTS|END 
 # The course's internal names of its source documents (CONTRIBUTING.md: cite them by title).
 JARGON = re.compile(r"\bseed 00\d", re.I)
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+BUILD_LOG = "build-log.txt"       # the build's output and warnings, next to the site
 
 
 def _requirements() -> str | None:
@@ -80,6 +82,7 @@ def site(tmp_path_factory) -> Path:
                           timeout=BUILD_TIMEOUT)
     assert done.returncode == 0, f"the site build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     assert (out / "index.html").exists()
+    (out.parent / BUILD_LOG).write_text(done.stdout + done.stderr, encoding="utf-8")
     return out
 
 
@@ -113,13 +116,80 @@ def test_a_solutions_page_is_titled_as_solutions(site):
 
 def test_pages_follow_the_course_order(site):
     """Previous/next: lesson 1, its exercises, its solutions, lesson 2, ..."""
-    expected = ["index", *_sources()]
+    expected = ["index", TOOLBOX.with_suffix("").as_posix(), *_sources()]
     for here, there in zip(expected, expected[1:], strict=False):
         text = (site / f"{here}.html").read_text(encoding="utf-8")
         nxt = re.search(r'<a class="right-next"\s+href="([^"]+)"', text)
         assert nxt, f"{here} has no 'next' link"
         target = (site / here).parent / nxt[1]
         assert target.resolve() == (site / f"{there}.html").resolve(), f"{here} -> {nxt[1]}"
+
+
+# ------------------------------------------------------------------------------ a self-learner's aids
+def _article(page: Path) -> str:
+    text = page.read_text(encoding="utf-8")
+    match = re.search(r"<article.*?</article>", text, re.S)
+    return match.group(0) if match else text
+
+
+def test_the_toolbox_is_a_page_with_its_sections(site):
+    page = _article(site / TOOLBOX.with_suffix(".html"))
+    headings = [re.sub(r"<[^>]+>", "", h).replace("’", "'").rstrip("#")
+                for h in re.findall(r"<h2>(.*?)</h2>", page, re.S)]
+    assert [h for h in headings if h != "References"] == TOOLBOX_SECTIONS
+    assert page.count("cell_output") >= len(TOOLBOX_SECTIONS), "the worked examples' outputs"
+
+
+def test_every_lesson_page_opens_with_what_it_needs(site):
+    for lesson in course_lessons(ROOT):
+        page = _article(site / lesson.lesson.with_suffix(".html"))
+        first = page[:page.find("</p>", page.find("What you need")) + 4]
+        assert "What you need" in first and 'href="toolbox.html#' in first, lesson.name
+
+
+def test_the_glossary_has_its_terms_and_every_term_link_resolves(site):
+    terms = re.findall(r"^### ", (ROOT / GLOSSARY).read_text(encoding="utf-8"), re.M)
+    glossary = _article(site / GLOSSARY.with_suffix(".html"))
+    assert len(re.findall(r'<dt id="term-', glossary)) == len(terms) >= 30
+    roles = resolved = 0
+    for page in _pages(site):
+        text = page.read_text(encoding="utf-8")
+        roles += text.count('class="xref std std-term"')
+        resolved += len(re.findall(r'<a class="reference internal" href="[^"]*glossary\.html#term-'
+                                   r'[^"]*"><span class="xref std std-term">', text))
+    assert roles >= 80 and resolved == roles, f"{roles} term links, {resolved} resolved"
+    log = (site.parent / BUILD_LOG).read_text(encoding="utf-8")
+    assert not re.search(r"term not in glossary|xref_missing|undefined label", log), log[-3000:]
+
+
+def test_the_index_has_entries_and_the_front_page_links_it(site):
+    index = _article(site / "genindex.html")
+    entries = re.findall(r"<li><a href=", index)
+    assert len(entries) >= 30, f"the index has {len(entries)} entries"
+    front = (site / "index.html").read_text(encoding="utf-8")
+    for target in ("genindex.html", "lessons/glossary.html", "lessons/sources.html",
+                   "lessons/toolbox.html"):
+        assert f'href="{target}' in front, f"the front page does not link {target}"
+
+
+def test_every_source_on_the_sources_page_has_a_link(site):
+    page = _article(site / "lessons" / "sources.html")
+    items = re.findall(r"<li>(.*?)</li>", page, re.S)
+    assert len(items) >= 10
+    for item in items:
+        assert 'class="reference external" href="http' in item, item[:200]
+    assert not re.search(r"not given|undated", page)
+
+
+def test_every_exercise_has_a_closed_hint_on_its_page(site):
+    hints = []
+    for lesson in course_lessons(ROOT):
+        page = _article(site / lesson.exercises.with_suffix(".html"))
+        found = re.findall(r"<details>\s*<summary>Hint for exercise (\d+\.\d+)</summary>", page)
+        assert found, f"{lesson.exercises}: no hints"
+        assert "<details open" not in page
+        hints += found
+    assert len(hints) == len(set(hints)) == 83
 
 
 # ------------------------------------------------------------------------------ internal links
@@ -380,6 +450,24 @@ def test_solutions_are_staged_without_markers(tmp_path, monkeypatch):
         build.stage_notebook(source, target, args, strip_solutions=True)
         text = "\n".join(c.source for c in nbformat.read(target, as_version=4).cells)
         assert not MARKERS.search(text), f"{source.name}: markers left in the staged solutions"
+
+
+def test_glossary_links_become_term_roles_with_index_entries():
+    """In a notebook a glossary link is a plain link to lessons/glossary.md (it works in
+    JupyterLab); the site makes it Sphinx's {term} role and files the cell in the index."""
+    build = _load_build()
+    terms = build.glossary_terms("# Glossary\n\n## M\n\n### Markov chain\n\nA chain.\n")
+    assert terms == {"Markov-chain": "Markov chain"}
+    cell = "## 3. Chains\n\nA *[Markov chain](glossary.md#Markov-chain)* has states."
+    staged = build.glossary_roles(cell, terms)
+    assert staged.startswith("## 3. Chains\n\n```{index} Markov chain\n```\n")
+    assert "*{term}`Markov chain <Markov chain>`* has states" in staged
+    assert build.glossary_roles("No link here.", terms) == "No link here."
+    with pytest.raises(build.SiteError, match="Markov-chains"):
+        build.glossary_roles("[chains](glossary.md#Markov-chains)", terms)
+    page = build.glossary_page((ROOT / GLOSSARY).read_text(encoding="utf-8"))
+    assert page.count("```{glossary}") == len(re.findall(r"^## ", page, re.M))
+    assert "### " not in page
 
 
 # ------------------------------------------------------------------------------ the live editor

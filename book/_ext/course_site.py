@@ -90,6 +90,13 @@ def _name_toc_toggles(app: Sphinx, pagename: str, templatename: str, context: di
     context["generate_toctree_html"] = generate_toctree_html
 
 
+def lab_heading_id(title: str) -> str:
+    """A heading's anchor as JupyterLab makes it (its text, spaces turned into hyphens): the site's
+    ``myst_heading_slug_func``, so that ``toolbox.ipynb#Geometric-series`` resolves on a page as it
+    does in JupyterLab (book/build.py, ``lab_anchor``)."""
+    return title.strip().replace(" ", "-")
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _one_search_field)
     app.connect("config-inited", _own_templates)

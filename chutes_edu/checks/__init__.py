@@ -5,11 +5,13 @@ with the library (nothing is typed into a notebook), compared with the student's
 reported as
 
     ✔ 3.2 right
-    ✘ 3.2 not yet: no answer given. Hint: ...
+    ✘ 3.2 not yet: no answer given. Hint: ... (the hint under exercise 3.2 may help)
     ✘ 3.2 not yet: right value, but as a float (a decimal number): give it exactly ... Hint: ...
 
-The message never contains the expected value. Lesson modules ``chutes_edu/checks/lessonNN.py``
-register their exercises with :func:`register`; :func:`check` loads them all on first use.
+The message never contains the expected value. It ends by pointing to the longer hint that every
+exercise of a set has right under its text, hidden until it is opened (:data:`HINT_POINTER`).
+Lesson modules ``chutes_edu/checks/lessonNN.py`` register their exercises with :func:`register`;
+:func:`check` loads them all on first use.
 
 A set whose lesson module is missing has no answer checks: that is the student copy of the course
 (``tools/student_copy.py`` leaves the lesson modules out, since they compute every expected
@@ -55,6 +57,10 @@ __all__ = ["check", "graded", "register", "CheckResult", "Numbers", "NotYet", "c
            "is_function_exercise", "tolerance_text", "has_answer_checks"]
 
 Verifier = Callable[[Any], bool]
+
+HINT_POINTER = "(the hint under exercise {exercise} may help)"
+"""How a "not yet" ends: a pointer to the hint cell under the exercise ("Hint for exercise 3.2",
+a ``<details>`` block that stays closed until the student opens it)."""
 
 
 class NotYet(Exception):
@@ -307,7 +313,8 @@ def check(exercise: str, answer: Any, numbers: Numbers | None = None) -> CheckRe
         else:
             if ok:
                 return CheckResult(exercise, True, f"✔ {exercise} right")
-    message = f"✘ {exercise} not yet{': ' + problem if problem else ''}. Hint: {ex.hint}"
+    message = (f"✘ {exercise} not yet{': ' + problem if problem else ''}. Hint: {ex.hint} "
+               + HINT_POINTER.format(exercise=exercise))
     return CheckResult(exercise, False, message, problem)
 
 
