@@ -99,9 +99,63 @@ average but their average weighted by the survivals:
 
 because :math:`x_k \approx k^{H-1}\lambda^k \sum_{\omega^d = 1} \omega^k v_\omega` with
 :math:`v_\omega Q_0 = \lambda\omega\, v_\omega` and :math:`v_1 \propto q`, and
-:math:`\sum_{s<d} \omega^s = 0` for :math:`\omega \ne 1`. If :math:`\lambda = 0` every game ends
-within a fixed number of turns and there is nothing to condition on:
-:func:`quasi_stationary_distribution` raises ``ValueError``.
+:math:`\sum_{s<d} \omega^s = 0` for :math:`\omega \ne 1`. The one-turn ratio
+:math:`\Pr(T > k + 1)/\Pr(T > k)` *may* cycle with the shapes (Lesson 11's odd board) but need
+not: on
+``Board({6: 2, 7: 3, 8: 4}, size=10, die=(2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1), overshoot="win")``
+:math:`d = 2`, yet every square a game stands on ends it with chance 1/5 in one turn, so the ratio
+is 4/5 for every :math:`k`. If :math:`\lambda = 0` every game ends within a fixed number of turns
+and there is nothing to condition on: :func:`quasi_stationary_distribution` raises
+``ValueError``.
+
+*The leading term, ties included.* The generating function of the :math:`x_k` is the resolvent,
+:math:`\sum_{k \ge 0} x_k z^{-k-1} = e_0 (zI - Q_0)^{-1}`, and a pole of order :math:`h` at
+:math:`\mu` with coefficient :math:`w` (a term :math:`w\,(z - \mu)^{-h}`) is the term
+:math:`\binom{k}{h-1} \mu^{k-h+1} w` of :math:`x_k`. The poles of modulus :math:`\lambda` are at
+:math:`\mu = \lambda\omega` with :math:`\omega^p = 1`. Take the classes in an order where each comes
+after the classes that lead to it; the part of the resolvent's row on the class :math:`C` is
+
+.. math:: a_C(z) = \Big(e_0|_C + \sum_{B \to C} a_B(z)\, Q_{BC}\Big) (zI - Q_{CC})^{-1}
+
+(:math:`e_0|_C = 0` unless :math:`C` is square 0's class). :math:`(zI - Q_{CC})^{-1}` is regular at
+:math:`\mu` unless :math:`\mu` is an eigenvalue of :math:`Q_{CC}`, which for :math:`|\mu| = \lambda`
+happens only on a critical class with :math:`\omega^{d_C} = 1`. Then :math:`\mu` is a simple
+eigenvalue, with left and right eigenvectors :math:`\ell^\omega_C = \ell_C\, \omega^{-s}` and
+:math:`r^\omega_C = r_C\, \omega^{s}` (:math:`\ell_C, r_C` the class's Perron vectors with
+:math:`\ell_C r_C = 1`, :math:`s_j` the cyclic subclass of square :math:`j`: each turn leads from
+subclass :math:`s` to :math:`s + 1` mod :math:`d_C`), and
+:math:`(zI - Q_{CC})^{-1} = r^\omega_C \ell^\omega_C / (z - \mu) + O(1)`. So the pole of
+:math:`a_C` at :math:`\mu` has order at most :math:`h_\omega(C)`, the largest number of such
+classes on a path from square 0's class to :math:`C`, and its coefficient :math:`A_C` of
+:math:`(z - \mu)^{-h_\omega(C)}` follows exactly from those before it: with :math:`b_C` the sum of
+:math:`A_B Q_{BC}` over the :math:`B \to C` of the largest :math:`h_\omega(B)` (and
+:math:`e_0|_C` if that largest order is 0),
+
+.. math:: A_C = (b_C\, r^\omega_C)\, \ell^\omega_C \ \text{ if } \mu \text{ is an eigenvalue of }
+          Q_{CC}, \qquad A_C = b_C\, (\mu I - Q_{CC})^{-1} \ \text{ otherwise.}
+
+With :math:`w_\omega` made of the :math:`A_C` of the classes with :math:`h_\omega(C) = H` (and 0
+elsewhere, or everywhere when no class reaches :math:`H`),
+
+.. math:: x_k = \binom{k}{H-1} \lambda^{k-H+1} \sum_{\omega^p = 1} \omega^{k-H+1} w_\omega
+          + O(k^{H-2} \lambda^k),
+
+so :math:`q \propto w_1` (the rotating terms average out of the Cesàro sum),
+:math:`\varphi_r \propto u_r = \sum_\omega \omega^{r-H+1} w_\omega`, and :math:`d` is the least
+common multiple of the orders of the :math:`\omega` with :math:`w_\omega \ne 0`: since
+:math:`u_{r+1} = u_r Q_0 / \lambda`, shapes with :math:`\varphi_{r+d} = \varphi_r` for every
+:math:`r` have :math:`u_{r+d} = c\,u_r` with one :math:`c`, and :math:`c^{p/d} = 1`, so
+:math:`u_{r+d} = u_r`, which is :math:`w_\omega = 0` unless :math:`\omega^d = 1`. Critical classes
+that tie on one path (:math:`H > 1`) give :math:`Q_0` a Jordan block for :math:`\lambda`; the
+recursion follows it and never divides by the difference of two nearly equal numbers, as iterating
+:math:`(zI - Q_0)^{-1}` for a :math:`z` close to :math:`\lambda` would. Whether two classes tie is
+decided exactly: their Perron roots are equal if and only if they have the same minimal polynomial
+over the integers. For example, on
+``Board({2: 1, 6: 3}, size=10, die=(1, 0, 0, 1), overshoot="win")`` square 1 keeps the token with
+chance 1/2 and leads to the loop 3 → 4 → 5 → 3, whose three steps each have chance 1/2 (Perron root
+:math:`(1/8)^{1/3} = 1/2`): :math:`\lambda = 1/2`, :math:`H = 2`, and :math:`q` is 1/9 on squares 3,
+4, 5 and 7, 2/9 on 8 and 1/3 on 9. The loop has period 3, but square 1's class has period 1, so only
+:math:`\omega = 1` reaches order 2 and :math:`d = 1`.
 
 **Rounds.** With :math:`m` players moving in turn, independently, the game is over in the first
 round in which someone finishes: :math:`\Pr(\min_i T_i > k) = \Pr(T > k)^m`, so
@@ -113,12 +167,13 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import flint
 import numpy as np
+import scipy.linalg
 import sympy
 
 from .board import Board, _exact, _on_board, _ranges, _square
@@ -126,10 +181,6 @@ from .markov import _exact_turn_rows, _q_and_ends, _transient, _turn_matrix, tur
 
 __all__ = ["absorption_probabilities", "hitting_probabilities", "stationary_distribution",
            "QuasiStationary", "quasi_stationary_distribution", "expected_rounds"]
-
-_TIE = 1e-9
-"""Relative gap below which two communicating classes count as having the same Perron root."""
-
 
 # --------------------------------------------------------------------------- absorption
 def absorption_probabilities(chain: Board | Any, absorbing: Sequence[int] | None = None,
@@ -424,7 +475,10 @@ class QuasiStationary(NamedTuple):
         The least :math:`d \ge 1` such that :math:`\Pr(X_k = \cdot \mid T > k)` converges along
         every residue :math:`k \equiv r \pmod d`: 1 when it converges (to ``distribution``),
         :math:`d > 1` when it cycles through :math:`d` shapes; then
-        :math:`(\Pr(T > k + d) / \Pr(T > k))^{1/d} \to \lambda` but the one-turn ratio cycles.
+        :math:`(\Pr(T > k + d) / \Pr(T > k))^{1/d} \to \lambda`, and the one-turn ratio
+        :math:`\Pr(T > k + 1) / \Pr(T > k)` may cycle too, or may not (on
+        ``Board({6: 2, 7: 3, 8: 4}, size=10, die=(2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1),
+        overshoot="win")`` :math:`d = 2` and the ratio is 4/5 for every :math:`k`).
     """
 
     distribution: np.ndarray
@@ -451,14 +505,16 @@ def quasi_stationary_distribution(board: Board) -> QuasiStationary:
       survival-weighted average is :math:`q`.
 
     The classes of :math:`Q_0` come from Tarjan's algorithm and their Perron roots from their
-    eigenvalues (exactly, as a fraction, for a class of one square); two classes whose roots
-    differ by less than a relative :math:`10^{-9}` count as tied. :math:`q` is computed in its
-    equivalent Abel form :math:`q \propto \lim_{z \downarrow \lambda} e_0 (zI - Q_0)^{-1}` by
-    inverse iteration with :math:`z` a relative :math:`10^{-10}` above :math:`\lambda`, and set
-    exactly to 0 off the carrying classes and the classes after them. For the period, the limit
-    shapes :math:`\varphi_r` along the residues mod :math:`p` (the lcm of the carrying classes'
-    periods) come the same way from :math:`(Q_0/\lambda)^p`; shapes less than :math:`10^{-6}`
-    apart in total variation count as equal.
+    eigenvalues (exactly, as a fraction, for a class of one square). Classes whose roots are
+    within a relative :math:`10^{-6}` of the largest in floating point are compared exactly:
+    they tie when the minimal polynomials of their roots over the integers are equal (python-flint
+    factors the characteristic polynomials, and isolates real roots in certified intervals to
+    find the largest of unequal ones); if one of them has more than 150 squares, roots within a
+    relative :math:`10^{-9}` count as tied instead. :math:`q` and the limit shapes come from the
+    leading coefficients of the resolvent :math:`e_0 (zI - Q_0)^{-1}` at
+    :math:`z = \lambda\omega`, computed class by class from each critical class's Perron vectors
+    and the other classes' blocks (module docstring), so tied classes (a Jordan block) cost no
+    accuracy; a rotating term smaller than :math:`10^{-9}` of the fixed one counts as 0.
 
     Parameters
     ----------
@@ -491,13 +547,10 @@ def quasi_stationary_distribution(board: Board) -> QuasiStationary:
     n = board.size
     live, Q, _ = _q_and_ends(board)
     rows = _exact_turn_rows(board)
-    start = int(np.searchsorted(live, 0))
-
-    def stay(u: int) -> Fraction:
-        s = int(live[u])
-        return rows[s].get(s, Fraction(0))
-
-    found = _long_games(Q, start, stay)
+    index = {s: i for i, s in enumerate(live.tolist())}
+    exact = [{index[t]: p for t, p in rows[s].items() if t in index and p}
+             for s in live.tolist()]
+    found = _long_games(Q, index[0], exact)
     q = np.zeros(n + 1)
     q[live[found.squares]] = found.distribution
     return QuasiStationary(q, found.decay_rate, found.period)
@@ -514,19 +567,32 @@ class _LongGames(NamedTuple):
     carrying: list[list[int]]       # the carrying classes (indices of the matrix)
 
 
+_NEAR = 1e-6
+"""Relative gap below which the Perron roots of two classes, found in floating point, are compared
+exactly (by their minimal polynomials)."""
+
+_EXACT_SQUARES = 150
+"""The largest class whose Perron root is compared exactly with a near-tied one (above it, in
+floating point with the relative tolerance ``_TIE``)."""
+
+_TIE = 1e-9
+"""Relative gap below which the Perron roots of two large classes count as tied."""
+
 _SHIFT = 1e-10
-"""How far above the decay rate (relatively) the resolvent is evaluated, for inverse iteration."""
+"""How far above the Perron root (relatively) a class's Perron vectors are found by inverse
+iteration."""
 
-_SAME_SHAPE = 1e-6
-"""Total variation below which two limit shapes of the conditioned distribution count as equal."""
+_ROTATING = 1e-9
+"""Size of a rotating part of the leading term, relative to the fixed part, below which it counts
+as 0 (the limit shapes of the conditioned distribution are then equal, rounding aside)."""
 
 
-def _long_games(Q: np.ndarray, start: int, stay: Callable[[int], Fraction]) -> _LongGames:
+def _long_games(Q: np.ndarray, start: int, exact: list[dict[int, Fraction]]) -> _LongGames:
     """The decay rate, quasi-stationary distribution and period of the chain ``Q`` (substochastic)
-    from ``start``; ``stay(u)`` is the exact ``Q[u, u]``, used to break ties between classes of
-    one state exactly. Raises ``ValueError`` if every path from ``start`` ends within a fixed
-    number of steps."""
-    graph = [np.flatnonzero(Q[i] > 0).tolist() for i in range(Q.shape[0])]
+    from ``start``. ``exact[u]`` holds the nonzero ``Q[u, v]`` as fractions: it gives the graph,
+    and the exact Perron roots of classes whose roots are close (ties). Raises ``ValueError`` if
+    every path from ``start`` ends within a fixed number of steps."""
+    graph = [sorted(row) for row in exact]
     seen = {start}                                       # the indices reachable from the start
     todo = [start]
     while todo:
@@ -538,81 +604,209 @@ def _long_games(Q: np.ndarray, start: int, stay: Callable[[int], Fraction]) -> _
     reach = sorted(seen)
     classes = _classes(reach, graph)                     # in topological order, start's first
     where = {u: c for c, members in enumerate(classes) for u in members}
-    # Each class's Perron root: exact for a single square (its chance of staying put), by
-    # eigenvalues for a class with a cycle through several squares.
-    exact: list[Fraction | None] = []
-    radii: list[float] = []
-    for members in classes:
-        if len(members) == 1:
-            s = stay(members[0])
-            exact.append(s)
-            radii.append(float(s))
-        else:
-            exact.append(None)
-            radii.append(float(np.abs(np.linalg.eigvals(Q[np.ix_(members, members)])).max()))
-    rho = max(radii)
-    if rho == 0.0:
+    # Each class's Perron root in floating point: its chance of staying for a single square, the
+    # largest modulus of its eigenvalues for a class with a cycle through several squares.
+    radii = [float(exact[members[0]].get(members[0], 0)) if len(members) == 1
+             else float(np.abs(np.linalg.eigvals(Q[np.ix_(members, members)])).max())
+             for members in classes]
+    if max(radii) == 0.0:
         raise ValueError("no game from square 0 lasts long: it always ends within "
                          f"{_longest_path(classes, where, graph) + 1} turns, so there is no "
                          "long-game (quasi-stationary) distribution to find")
-    rho_exact = max((r for r in exact if r is not None), default=Fraction(0))
-    cyclic_max = max((radii[c] for c, r in enumerate(exact) if r is None), default=0.0)
-    if cyclic_max < float(rho_exact) * (1.0 - _TIE):     # only single squares can tie: exactly
-        critical = [r == rho_exact for r in exact]
-    else:
-        critical = [r >= rho * (1.0 - _TIE) for r in radii]
-    depth = [0] * len(classes)
+    critical, rho = _critical_classes(classes, radii, exact)
     preds: list[set[int]] = [set() for _ in classes]
     for c, members in enumerate(classes):
         for u in members:
             for v in graph[u]:
                 if where[v] != c:
                     preds[where[v]].add(c)
+    depth = [0] * len(classes)
     for c in range(len(classes)):                        # topological order: preds come first
-        depth[c] = int(critical[c]) + max((depth[p] for p in preds[c]), default=0)
+        depth[c] = int(critical[c]) + max((depth[b] for b in preds[c]), default=0)
     top = max(depth)
     carrying = [c for c in range(len(classes)) if critical[c] and depth[c] == top]
-    keep = set(carrying)                                 # the carrying classes and those after
-    for c in range(len(classes)):
-        if c not in keep and preds[c] & keep:
-            keep.add(c)
-    rho = max(radii[c] for c in carrying)
     pos = {u: i for i, u in enumerate(reach)}
-    support = np.array(sorted(pos[u] for c in keep for u in classes[c]))
-    Q0 = Q[np.ix_(reach, reach)]
-    m = len(reach)
-    # The Abel form of q: e_0 (zI - Q0)^-k for z just above rho; each solve multiplies the part
-    # along the carrying classes by about 1 / (z - rho) against at most 1 / (rho * gap) elsewhere.
-    x = np.zeros(m)
-    x[pos[start]] = 1.0
-    shifted = (rho * (1.0 + _SHIFT) + 1e-300) * np.eye(m) - Q0
-    for _ in range(4):                                   # inverse iteration: x <- x (zI - Q0)^-1
-        x = np.linalg.solve(shifted.T, x)
-        x /= x.sum()
-    q = np.zeros(m)
-    q[support] = np.clip(x[support], 0.0, None)
+    local = [[pos[u] for u in members] for members in classes]
+    blocks = [Q[np.ix_(members, members)] for members in classes]          # Q_CC
+    links = {(b, c): Q[np.ix_(classes[b], classes[c])]                     # Q_BC, B -> C
+             for c in range(len(classes)) for b in preds[c]}
+    # Each critical class: its period, the cyclic subclass of each square and its Perron vectors.
+    periods: dict[int, int] = {}
+    shifts: dict[int, np.ndarray] = {}
+    vectors: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for c in range(len(classes)):
+        if critical[c]:
+            periods[c], shifts[c] = _period_and_subclasses(classes[c], graph)
+            vectors[c] = _perron_vectors(blocks[c], rho)
+    # The leading term w_omega of x_k along each rotation omega^k, omega^p = 1 (module docstring),
+    # kept where it is not 0 (rounding aside).
+    p = math.lcm(*(periods[c] for c in carrying))
+    terms: dict[int, np.ndarray] = {}
+    for j in range(p):
+        omega = complex(np.exp(2j * np.pi * j / p)) if j else 1.0
+        turning = {}                                     # the classes with rho * omega a root
+        for c, d in periods.items():
+            if (j * d) % p == 0:
+                left, right = vectors[c]
+                twist = np.power(omega, shifts[c])
+                turning[c] = (left / twist, right * twist)
+        term = _leading_term(blocks, links, preds, local, pos[start], rho * omega, turning, top)
+        if j == 0 or np.abs(term).sum() > _ROTATING * np.abs(terms[0]).sum():
+            terms[j] = term
+    fixed = terms[0].real
+    q = np.clip(fixed, 0.0, None)
     q /= q.sum()
-    # The period: the limit shapes phi_r of P(X_k | T > k) along k = r (mod p), from the same
-    # resolvent for (Q0 / rho)^p, which maps each residue to itself and sends every eigenvalue
-    # rho * omega with omega^p = 1 to 1. Row r starts from x_r / rho^r, so all rows share one scale.
-    p = math.lcm(*(_period(classes[c], graph) for c in carrying))
-    if p == 1:
-        return _LongGames(np.array(reach), q, rho, 1, q[None, :], [classes[c] for c in carrying])
-    step = Q0 / rho
-    Y = np.zeros((p, m))
-    Y[0, pos[start]] = 1.0
-    for r in range(1, p):
-        Y[r] = Y[r - 1] @ step
-    shifted = (1.0 + _SHIFT) * np.eye(m) - np.linalg.matrix_power(step, p)
-    for _ in range(4):
-        Y = np.linalg.solve(shifted.T, Y.T).T
-        Y /= np.abs(Y).sum()
-    phases = np.zeros((p, m))
-    phases[:, support] = np.clip(Y[:, support], 0.0, None)
-    phases /= phases.sum(axis=1, keepdims=True)
-    period = next(d for d in range(1, p + 1) if p % d == 0 and all(
-        0.5 * np.abs(phases[r] - phases[(r + d) % p]).sum() <= _SAME_SHAPE for r in range(p)))
-    return _LongGames(np.array(reach), q, rho, period, phases, [classes[c] for c in carrying])
+    # The period: the least d with every kept omega^d = 1. The limit shape along k = r (mod p)
+    # is the leading term sum_omega omega^(k - H + 1) w_omega, normalised.
+    period = math.lcm(*(p // math.gcd(j, p) for j in terms))
+    shapes = np.tile(fixed, (p, 1))
+    turns = np.arange(p) - (top - 1)
+    for j, term in terms.items():
+        if j:
+            shapes += (np.exp(2j * np.pi * j * turns / p)[:, None] * term[None, :]).real
+    np.clip(shapes, 0.0, None, out=shapes)
+    shapes /= shapes.sum(axis=1, keepdims=True)
+    return _LongGames(np.array(reach), q, rho, period, shapes, [classes[c] for c in carrying])
+
+
+def _critical_classes(classes: list[list[int]], radii: list[float],
+                      exact: list[dict[int, Fraction]]) -> tuple[list[bool], float]:
+    """Which classes are critical (Perron root equal to the largest, exactly) and that root.
+
+    Classes whose roots are within a relative ``_NEAR`` of the largest in floating point are
+    compared exactly: two Perron roots are equal if and only if their minimal polynomials are (a
+    Perron root is the largest real root of its minimal polynomial), and the largest of distinct
+    ones is found by isolating each polynomial's real roots (certified, python-flint's Arb). If
+    one of them has more than ``_EXACT_SQUARES`` squares (its characteristic polynomial would take
+    seconds), roots within a relative ``_TIE`` count as tied instead."""
+    largest = max(radii)
+    near = [c for c, r in enumerate(radii) if r >= largest * (1.0 - _NEAR)]
+    if len(near) == 1:
+        return [c == near[0] for c in range(len(classes))], radii[near[0]]
+    if max(len(classes[c]) for c in near) > _EXACT_SQUARES:   # too slow to compare exactly
+        critical = [r >= largest * (1.0 - _TIE) for r in radii]
+        return critical, max(r for r, hit in zip(radii, critical, strict=True) if hit)
+    minimal = {c: _perron_polynomial(classes[c], exact) for c in near}
+    distinct = list({str(f): f for f in minimal.values()}.values())
+    winner, root = _largest_root(distinct)
+    critical = [c in minimal and minimal[c] == winner for c in range(len(classes))]
+    single = [classes[c][0] for c in near if critical[c] and len(classes[c]) == 1]
+    return critical, float(exact[single[0]][single[0]]) if single else root
+
+
+def _perron_polynomial(members: list[int], exact: list[dict[int, Fraction]]) -> flint.fmpz_poly:
+    """The minimal polynomial over the integers (primitive, leading coefficient positive) of the
+    Perron root of the class ``members``: the irreducible factor of its characteristic polynomial
+    with the largest real root."""
+    if len(members) == 1:
+        stay = exact[members[0]].get(members[0], Fraction(0))
+        return flint.fmpz_poly([-stay.numerator, stay.denominator])
+    at = {u: i for i, u in enumerate(members)}
+    block = flint.fmpq_mat(len(members), len(members))
+    for u in members:
+        for v, chance in exact[u].items():
+            if v in at:
+                block[at[u], at[v]] = flint.fmpq(chance.numerator, chance.denominator)
+    _, factors = block.charpoly().numer().factor()
+    return _largest_root([f if f.coeffs()[-1] > 0 else -f for f, _ in factors])[0]
+
+
+def _largest_root(polynomials: list[flint.fmpz_poly]) -> tuple[flint.fmpz_poly, float]:
+    """Of distinct irreducible polynomials (so with no root in common), the one with the largest
+    real root, and that root as a float. Each polynomial's real roots come in disjoint certified
+    intervals; the precision grows until the largest ones are told apart."""
+    candidates: list[tuple[Any, flint.fmpz_poly]] = []
+    for prec in (64, 256, 1024, 4096):
+        with flint.ctx.workprec(prec):
+            candidates = []
+            for f in polynomials:
+                # (root, multiplicity) pairs, the real roots with an imaginary part of exactly 0
+                roots = cast("list[tuple[Any, int]]", f.complex_roots())
+                real = [r.real for r, _ in roots if r.imag == 0]
+                if real:
+                    candidates.append((max(real, key=lambda x: float(x.mid())), f))
+            candidates.sort(key=lambda item: float(item[0].mid()), reverse=True)
+            if len(candidates) == 1 or candidates[0][0] > candidates[1][0]:
+                break
+    best, f = candidates[0]
+    return f, float(best.mid())
+
+
+def _period_and_subclasses(members: list[int],
+                           graph: list[list[int]]) -> tuple[int, np.ndarray]:
+    """The period d of a communicating class (the gcd of the lengths of its cycles) and the cyclic
+    subclass of each member, 0..d-1: a step from subclass s always leads to subclass s + 1."""
+    inside = set(members)
+    level = {members[0]: 0}
+    todo = [members[0]]
+    period = 0
+    while todo:
+        u = todo.pop()
+        for v in graph[u]:
+            if v not in inside:
+                continue
+            if v not in level:
+                level[v] = level[u] + 1
+                todo.append(v)
+            else:
+                period = math.gcd(period, level[u] + 1 - level[v])
+    period = abs(period)
+    return period, np.array([level[u] % period for u in members])
+
+
+def _perron_vectors(block: np.ndarray, rho: float) -> tuple[np.ndarray, np.ndarray]:
+    """The left and right Perron vectors of an irreducible block with Perron root ``rho``,
+    positive, the left one summing to 1 and ``left @ right == 1``, by inverse iteration with
+    z a relative ``_SHIFT`` above ``rho``: (zI - block)^-1 = sum_k block^k / z^(k+1) has no
+    negative entries, so the vectors stay positive, and each step shrinks the part along any other
+    eigenvalue mu by (z - rho) / |z - mu| (``rho`` is a simple eigenvalue)."""
+    size = block.shape[0]
+    if size == 1:
+        return np.ones(1), np.ones(1)
+    factors = scipy.linalg.lu_factor(rho * (1.0 + _SHIFT) * np.eye(size) - block)
+    left, right = np.ones(size), np.ones(size)
+    for _ in range(3):
+        left = scipy.linalg.lu_solve(factors, left, trans=1)
+        right = scipy.linalg.lu_solve(factors, right)
+        left, right = left / left.sum(), right / right.sum()
+    left, right = np.clip(left, 0.0, None), np.clip(right, 0.0, None)
+    left /= left.sum()
+    return left, right / (left @ right)
+
+
+def _leading_term(blocks: list[np.ndarray], links: dict[tuple[int, int], np.ndarray],
+                  preds: list[set[int]], local: list[list[int]], start: int, z: complex,
+                  turning: dict[int, tuple[np.ndarray, np.ndarray]], order: int) -> np.ndarray:
+    """The coefficient of (w - z)^-order in e_start (wI - Q0)^-1 near w = z, class by class in
+    topological order (module docstring). ``blocks[c]`` is Q0 on class c, ``links[b, c]`` from
+    class b to class c (b among ``preds[c]``), ``local[c]`` the class's indices in Q0;
+    ``turning`` holds the classes with z as an eigenvalue, with their left and right eigenvectors
+    (``left @ right == 1``). Zero where the pole at z is of lower order."""
+    orders = [0] * len(blocks)
+    parts: list[np.ndarray] = []
+    for c, block in enumerate(blocks):
+        into = max((orders[b] for b in preds[c]), default=0)
+        incoming = np.zeros(block.shape[0], dtype=complex)
+        if not preds[c]:                                 # the start's class
+            incoming[local[c].index(start)] = 1.0
+        for b in preds[c]:
+            if orders[b] == into:
+                incoming += parts[b] @ links[b, c]
+        if c in turning:
+            left, right = turning[c]
+            parts.append((incoming @ right) * left)
+            orders[c] = into + 1
+        elif block.shape[0] == 1:
+            parts.append(incoming / (z - block[0, 0]))
+            orders[c] = into
+        else:
+            parts.append(np.linalg.solve(z * np.eye(block.shape[0]) - block.T, incoming))
+            orders[c] = into
+    term = np.zeros(sum(len(members) for members in local), dtype=complex)
+    for c, members in enumerate(local):
+        if orders[c] == order:
+            term[members] = parts[c]
+    return term
 
 
 def _classes(nodes: list[int], graph: list[list[int]]) -> list[list[int]]:
@@ -666,25 +860,6 @@ def _classes(nodes: list[int], graph: list[list[int]]) -> list[list[int]]:
                 out.append(sorted(members))
     out.reverse()                                        # Tarjan finds the last classes first
     return out
-
-
-def _period(members: list[int], graph: list[list[int]]) -> int:
-    """The period of a communicating class: the gcd of the lengths of its cycles."""
-    inside = set(members)
-    level = {members[0]: 0}
-    todo = [members[0]]
-    period = 0
-    while todo:
-        u = todo.pop()
-        for v in graph[u]:
-            if v not in inside:
-                continue
-            if v not in level:
-                level[v] = level[u] + 1
-                todo.append(v)
-            else:
-                period = math.gcd(period, level[u] + 1 - level[v])
-    return abs(period)
 
 
 def _longest_path(classes: list[list[int]], where: dict[int, int],

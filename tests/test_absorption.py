@@ -4,21 +4,28 @@ rate and period against the conditioned chain played on, simulation agrees)."""
 
 from __future__ import annotations
 
+import functools
 import math
+import warnings
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
+import flint
 import numpy as np
 import pytest
 import sympy
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from sympy.polys.matrices import DomainMatrix
 
 from chutes_edu import (
     MILTON_BRADLEY_1943,
     NOORDENBOS_2023,
+    OVERSHOOT_RULES,
     Board,
     QuasiStationary,
+    absorption,
     absorption_probabilities,
     expected_rounds,
     expected_turns,
@@ -403,6 +410,11 @@ def test_the_period_is_what_the_conditioned_distribution_does_not_the_class() ->
     assert conds[49, 5] == pytest.approx(2 / 3) and conds[50, 5] == pytest.approx(1 / 3)
 
 
+def _fractions(Q: np.ndarray) -> list[dict[int, Fraction]]:
+    """The nonzero entries of each row of Q, as the fractions the floats stand for exactly."""
+    return [{int(v): Fraction(Q[u, v]) for v in np.flatnonzero(Q[u])} for u in range(len(Q))]
+
+
 def _chain(entries: dict[tuple[int, int], float], states: int) -> np.ndarray:
     Q = np.zeros((states, states))
     for (i, j), p in entries.items():
@@ -426,7 +438,7 @@ def _chain(entries: dict[tuple[int, int], float], states: int) -> np.ndarray:
 def test_the_period_of_tied_periodic_classes(entries: dict[tuple[int, int], float],
                                              period: int) -> None:
     Q = _chain(entries, 6)
-    found = _long_games(Q, 0, lambda u: Fraction(Q[u, u]))
+    found = _long_games(Q, 0, _fractions(Q))
     assert found.decay_rate == pytest.approx(0.5, rel=1e-12) and found.period == period
     x = np.zeros(6)
     x[0] = 1.0
@@ -441,6 +453,297 @@ def test_the_period_of_tied_periodic_classes(entries: dict[tuple[int, int], floa
     for shorter in range(1, period):
         if period % shorter == 0:
             assert tv(conds[5999], conds[5999 - shorter]) > 0.1
+
+
+# --------------------------------------------------------------------------- tied critical classes
+CHAINED = Board({2: 1, 6: 3}, size=10, die=(1, 0, 0, 1), overshoot="win")
+"""Faces 1 and 4. Square 1 keeps the token with chance 1/2 (a 1 lands on the chute 2 -> 1) and
+leads to the loop 3 -> 4 -> 5 -> 3 (a 1 each time, the chute 6 -> 3 closing it), whose Perron root
+is (1/8)^(1/3) = 1/2 as well: two tied critical classes on one path (H = 2). By hand,
+q = (1, 1, 1, 0, 1, 2, 3) / 9 on squares 3..9 (an outside audit's board)."""
+
+ROOT_TWO = Board({5: 10, 8: 4, 2: 12, 7: 3}, size=12, die=(1, 0, 1), overshoot="bounce")
+"""The loop {3, 4, 6} (3 -> 4 -> 3 and 3 -> 6 -> 3, each step with chance 1/2, period 2) leads to
+the pair {10, 11} (10 -> 11 always, 11 -> 10 with chance 1/2, period 2): both have Perron root
+1/sqrt(2), tied on one path. q lives on the pair: its left eigenvector, (sqrt(2) - 1, 2 - sqrt(2))
+(an outside audit's board)."""
+
+STEADY = Board({6: 2, 7: 3, 8: 4}, size=10, die=(2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1), overshoot="win")
+"""Faces 1 and 3 (2/5 each) and 11 (1/5, wins at once). Games stand on 0..5 only, every turn flips
+the parity of the square, and from each of them the game ends with chance exactly 1/5."""
+
+EVEN_ENTRY = Board({1: 2, 6: 2, 7: 3, 8: 4}, size=10, die=(2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1),
+                   overshoot="win")
+"""STEADY with a ladder 1 -> 2: the first turn puts the token on 2 or on 3 with equal chances, and
+the loop 2..5 (period 2) then keeps even and odd squares balanced."""
+
+
+def test_tied_classes_in_a_chain_give_the_exact_quasi_stationary_distribution() -> None:
+    qsd = quasi_stationary_distribution(CHAINED)
+    assert qsd.decay_rate == 0.5 and qsd.period == 1
+    expected = np.array([0, 0, 0, 1, 1, 1, 0, 1, 2, 3, 0]) / 9
+    assert np.abs(qsd.distribution - expected).max() < 1e-15
+    assert np.array_equal(qsd.distribution == 0, expected == 0)
+    # the conditioned distribution gets there like 1/k (square 1's share falls like 1/k), along
+    # each residue of k mod 3 (the loop's period) with its own constant
+    conds, _ = conditioned(CHAINED, 4002)
+    assert 2001 * tv(conds[2001], expected) == pytest.approx(4002 * tv(conds[4002], expected),
+                                                             rel=0.01)
+    assert tv(conds[4002], expected) < 1e-3
+
+
+def test_tied_periodic_classes_give_q_to_the_last_bit() -> None:
+    qsd = quasi_stationary_distribution(ROOT_TWO)
+    assert qsd.decay_rate == float(1 / sympy.sqrt(2)) and qsd.period == 2
+    q = qsd.distribution
+    assert q[10] == float(sympy.sqrt(2) - 1) and q[11] == float(2 - sympy.sqrt(2))
+    assert np.count_nonzero(q) == 2
+
+
+def test_the_one_turn_ratio_need_not_cycle_when_the_period_is_two() -> None:
+    qsd = quasi_stationary_distribution(STEADY)
+    assert qsd.period == 2 and qsd.decay_rate == pytest.approx(0.8, rel=1e-14)
+    Q = transition_matrix(STEADY, exact=True)[:10, :10]
+    x = sympy.zeros(1, 10)
+    x[0] = 1
+    for k in range(40):                                  # P(T > k) = (4/5)^k exactly
+        assert sum(x) == sympy.Rational(4, 5) ** k
+        x = x * Q
+    conds, logs = conditioned(STEADY, 400)
+    assert np.allclose(np.exp(np.diff(logs)), 0.8, rtol=1e-12, atol=0)
+    assert tv(conds[400], conds[399]) == pytest.approx(1.0)     # even squares, then odd ones
+    assert np.allclose(conds[400], conds[398], atol=1e-12)
+
+
+def test_a_periodic_loop_entered_evenly_converges_and_has_period_one() -> None:
+    qsd = quasi_stationary_distribution(EVEN_ENTRY)
+    assert qsd.period == 1 and qsd.decay_rate == pytest.approx(0.8, rel=1e-14)
+    Q = transition_matrix(EVEN_ENTRY)[:10, :10]
+    loop = [2, 3, 4, 5]
+    powers = [np.linalg.matrix_power(Q[np.ix_(loop, loop)], k) for k in range(1, 9)]
+    assert all(np.all(np.diag(M) == 0) for M in powers[0::2])   # no odd cycle: period 2
+    conds, _ = conditioned(EVEN_ENTRY, 50)
+    assert np.allclose(conds[2:], qsd.distribution, atol=1e-12)  # yet it has settled at once
+    assert np.allclose(qsd.distribution[loop], 0.25, atol=1e-15)
+
+
+# Exact answers, by a route of their own: the generating function of x_k = row 0 of Q_0^k is
+# e_0 adj(zI - Q_0) / det(zI - Q_0), in exact polynomials over the rationals (sympy). lambda is
+# the largest real root of the denominator D, with minimal polynomial m of multiplicity M in D; a
+# component has a pole of order M - v_m(numerator) there, H is the largest, and q is the
+# coefficient of (z - lambda)^-H: (numerator / m^(M - H)) evaluated at lambda, normalised. The
+# period is the lcm of the orders of the omega = mu / lambda over the poles mu with |mu| = lambda
+# whose order is H (module docstring).
+_DIGITS = 60
+Z = sympy.Symbol("z")
+
+
+def _exact_reach(board: Board) -> tuple[sympy.Matrix, list[int]]:
+    """The exact P and the transient squares a game from square 0 reaches (a search along P's
+    nonzero entries, exactly)."""
+    P = transition_matrix(board, exact=True)
+    ends = set(board.absorbing)
+    found, todo = {0}, [0]
+    while todo:
+        u = todo.pop()
+        for v in range(board.size + 1):
+            if v not in ends and v not in found and P[u, v] != 0:
+                found.add(v)
+                todo.append(v)
+    return P, sorted(found)
+
+
+def _exact_long_run(board: Board) -> tuple[Any, list[Any], int, int, int]:
+    """lambda, q (over the squares), the period, H and the number M of critical classes, exactly
+    (rationals when lambda is rational, else evaluated from exact polynomials to 60 digits)."""
+    P, reach = _exact_reach(board)
+    n = len(reach)
+    Q0 = DomainMatrix([[sympy.QQ.convert(P[u, v]) for v in reach] for u in reach], (n, n),
+                      sympy.QQ)
+    c = Q0.charpoly()                                    # det(zI - Q_0) = sum_i c_i z^(n - i)
+    x = [DomainMatrix([[sympy.QQ(int(u == 0)) for u in reach]], (1, n), sympy.QQ)]
+    for _ in range(n - 1):
+        x.append(x[-1] * Q0)
+    # adj(zI - A) = sum_j z^(n-1-j) sum_{i <= j} c_i A^(j-i)  (Faddeev-LeVerrier), row 0
+    numer = [sympy.Poly([sum((c[i] * x[j - i][0, s].element for i in range(j + 1)), sympy.QQ(0))
+                         for j in range(n)], Z, domain=sympy.QQ) for s in range(n)]
+    D = sympy.Poly(c, Z, domain=sympy.QQ)
+    for t in range(n):                                   # check: numer (zI - Q_0) = D e_0
+        column = sympy.Poly(0, Z, domain=sympy.QQ)
+        for s in range(n):
+            entry = sympy.Poly(Z, Z, domain=sympy.QQ) * int(s == t) - Q0[s, t].element
+            column += numer[s] * entry
+        assert column == (D if reach[t] == 0 else 0)
+    factors = D.factor_list()[1]
+
+    def valuation(f: sympy.Poly, g: sympy.Poly) -> float:
+        k = 0
+        while not g.is_zero:
+            g, rest = g.div(f)
+            if not rest.is_zero:
+                return k
+            k += 1
+        return math.inf
+
+    lam_value, lam, m, M = max(((r.evalf(_DIGITS), r, f, e) for f, e in factors
+                                for r in f.real_roots()), key=lambda item: item[0])
+    H = max(M - valuation(m, g) for g in numer)
+    values: list[Any] = []
+    for g in numer:
+        part, rest = g.div(m ** (M - H))
+        assert rest.is_zero
+        if part.rem(m).is_zero:                          # a pole of lower order: exactly 0
+            values.append(sympy.Integer(0))
+            continue
+        value = part.as_expr().subs(Z, lam)
+        values.append(value if m.degree() == 1 else value.evalf(_DIGITS))
+    q = [sympy.Integer(0)] * (board.size + 1)
+    for u, value in zip(reach, values, strict=True):
+        q[u] = value / sum(values)
+    period = 1
+    for f, e in factors:
+        if max(e - valuation(f, g) for g in numer) == H:
+            for mu in f.nroots(n=_DIGITS, maxsteps=500):
+                if abs(abs(mu) - lam_value) < sympy.Float(10) ** (20 - _DIGITS):
+                    angle = sympy.arg(mu).evalf(_DIGITS) / (2 * sympy.pi)
+                    turn = Fraction(str(angle.evalf(30))).limit_denominator(4 * n)
+                    period = math.lcm(period, turn.denominator)
+    return lam if m.degree() == 1 else lam_value, q, period, H, M
+
+
+def _random_board(rng: np.random.Generator) -> Board:
+    """A small board with a die of zeros (one to three faces with weight among up to six), up to
+    four jumps, any overshoot rule, a trap on one board in five and a bonus roll on one in ten;
+    ``ValueError`` if the draw breaks a rule."""
+    size = int(rng.integers(4, 15))
+    die = [0] * int(rng.integers(2, 7))
+    for face in rng.choice(len(die), size=int(rng.integers(1, 4)), replace=False):
+        die[int(face)] = int(rng.choice([1, 1, 1, 2]))
+    jumps = {int(rng.integers(1, size)): int(rng.integers(0, size + 1))
+             for _ in range(int(rng.integers(0, 5)))}
+    jumps = {a: b for a, b in jumps.items() if a != b}
+    traps = [int(rng.integers(1, size))] if rng.random() < 0.2 else []
+    bonus = int(rng.integers(1, len(die) + 1)) if rng.random() < 0.1 else None
+    return Board(jumps, size=size, die=die, overshoot=str(rng.choice(OVERSHOOT_RULES)),
+                 traps=traps, bonus_roll=bonus)
+
+
+def _random_periodic_board(rng: np.random.Generator) -> Board:
+    """A small board whose faces are all congruent modulo t (2 or 3) and whose jumps have lengths
+    divisible by t, so that its loops have periods divisible by t (cycles through 0 aside)."""
+    t = int(rng.choice([2, 3]))
+    size = int(rng.integers(5, 15))
+    first = int(rng.integers(1, t + 1)) if t == 3 else 1
+    faces = list(range(first, 8, t))
+    die = [0] * max(faces)
+    for face in rng.choice(faces, size=int(rng.integers(1, 3)), replace=False):
+        die[int(face) - 1] = int(rng.choice([1, 1, 2]))
+    while die[-1] == 0:
+        die.pop()
+    jumps = {}
+    for _ in range(int(rng.integers(0, 4))):
+        a = int(rng.integers(1, size))
+        jumps[a] = int(rng.choice([b for b in range(size + 1) if b != a and (a - b) % t == 0]))
+    traps = [int(rng.integers(1, size))] if rng.random() < 0.3 else []
+    return Board(jumps, size=size, die=die, overshoot=str(rng.choice(OVERSHOOT_RULES)),
+                 traps=traps)
+
+
+def _ties(board: Board) -> bool:
+    """Whether the largest real root of det(zI - Q_0) is a multiple root (critical classes tie):
+    a quick exact test (python-flint) to pick boards for the slower reference above."""
+    P, reach = _exact_reach(board)
+    block = flint.fmpq_mat([[flint.fmpq(int(P[u, v].p), int(P[u, v].q)) for v in reach]
+                            for u in reach])
+    _, factors = block.charpoly().numer().factor()
+    roots = [(float(r.real.mid()), e) for f, e in factors for r, _ in f.complex_roots()
+             if r.imag == 0]
+    top, multiplicity = max(roots)
+    return top > 0 and multiplicity > 1
+
+
+@functools.cache
+def _tied_boards(draw: Callable[[np.random.Generator], Board], count: int,
+                 seed: int) -> list[Board]:
+    """The first ``count`` boards drawn from ``seed`` whose critical classes tie."""
+    rng = np.random.default_rng(seed)
+    found: list[Board] = []
+    while len(found) < count:
+        try:
+            board = draw(rng)
+        except ValueError:
+            continue
+        if _ties(board):
+            found.append(board)
+    return found
+
+
+SIDE_BY_SIDE = (TWO_LOOPS, Board({6: 4, 8: 7}, size=10, die=(1, 0, 1, 1)),
+                Board({1: 3, 9: 6, 10: 12}, size=12, die=(1, 1, 0, 0, 0, 1), overshoot="bounce",
+                      traps=[7]))
+"""Boards whose critical classes tie side by side, none leading to another (H = 1, M = 2)."""
+
+
+@pytest.mark.parametrize("family", ["random", "periodic", "chosen"])
+def test_tied_classes_agree_with_exact_answers(family: str) -> None:
+    chosen = {"random": lambda: _tied_boards(_random_board, 30, 18),
+              "periodic": lambda: _tied_boards(_random_periodic_board, 30, 12),
+              "chosen": lambda: [CHAINED, ROOT_TWO, *SIDE_BY_SIDE]}[family]()
+    kinds = []
+    for board in chosen:
+        lam, q, period, H, M = _exact_long_run(board)
+        kinds.append((H, M, period))
+        qsd = quasi_stationary_distribution(board)
+        assert qsd.decay_rate == pytest.approx(float(lam), rel=1e-13, abs=0), board
+        assert np.abs(qsd.distribution - np.array(q, dtype=float)).max() < 1e-13, board
+        assert np.array_equal(qsd.distribution == 0, np.array(q) == 0), board
+        assert qsd.period == period, board
+    assert all(M > 1 for _, M, _ in kinds)               # every board has tied classes ...
+    if family == "random":                               # ... in chains, and off the chain
+        assert any(H > 1 for H, _, _ in kinds) and any(M > H for H, M, _ in kinds)
+    if family == "periodic":                             # ... with long games that cycle
+        assert any(period > 1 for _, _, period in kinds)
+    if family == "chosen":                               # ... side by side
+        assert any(H == 1 for H, _, _ in kinds)
+
+
+def test_large_tied_classes_are_compared_in_floating_point(monkeypatch: pytest.MonkeyPatch) -> None:
+    # classes of more than _EXACT_SQUARES squares skip the exact comparison of Perron roots (a
+    # characteristic polynomial of hundreds of squares takes seconds); with the limit lowered,
+    # TWO_LOOPS's two loops of 4 squares take that path and give the same answers
+    exact = quasi_stationary_distribution(TWO_LOOPS)
+    monkeypatch.setattr(absorption, "_EXACT_SQUARES", 3)
+    approximate = quasi_stationary_distribution(TWO_LOOPS)
+    assert approximate.period == exact.period == 2
+    assert approximate.decay_rate == pytest.approx(exact.decay_rate, rel=1e-14)
+    assert np.allclose(approximate.distribution, exact.distribution, atol=1e-14)
+
+
+def test_no_crash_on_thousands_of_small_boards_with_dice_of_zeros() -> None:
+    # the outside audit found 6 crashes (StopIteration, NaN shapes) in 30,000 such boards
+    rng = np.random.default_rng(2024)
+    tried = answered = 0
+    while tried < 3000:
+        try:
+            board = _random_board(rng)
+        except ValueError:
+            continue
+        tried += 1
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                qsd = quasi_stationary_distribution(board)
+            except ValueError as error:             # the one documented refusal only
+                assert "always ends within" in str(error), (board, error)
+                continue
+        answered += 1
+        q, lam = qsd.distribution, qsd.decay_rate
+        assert np.all(np.isfinite(q)) and np.all(q >= 0) and abs(q.sum() - 1) < 1e-12, board
+        assert 0 < lam < 1 and isinstance(qsd.period, int) and qsd.period >= 1, board
+        P = transition_matrix(board)
+        going = [s for s in range(board.size + 1) if s not in board.absorbing]
+        assert np.allclose((q @ P)[going], lam * q[going], atol=1e-12), board
+    assert answered > 1000
 
 
 def test_hitting_probabilities_by_hand_and_on_the_diagonal() -> None:
