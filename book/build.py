@@ -397,7 +397,13 @@ def _config(args: argparse.Namespace) -> dict:
                 # Not `_static`: Jupyter Book would load every .js and .css under it on every page.
                 "html_static_path": [ASSETS],
                 "html_css_files": ["course.css", "board_editor.css"],
-                "html_js_files": ["board_editor_site.js"],
+                # course.js: boxes that scroll sideways become named Tab stops (book/static).
+                "html_js_files": ["board_editor_site.js", "course.js"],
+                # A formula is no Tab stop of its own (MathJax's default makes each one: 293 of
+                # Lesson 11's 433 stops); its menu and assistive MathML stay. MyST adds the
+                # classes MathJax typesets (processHtmlClass) to these options.
+                "mathjax3_config": {"options": {"menuOptions": {"settings": {
+                    "inTabOrder": False}}}},
                 "html_context": {"default_mode": "light"},
                 "html_show_sourcelink": False,
                 "suppress_warnings": ["myst.header"],
