@@ -450,9 +450,12 @@ def _copy_vendor(static: Path) -> None:
         raise SiteError("book/node_modules is incomplete: run `npm ci --prefix book`")
     vendor = static / VENDOR
     # MathJax's CommonHTML output (fonts included), its TeX input with the extensions it loads on
-    # demand, and the accessibility tools of its menu; not the SVG or MathML-input variants.
+    # demand, and the accessibility tools of its menu; not the MathML-input variants. The SVG
+    # output only as the one file `make pdf` prints with (book/pdf.py: Chromium tags an SVG
+    # formula with its words, not a CommonHTML one).
     shutil.copytree(mathjax, vendor / "mathjax", ignore=shutil.ignore_patterns(
         "*svg*", "mml-*", "tex-mml-*", "tex-chtml-full*", "node-main.js", "latest.js", "adaptors"))
+    shutil.copy2(mathjax / "tex-svg.js", vendor / "mathjax" / "tex-svg.js")
     if (mathjax.parent / "LICENSE").exists():
         shutil.copy2(mathjax.parent / "LICENSE", vendor / "mathjax" / "LICENSE")
 
