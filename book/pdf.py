@@ -501,6 +501,13 @@ def print_pdfs(site: Path, out: Path, *, solutions: bool = False, course: bool =
         known = ", ".join(c.page for c in every)
         raise PdfError(f"--only names a page that is not a chapter; the chapters: {known}")
     out = out.resolve()
+    if only is None and course:
+        # A full print replaces the last one: no answer keys left over from a SOLUTIONS=1 print
+        # beside a class's handouts.
+        for folder in ("lessons", "exercises", "solutions"):
+            for stale in (out / folder).glob("*.pdf"):
+                stale.unlink()
+        (out / "course.pdf").unlink(missing_ok=True)
     written: list[Path] = []
     try:
         with sync_playwright() as playwright:
