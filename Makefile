@@ -50,7 +50,7 @@ PARALLEL  := -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
 STAGE_LOG := $(CURDIR)/tests/artifacts/stages.txt
 STAGE     := STAGE_LOG=$(STAGE_LOG) tools/stage.sh
 
-.PHONY: help lab lab-env teacher test test-fast test-start lint fmt notebooks-kernels site bench \
+.PHONY: help lab lab-env teacher test test-fast test-start lint fmt notebooks-kernels site pdf bench \
 	exercises student clean
 
 help:
@@ -61,6 +61,8 @@ help:
 	@echo "make test-fast  - the quick part while you work: no browsers, servers or other BLAS kernels"
 	@echo "make lint       - ruff and mypy only;  make fmt - apply ruff's automatic fixes"
 	@echo "make site       - build the course website into _build/html (SOLUTIONS=1 adds solutions)"
+	@echo "make pdf        - the website printed as tagged PDFs into _build/pdf: course.pdf and one per"
+	@echo "                  lesson and exercise set (SOLUTIONS=1 adds the worked solutions; PAPER=letter)"
 	@echo "make bench      - print the speed ratios (benchmarks/bench.py)"
 	@echo "make exercises  - regenerate exercises/ from solutions/"
 	@echo "make student    - build the branch 'student' from main: the course without solutions or"
@@ -160,6 +162,13 @@ $(SITE_NPM): book/package.json book/package-lock.json
 site: $(STAMP) $(SITE_NPM)
 	SOLUTIONS="$(SOLUTIONS)" BINDER_URL="$(BINDER_URL)" HUB_URL="$(HUB_URL)" \
 	REPO_URL="$(REPO_URL)" BRANCH="$(BRANCH)" $(PY) book/build.py
+
+# The course on paper in _build/pdf: the website (built again, as `make site` does, with the same
+# SOLUTIONS) printed by Debian's Chromium: course.pdf and one PDF per lesson, exercise set (and
+# worked solutions). Tagged, with bookmarks, a title and a language (book/pdf.py says how).
+PAPER ?= a4
+pdf: site
+	SOLUTIONS="$(SOLUTIONS)" PAPER="$(PAPER)" $(PY) book/pdf.py
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench.py

@@ -11,9 +11,11 @@ Three things, each measured before it was chosen (CONTRIBUTING.md, "Running the 
    float-rounding accident still fails, but the copies share the workers with everything else
    instead of waiting in line.
 2. **Work that shares a costly set-up stays on one worker** (pytest-xdist's ``--dist loadgroup``):
-   every test that uses a module- or class-scoped fixture (a built website, a running Voila,
-   JupyterHub or Chromium, an nbgrader course) is grouped with its module, and the cells of one
-   notebook copy with each other (they share a kernel). The rest goes wherever a core is free.
+   every test that uses a module- or class-scoped fixture (a running Voila, JupyterHub or
+   Chromium, an nbgrader course) is grouped with its module, every test that uses a session
+   fixture of tests/conftest.py (the built website, shared by three modules) with the others that
+   use it, and the cells of one notebook copy with each other (they share a kernel). The rest goes
+   wherever a core is free.
 3. **The long groups start first**: the suite is ordered by what each group costs (``_COST``,
    seconds measured with ``--durations``), so no worker is left with a long group at the end.
 """
@@ -38,7 +40,10 @@ _COST = {
     "tests/test_nbgrader.py": 240,
     "tests/test_accessibility_course.py": 200,
     "tests/test_hub_grading.py": 170,
-    "tests/test_site.py": 160,
+    # one group: the website built once, then its pages, reflow and focus, and its PDFs
+    "tests/test_site.py": 210,
+    "tests/test_site_wcag.py": 210,
+    "tests/test_pdf.py": 210,
     "tests/test_hub.py": 115,
     "tests/test_binder.py": 65,
     "tests/test_gradebook.py::test_roster_due_date": 60,
@@ -131,6 +136,12 @@ def _group(item: pytest.Item) -> str | None:
     info = getattr(item, "_fixtureinfo", None)
     if info is None:
         return None
+    for name in info.names_closure:
+        for fixturedef in info.name2fixturedefs.get(name, ()):
+            # a session fixture of the tests' own (tests/conftest.py: the built website), which
+            # several modules share: one group for them all (a plugin's has no baseid)
+            if fixturedef.scope == "session" and fixturedef.baseid:
+                return f"session-{name}"
     for name in info.names_closure:
         for fixturedef in info.name2fixturedefs.get(name, ()):
             if fixturedef.scope in ("module", "class", "package"):

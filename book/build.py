@@ -526,7 +526,13 @@ def _config(args: argparse.Namespace) -> dict:
                 # Not `_static`: Jupyter Book would load every .js and .css under it on every page.
                 "html_static_path": [ASSETS],
                 "html_css_files": ["course.css", "board_editor.css"],
-                "html_js_files": ["board_editor_site.js"],
+                # course.js: boxes that scroll sideways become named Tab stops (book/static).
+                "html_js_files": ["board_editor_site.js", "course.js"],
+                # A formula is no Tab stop of its own (MathJax's default makes each one: 293 of
+                # Lesson 11's 433 stops); its menu and assistive MathML stay. MyST adds the
+                # classes MathJax typesets (processHtmlClass) to these options.
+                "mathjax3_config": {"options": {"menuOptions": {"settings": {
+                    "inTabOrder": False}}}},
                 "html_context": {"default_mode": "light"},
                 "html_show_sourcelink": False,
                 "suppress_warnings": ["myst.header"],
@@ -574,9 +580,12 @@ def _copy_vendor(static: Path) -> None:
         raise SiteError("book/node_modules is incomplete: run `npm ci --prefix book`")
     vendor = static / VENDOR
     # MathJax's CommonHTML output (fonts included), its TeX input with the extensions it loads on
-    # demand, and the accessibility tools of its menu; not the SVG or MathML-input variants.
+    # demand, and the accessibility tools of its menu; not the MathML-input variants. The SVG
+    # output only as the one file `make pdf` prints with (book/pdf.py: Chromium tags an SVG
+    # formula with its words, not a CommonHTML one).
     shutil.copytree(mathjax, vendor / "mathjax", ignore=shutil.ignore_patterns(
         "*svg*", "mml-*", "tex-mml-*", "tex-chtml-full*", "node-main.js", "latest.js", "adaptors"))
+    shutil.copy2(mathjax / "tex-svg.js", vendor / "mathjax" / "tex-svg.js")
     if (mathjax.parent / "LICENSE").exists():
         shutil.copy2(mathjax.parent / "LICENSE", vendor / "mathjax" / "LICENSE")
 

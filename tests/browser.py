@@ -10,7 +10,8 @@ widget benchmark (benchmarks/bench_widgets.py), so that they start, drive and st
 - :func:`chromium` launches Debian's Chromium (``/usr/bin/chromium``, never ``playwright
   install``) with the flags this closed network needs;
 - :func:`settle` waits until a page has finished drawing (widgets, maths, pictures);
-- :func:`axe_violations` runs the pinned axe-core (tests/js/package.json) on a page.
+- :func:`axe_violations` runs the pinned axe-core (tests/js/package.json) on a page, and
+  :func:`ace_violations` the second auditor, IBM's Equal Access engine (pinned there too).
 """
 
 from __future__ import annotations
@@ -303,6 +304,47 @@ def axe_violations(page: Any, *, context: str = "document",
                                           summary: n.failureSummary}))}));
            }""", [context, WCAG_TAGS])
     return [v for v in found if v["impact"] in impacts]
+
+
+# IBM's Equal Access rule set for WCAG 2.1 A and AA (accessibility-checker-engine's policy id).
+ACE_POLICY = "WCAG_2_1"
+
+
+def ace_violations(page: Any) -> list[dict[str, Any]]:
+    """The violations of WCAG 2.1 A and AA that IBM's Equal Access engine finds on ``page``.
+
+    The second auditor beside axe-core (``accessibility-checker-engine``, pinned in
+    tests/js/package.json; its ``ace.js`` injected as axe's script is). Only its definite failures
+    count (``["VIOLATION", "FAIL"]``): its "potential" violations and recommendations ask a person
+    to look (is this text a heading? is colour the only cue?) and are not failures.
+
+    Returns
+    -------
+    list of dict
+        In the shape of :func:`axe_violations` (``id`` is the engine's rule id, ``impact``
+        "violation"), so that :func:`describe_violations` reads both.
+    """
+    _, tools = node_tools()
+    if not page.evaluate("() => typeof window.ace !== 'undefined'"):
+        page.add_script_tag(path=str(tools / "node_modules" / "accessibility-checker-engine"
+                                     / "ace.js"))
+    found = page.evaluate(
+        """async (policy) => {
+             const report = await new ace.Checker().check(document, [policy]);
+             const failed = report.results.filter(
+               r => r.value[0] === 'VIOLATION' && r.value[1] === 'FAIL');
+             const rules = new Map();
+             for (const r of failed) {
+               if (!rules.has(r.ruleId)) {
+                 rules.set(r.ruleId, {id: r.ruleId, impact: 'violation', help: r.message,
+                                      nodes: []});
+               }
+               rules.get(r.ruleId).nodes.push({target: r.path.dom, html: r.snippet || '',
+                                               summary: r.message});
+             }
+             return [...rules.values()];
+           }""", ACE_POLICY)
+    return list(found)
 
 
 def describe_violations(violations: list[dict[str, Any]], limit: int = 3) -> str:

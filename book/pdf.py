@@ -1,0 +1,553 @@
+"""Print the course website as tagged PDFs: ``make pdf`` calls this script after ``make site``.
+
+    python book/pdf.py [--site _build/html] [--out _build/pdf] [--solutions] [--paper a4|letter]
+                       [--only PAGE ...] [--no-course]
+
+What it writes, into ``--out`` (default ``_build/pdf``):
+
+- ``course.pdf``: the start page, then each lesson followed by its exercise set (and, with
+  ``--solutions`` or ``SOLUTIONS=1``, its worked solutions with their rubrics: a teacher's copy), in
+  the order of the website, each beginning on a new page;
+- one PDF per lesson, exercise set (and solutions), named like its page:
+  ``lessons/01_waiting_for_heads.pdf``, ``exercises/01_exercises_waiting_for_heads.pdf``, ...
+
+How: the pages of the offline website (``make site``), as they are, are put together in one HTML
+page (``<site>/_print/course.html``, or one per chapter, removed when done: the site is left as it
+was), which Debian's Chromium opens from disk
+and prints (Playwright's ``page.pdf`` with ``tagged=True`` and ``outline=True``). One HTML page per
+PDF keeps one structure tree and one outline, which merging PDFs would not. Each chapter's ids are
+given the chapter's name as a prefix, so that a link from one chapter to another becomes a link
+inside the PDF; a link to a page the PDF leaves out becomes plain text. Before printing, the page
+waits until MathJax has typeset every formula, the board editor has drawn its board, and every
+picture has loaded; the site's print stylesheet (``book/static/course.css``) hides the navigation,
+wraps code and its output at the margin, and starts each chapter on a new page; a display formula
+wider than the page is scaled down to fit (CSS ``zoom``) rather than cut, and the printing stops
+if anything would still reach past the margin. On paper MathJax draws with its SVG output: its
+CommonHTML output draws symbols as CSS generated content, which Chromium leaves out of the
+structure tree, whereas an SVG formula labelled with its words (written out from its MathML:
+``G(z) = E[z^T]``) becomes a ``Figure`` with that ``/Alt``.
+
+After printing, pikepdf sets what a reader's software shows and reads: the title (the document's
+title, shown as the window's title: ``/ViewerPreferences /DisplayDocTitle``), the language
+(``/Lang``) and XMP metadata, and the bookmarks, rebuilt from the page's headings (Chromium's own
+titles lose the spaces where a heading wraps and the words of a formula); each bookmark keeps the
+place Chromium gave it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import os
+import posixpath
+import re
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+BOOK = Path(__file__).resolve().parent
+ROOT = BOOK.parent
+sys.path.insert(0, str(ROOT))
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PRINT_DIR = "_print"            # under the site: one folder down, like lessons/ and exercises/
+MATHJAX_SCREEN, MATHJAX_PAPER = "tex-chtml.js", "tex-svg.js"    # in _static/vendor/mathjax/
+PAGE_TIMEOUT = 180_000          # ms for a page to load, typeset and draw
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}          # mm
+MARGIN = {"top": 18.0, "bottom": 18.0, "left": 16.0, "right": 16.0}  # mm
+AUTHOR = "the chutes_edu authors"
+COURSE_TITLE = "Chutes and Ladders: a course in Markov chains"
+
+# The header and footer Chromium draws on every page: the document's title, and the page number.
+# (Their text is not part of the structure tree: Chromium draws them outside the page's content.)
+HEADER = ('<div style="font: 9px sans-serif; color: #333; width: 100%; margin: 0 16mm; '
+          'text-align: right"><span class="title"></span></div>')
+FOOTER = ('<div style="font: 9px sans-serif; color: #333; width: 100%; text-align: center">'
+          'page <span class="pageNumber"></span> of <span class="totalPages"></span></div>')
+
+
+class PdfError(RuntimeError):
+    """A problem the builder can fix (no site, no Chromium, a page that never settles)."""
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """One page of the website printed as a chapter: its path under the site, without .html."""
+
+    page: str
+
+    @property
+    def key(self) -> str:
+        """The prefix of the chapter's ids in a combined page (an id of its own)."""
+        return "chapter-" + re.sub(r"[^A-Za-z0-9_-]", "-", self.page)
+
+
+# ------------------------------------------------------------------------------ options
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "no", "false")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--site", type=Path, default=ROOT / "_build" / "html",
+                        help="the website built by `make site` (default: _build/html)")
+    parser.add_argument("--out", type=Path, default=ROOT / "_build" / "pdf",
+                        help="where the PDFs go (default: _build/pdf)")
+    parser.add_argument("--solutions", action="store_true", default=_env_flag("SOLUTIONS"),
+                        help="add the worked solutions (the site must have been built with them; "
+                             "env SOLUTIONS=1)")
+    parser.add_argument("--paper", choices=sorted(PAPERS), default=os.environ.get("PAPER", "a4"),
+                        help="the paper size (default: a4; env PAPER)")
+    parser.add_argument("--only", nargs="+", metavar="PAGE", default=None,
+                        help="print only these chapters' PDFs, e.g. lessons/01_waiting_for_heads")
+    parser.add_argument("--no-course", dest="course", action="store_false",
+                        help="leave course.pdf out")
+    return parser.parse_args(argv)
+
+
+def chapters(site: Path, *, solutions: bool) -> list[Chapter]:
+    """The start page, then each lesson, its exercise set and (``solutions``) its solutions."""
+    from chutes_edu.course import course_lessons
+
+    found = [Chapter("index")]
+    for lesson in course_lessons(ROOT):
+        paths = [lesson.lesson, lesson.exercises] + ([lesson.solutions] if solutions else [])
+        for path in paths:
+            page = path.with_suffix("").as_posix()
+            if (site / f"{page}.html").exists():
+                found.append(Chapter(page))
+            elif path.parent.name == "solutions":
+                raise PdfError(f"the website has no {page}.html: build it with the worked "
+                               "solutions (SOLUTIONS=1 make site) to print them")
+            elif (ROOT / path).exists():
+                raise PdfError(f"the website has no {page}.html: run `make site` again")
+    return found
+
+
+# ------------------------------------------------------------------------------ the HTML to print
+def _article(soup: Any) -> Any:
+    article = soup.find("article", class_="bd-article")
+    if article is None:
+        raise PdfError("a page of the website has no <article class='bd-article'>: "
+                       "was it built by book/build.py?")
+    return article
+
+
+_ID_ATTRS = ("aria-labelledby", "aria-describedby", "aria-controls", "aria-owns", "headers",
+             "aria-activedescendant", "aria-details", "aria-errormessage")
+
+
+def _prefixed(chapter: Chapter, fragment: str) -> str:
+    return f"{chapter.key}--{fragment}"
+
+
+def _rewrite_chapter(article: Any, chapter: Chapter, site: Path, included: dict[str, Chapter],
+                     print_dir: Path) -> None:
+    """Make one chapter's article fit in a page of several chapters, in ``print_dir``."""
+    here = (site / chapter.page).parent
+    for tag in article.find_all(True):
+        if tag.get("id"):
+            tag["id"] = _prefixed(chapter, tag["id"])
+        if tag.name == "label" and tag.get("for"):
+            tag["for"] = _prefixed(chapter, tag["for"])
+        for attr in _ID_ATTRS:
+            if tag.get(attr):
+                value = tag[attr] if isinstance(tag[attr], str) else " ".join(tag[attr])
+                tag[attr] = " ".join(_prefixed(chapter, v) for v in value.split())
+        for attr in ("src", "href"):
+            ref = tag.get(attr)
+            if not ref or ref.startswith(("data:", "mailto:")):
+                continue
+            parts = urlsplit(ref)
+            if parts.scheme or ref.startswith("//"):
+                continue                       # a link off the site (Binder, a hub, a paper)
+            if attr == "href" and tag.name == "a":
+                if not parts.path:             # a place in the same page
+                    tag["href"] = "#" + _prefixed(chapter, unquote(parts.fragment))
+                    continue
+                try:
+                    target = (here / unquote(parts.path)).resolve().relative_to(site.resolve())
+                except ValueError:             # outside the site: nothing to link to on paper
+                    tag.unwrap()
+                    continue
+                page = posixpath.normpath(target.as_posix()).removesuffix(".html")
+                other = included.get(page)
+                if other is not None:
+                    tag["href"] = "#" + (_prefixed(other, unquote(parts.fragment))
+                                         if parts.fragment else other.key)
+                else:
+                    tag.unwrap()               # a page this PDF leaves out: its words stay
+                continue
+            # a picture, a stylesheet, a download: the same file, seen from the print folder
+            target_path = (here / unquote(parts.path)).resolve()
+            tag[attr] = os.path.relpath(target_path, print_dir).replace(os.sep, "/")
+
+
+def print_page(site: Path, parts: list[Chapter], title: str, name: str) -> Path:
+    """Write ``<site>/_print/<name>.html``: the chapters ``parts`` in one page, titled ``title``.
+
+    The first lesson's page is the template (its head loads the site's styles, MathJax and the
+    board editor; its header and sidebars are left out of print by the print stylesheet), and
+    its article is replaced by each chapter's article in turn. Links between these chapters stay
+    links; links to other pages become plain text.
+    """
+    from bs4 import BeautifulSoup
+
+    print_dir = site / PRINT_DIR
+    print_dir.mkdir(exist_ok=True)
+    by_page = {c.page: c for c in parts}
+    lessons = sorted(site.glob("lessons/*.html"))
+    if not lessons:
+        raise PdfError(f"no lessons in {site}: run `make site` again")
+    # The template sits one folder down, like the print page: its own links need no rewriting.
+    soup = BeautifulSoup(lessons[0].read_text(encoding="utf-8"), "lxml")
+    if soup.title is not None:
+        soup.title.string = title
+    # Out: the template's title and contents list for print (the bookmarks are the contents) and
+    # its own contents sidebar (its links point at its own sections, which the theme's script
+    # would look for).
+    for element in soup.select("#jb-print-docs-body, .bd-sidebar-secondary"):
+        element.decompose()
+    # MathJax's SVG output on paper: its CommonHTML output draws each symbol as CSS generated
+    # content, which Chromium leaves out of the structure tree (a formula would not be there for
+    # a screen reader); an SVG formula is tagged as a Figure with its words as /Alt (_FOR_PAPER).
+    for script in soup.find_all("script", src=True):
+        src = str(script["src"])
+        if MATHJAX_SCREEN in src:
+            script["src"] = src.split("?")[0].replace(MATHJAX_SCREEN, MATHJAX_PAPER)
+    target = _article(soup)
+    target.clear()
+    for chapter in parts:
+        source = BeautifulSoup((site / f"{chapter.page}.html").read_text(encoding="utf-8"),
+                               "lxml")
+        article = _article(source)
+        _rewrite_chapter(article, chapter, site, by_page, print_dir)
+        wrapper = soup.new_tag("div", attrs={"class": "course-chapter", "id": chapter.key})
+        for child in list(article.contents):
+            wrapper.append(child.extract())
+        target.append(wrapper)
+    html_tag = soup.find("html")
+    if html_tag is not None and not html_tag.get("lang"):
+        html_tag["lang"] = "en"
+    path = print_dir / f"{name}.html"
+    path.write_text(str(soup), encoding="utf-8")
+    return path
+
+
+# ------------------------------------------------------------------------------ printing
+# Everything drawn: MathJax's typesetting and fonts, the board editors' boards, every picture.
+_SETTLED = """async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  }
+  if (document.fonts && document.fonts.ready) await document.fonts.ready;
+  const deadline = Date.now() + 60000;
+  const drawn = () => [...document.images].every(i => i.complete)
+    && [...document.querySelectorAll('.chutes-board-editor-mount')].every(
+         m => m.querySelector('.chutes-editor-readout') &&
+              m.querySelector('.chutes-editor-readout').textContent.trim());
+  while (!drawn() && Date.now() < deadline) await new Promise(r => setTimeout(r, 100));
+  return drawn();
+}"""
+
+# A formula in words, from its MathML: G(z)=E[z^T], (1/6)...
+_LINEAR = """
+  const linear = (node) => {
+    const kids = [...node.children].map(linear);
+    if (node.children.length && node.children[0].localName === 'mo') {
+      kids[0] = kids[0].trim();                    // a sign, not an operation: −1
+    }
+    const group = (t) => (t.trim().length > 1 ? `(${t.trim()})` : t.trim());
+    switch (node.localName) {
+      case 'msup': return `${kids[0]}^${group(kids[1])}`;
+      case 'msub': return `${kids[0]}_${group(kids[1])}`;
+      case 'msubsup': return `${kids[0]}_${group(kids[1])}^${group(kids[2])}`;
+      case 'munderover': return `${kids[0]}_${group(kids[1])}^${group(kids[2])}`;
+      case 'munder': return `${kids[0]}_${group(kids[1])}`;
+      case 'mover': return `${kids[0]}^${group(kids[1])}`;
+      case 'mfrac': return `${group(kids[0])}/${group(kids[1])}`;
+      case 'msqrt': return `√(${kids.join('')})`;
+      case 'mtable': return `[${kids.join('; ')}]`;
+      case 'mtr': return kids.join(', ');
+      case 'mi': case 'mn': return node.textContent.trim();
+      case 'mo': {
+        const op = node.textContent.trim();
+        return /^[=<>≤≥≠→←+−×÷≈∼∈⊂⊆∣]$/.test(op) ? ` ${op} ` : op;
+      }
+      case 'mtext': return ` ${node.textContent.trim()} `;
+      default: return node.children.length ? kids.join('') : node.textContent.trim();
+    }
+  };
+  const words = (container) => {
+    const math = container.querySelector('mjx-assistive-mml math');
+    return math ? linear(math).replace(/\\s+/g, ' ').trim() : '';
+  };
+"""
+
+# On paper: the board editor is a picture (no controls; its board described by its label); each
+# formula a picture described in words; a display formula, a matrix or a table wider than its
+# column is scaled down to fit; then whatever would still be cut at the margin is reported.
+_FOR_PAPER = """() => {""" + _LINEAR + """
+  for (const board of document.querySelectorAll('.chutes-editor svg.chutes-editor-board')) {
+    board.setAttribute('role', 'img');
+    board.removeAttribute('tabindex');
+    board.removeAttribute('aria-roledescription');
+    board.removeAttribute('aria-describedby');
+  }
+  let formulas = 0;
+  for (const container of document.querySelectorAll('mjx-container')) {
+    const svg = container.querySelector(':scope > svg');
+    const said = words(container);
+    if (!svg || !said) continue;
+    svg.removeAttribute('aria-hidden');
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', said);
+    formulas += 1;
+  }
+  const wide = document.querySelectorAll(
+    'mjx-container[display="true"], .chutes-math mjx-container, .bd-article table');
+  let fitted = 0;
+  for (const el of wide) {
+    const room = el.parentElement.clientWidth;
+    const need = el.scrollWidth;
+    if (room > 0 && need > room + 1) {
+      el.style.zoom = String(Math.max(0.3, (room - 2) / need));
+      fitted += 1;
+    }
+  }
+  // What would still be cut at the margin: anything reaching past the text column (a formula's
+  // or a picture's insides are measured as a whole).
+  const article = document.querySelector('article.bd-article');
+  const edge = article.getBoundingClientRect().right + 1;
+  const cut = [];
+  const walk = document.createTreeWalker(article, NodeFilter.SHOW_ELEMENT, {acceptNode: n =>
+    (n.parentElement && n.parentElement.closest('mjx-container, svg'))
+      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
+  for (let el = walk.nextNode(); el; el = walk.nextNode()) {
+    const box = el.getBoundingClientRect();
+    if (box.width > 0 && box.right > edge && cut.length < 10) {
+      cut.push(`${el.localName}.${el.getAttribute('class') || ''} ` +
+               `(${Math.round(box.right - edge)} px): ${(el.textContent || '').slice(0, 60)}`);
+    }
+  }
+  return {fitted, formulas, cut};
+}"""
+
+# The headings Chromium makes bookmarks of, in order: level and words. A formula is written out
+# from its MathML (G(z)=E[z^T]), the heading's "#" link left out.
+_HEADINGS = """() => {""" + _LINEAR + """
+  return [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]
+    .filter(h => h.checkVisibility())
+    .map(h => {
+      const copy = h.cloneNode(true);
+      copy.querySelectorAll('.headerlink').forEach(a => a.remove());
+      const originals = [...h.querySelectorAll('mjx-container')];
+      copy.querySelectorAll('mjx-container').forEach((m, i) => {
+        m.replaceWith(document.createTextNode(originals[i] ? words(originals[i]) : ''));
+      });
+      return [Number(h.tagName[1]), copy.textContent.replace(/\\s+/g, ' ').trim()];
+    });
+}"""
+
+
+def _mm_to_px(mm: float) -> float:
+    return mm / 25.4 * 96
+
+
+@dataclass
+class Printer:
+    """Debian's Chromium under Playwright, printing pages of the site to PDF."""
+
+    paper: str = "a4"
+    browser: Any = None
+
+    def pdf(self, html_path: Path, out: Path, *, title: str) -> list[tuple[int, str]]:
+        """Print one page; the headings (level, words) its bookmarks are made from."""
+        width, _ = PAPERS[self.paper]
+        content = _mm_to_px(width - MARGIN["left"] - MARGIN["right"])
+        context = self.browser.new_context(viewport={"width": int(content), "height": 1000})
+        try:
+            page = context.new_page()
+            page.set_default_timeout(PAGE_TIMEOUT)
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(html_path.as_uri(), wait_until="load")
+            if not page.evaluate(_SETTLED):
+                raise PdfError(f"{html_path.name}: a picture or a board editor never finished "
+                               "drawing")
+            page.emulate_media(media="print")
+            paper = page.evaluate(_FOR_PAPER)
+            if paper["cut"]:
+                raise PdfError(f"{html_path.name}: cut at the margin on paper: "
+                               + "; ".join(paper["cut"]))
+            headings = [(int(level), str(words)) for level, words in page.evaluate(_HEADINGS)]
+            out.parent.mkdir(parents=True, exist_ok=True)
+            page.pdf(path=str(out), format=self.paper.upper() if self.paper == "a4" else "Letter",
+                     tagged=True, outline=True, print_background=True,
+                     display_header_footer=True, header_template=HEADER, footer_template=FOOTER,
+                     margin={k: f"{v}mm" for k, v in MARGIN.items()})
+            if errors:
+                raise PdfError(f"{html_path.name}: a script failed: {errors[0]}")
+        finally:
+            context.close()
+        finish(out, title=title, headings=headings)
+        return headings
+
+
+def finish(path: Path, *, title: str, headings: list[tuple[int, str]], lang: str = "en") -> None:
+    """What a reader's software shows and reads, set with pikepdf: the title (shown as the window's
+    title), the language, XMP metadata, and bookmarks with the headings' own words."""
+    import pikepdf
+
+    with pikepdf.open(path, allow_overwriting_input=True) as pdf:
+        root = pdf.Root
+        if "/Lang" not in root:
+            root.Lang = pikepdf.String(lang)
+        prefs = root.get("/ViewerPreferences", pikepdf.Dictionary())
+        prefs.DisplayDocTitle = True
+        root.ViewerPreferences = prefs
+        pdf.docinfo["/Title"] = pikepdf.String(title)
+        pdf.docinfo["/Author"] = pikepdf.String(AUTHOR)
+        with pdf.open_metadata(set_pikepdf_as_editor=False) as meta:
+            meta["dc:title"] = title
+            meta["dc:creator"] = [AUTHOR]
+            meta["dc:language"] = [lang]
+        _bookmarks(pdf, headings, path.name)
+        pdf.save(path)
+
+
+def _bookmarks(pdf: Any, headings: list[tuple[int, str]], name: str) -> None:
+    """Chromium's bookmarks, one per heading in order, with the headings' words and nesting."""
+    import pikepdf
+
+    with pdf.open_outline() as outline:
+        places = []
+
+        def walk(items: list[Any]) -> None:
+            for item in items:
+                places.append(item.destination)
+                walk(item.children)
+
+        walk(outline.root)
+        if len(places) != len(headings):
+            raise PdfError(f"{name}: Chromium made {len(places)} bookmarks for {len(headings)} "
+                           "headings; cannot give them their words")
+        tree: list[Any] = []
+        stack: list[tuple[int, Any]] = []
+        for (level, words), place in zip(headings, places, strict=True):
+            item = pikepdf.OutlineItem(words or "(untitled)", place)
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            (stack[-1][1].children if stack else tree).append(item)
+            stack.append((level, item))
+        for item in tree:                 # chapters open, their sections' subsections closed
+            for section in item.children:
+                section.is_closed = bool(section.children)
+        outline.root.clear()
+        outline.root.extend(tree)
+
+
+def _chapter_title(site: Path, chapter: Chapter) -> str:
+    text = (site / f"{chapter.page}.html").read_text(encoding="utf-8")
+    found = re.search(r"<title>(.*?)</title>", text, re.S)
+    words = html.unescape(found[1]).strip() if found else chapter.page
+    return words.removesuffix(f" — {COURSE_TITLE}").strip() or COURSE_TITLE
+
+
+def print_pdfs(site: Path, out: Path, *, solutions: bool = False, course: bool = True,
+               only: list[str] | None = None, paper: str = "a4") -> list[Path]:
+    """Print the course (``course.pdf``) and its chapters' PDFs from the website ``site``.
+
+    Parameters
+    ----------
+    site : pathlib.Path
+        The website built by ``make site`` (``book/build.py``).
+    out : pathlib.Path
+        Where the PDFs go: ``course.pdf`` and ``<folder>/<page>.pdf`` per chapter.
+    solutions : bool
+        Add the worked solutions (the site must hold them: ``make site SOLUTIONS=1``).
+    course : bool
+        Print ``course.pdf``.
+    only : list of str, optional
+        Print only these chapters' own PDFs (``lessons/01_waiting_for_heads``, ...); by default
+        every chapter's.
+    paper : str
+        ``"a4"`` or ``"letter"``.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The PDFs written.
+    """
+    from playwright.sync_api import sync_playwright
+
+    site = site.resolve()
+    if not (site / "index.html").exists():
+        raise PdfError(f"no website in {site}: run `make site` first (make pdf does)")
+    if not Path(CHROMIUM).exists():
+        raise PdfError(f"{CHROMIUM} not found (apt-get install chromium)")
+    if paper not in PAPERS:
+        raise PdfError(f"paper {paper!r}: choose one of {', '.join(sorted(PAPERS))}")
+    every = chapters(site, solutions=solutions)
+    # the start page is course.pdf's first chapter, not a handout of its own (unless asked for)
+    wanted = ([c for c in every if c.page != "index"] if only is None
+              else [c for c in every if c.page in only])
+    if only is not None and len(wanted) != len(set(only)):
+        known = ", ".join(c.page for c in every)
+        raise PdfError(f"--only names a page that is not a chapter; the chapters: {known}")
+    out = out.resolve()
+    if only is None and course:
+        # A full print replaces the last one: no answer keys left over from a SOLUTIONS=1 print
+        # beside a class's handouts.
+        for folder in ("lessons", "exercises", "solutions"):
+            for stale in (out / folder).glob("*.pdf"):
+                stale.unlink()
+        (out / "course.pdf").unlink(missing_ok=True)
+    written: list[Path] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                 args=CHROMIUM_ARGS, timeout=60_000)
+            try:
+                printer = Printer(paper=paper, browser=browser)
+                if course:
+                    title = COURSE_TITLE + (", with the worked solutions" if solutions else "")
+                    printer.pdf(print_page(site, every, title, "course"), out / "course.pdf",
+                                title=title)
+                    written.append(out / "course.pdf")
+                for chapter in wanted:
+                    words = _chapter_title(site, chapter)
+                    title = words if words == COURSE_TITLE else f"{words} — {COURSE_TITLE}"
+                    target = out / f"{chapter.page}.pdf"
+                    printer.pdf(print_page(site, [chapter], title, chapter.key), target,
+                                title=title)
+                    written.append(target)
+            finally:
+                browser.close()
+    finally:
+        shutil.rmtree(site / PRINT_DIR, ignore_errors=True)   # the site as make site left it
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = parse_args(argv)
+        written = print_pdfs(args.site, args.out, solutions=args.solutions, course=args.course,
+                             only=args.only, paper=args.paper)
+    except PdfError as exc:
+        print(f"book/pdf.py: {exc}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"book/pdf.py: wrote {path.relative_to(args.out.resolve())}")
+    print(f"{len(written)} PDFs in {args.out}"
+          + (", the worked solutions included" if args.solutions else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,293 @@
+"""The course on paper (``make pdf``, book/pdf.py): tagged PDFs printed by Chromium from the website.
+
+The website built once for the site's tests (tests/conftest.py) is printed as ``make pdf`` prints
+it: ``course.pdf`` (the start page, every lesson and exercise set) and, through the same command
+line, two chapters' own PDFs (a lesson with a live board editor, and a set's worked solutions as
+``SOLUTIONS=1`` prints them), not all thirty-seven: the loop is the same for each. Then, read back
+with pikepdf and pypdf:
+
+- tagged: ``/MarkInfo /Marked true`` and a structure tree, in which every ``Figure`` has its
+  ``/Alt`` text (a picture's alt text from the website, a formula's words from its MathML);
+- a language (``/Lang``), the title in the document information and XMP, shown as the window's
+  title (``/ViewerPreferences /DisplayDocTitle``);
+- bookmarks: one per chapter, in the course's order, with each chapter's sections under it, in
+  the headings' own words; each chapter begins on a new page;
+- the text holds the numbers the library computes (the 1943 board's expected length), the page
+  numbers, the solutions' rubrics, and no raw TeX, test or solution plumbing, or "Loading widget".
+
+What this does not check (ACCESSIBILITY.md): conformance to PDF/UA, for which no validator is
+available here, and the reading order of every page.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chutes_edu import MILTON_BRADLEY_1943, expected_turns
+from chutes_edu.course import course_lessons
+
+from . import browser
+
+ROOT = Path(__file__).resolve().parent.parent
+PRINT_TIMEOUT = 900       # seconds for course.pdf and a chapter on a busy machine
+COURSE_TITLE = "Chutes and Ladders: a course in Markov chains"
+LESSON = "lessons/02_board_as_equations"          # a live board editor, maths, pictures
+SOLUTIONS = "solutions/02_solutions_board_as_equations"
+# What a reader must never see in print.
+RAW_TEX = re.compile(r"\$\$|\\frac|\\begin\{|\\\(|\\\[|\\mathbb|\\sum")
+PLUMBING = re.compile(r"Loading widget|BEGIN SOLUTION|END SOLUTION|HIDDEN TESTS|nbval")
+
+
+def _requirements() -> str | None:
+    why = browser.missing(voila=False)
+    if why is not None:
+        return why
+    for module, what in (("jupyter_book", "jupyter-book"), ("pikepdf", "pikepdf"),
+                         ("pypdf", "pypdf")):
+        if importlib.util.find_spec(module) is None:
+            return f"{what} is not installed (pip install -e '.[test]')"
+    return None
+
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(_requirements() is not None, reason=str(_requirements()))]
+
+
+def _make_pdf(site: Path, out: Path, *args: str, solutions: bool = False) -> str:
+    """book/pdf.py as `make pdf` runs it (SOLUTIONS in the environment); its output."""
+    env = {**os.environ, "SOLUTIONS": "1" if solutions else ""}
+    done = subprocess.run([sys.executable, str(ROOT / "book" / "pdf.py"), "--site", str(site),
+                           "--out", str(out), *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=PRINT_TIMEOUT)
+    assert done.returncode == 0, f"book/pdf.py failed:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def printed(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """course.pdf and the lesson's PDF, then the worked solutions' PDF (SOLUTIONS=1)."""
+    out = tmp_path_factory.mktemp("pdf")
+    _make_pdf(site, out, "--only", LESSON)
+    _make_pdf(site, out, "--no-course", "--only", SOLUTIONS, solutions=True)
+    return out
+
+
+def _chapters() -> list[str]:
+    """The pages of course.pdf, in order: the start page, each lesson and its exercise set."""
+    return ["index", *(path.with_suffix("").as_posix() for lesson in course_lessons(ROOT)
+                       for path in (lesson.lesson, lesson.exercises) if (ROOT / path).exists())]
+
+
+class _Headings(HTMLParser):
+    """The h1 and h2 of an article, in words (a formula's TeX and the "#" links left out)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.headings: list[tuple[int, str]] = []
+        self._level = 0
+        self._skip = 0
+        self._words: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        classes = (dict(attrs).get("class") or "").split()
+        if tag in ("h1", "h2"):
+            self._level, self._words = int(tag[1]), []
+        elif self._skip or (self._level and ("headerlink" in classes or "math" in classes)):
+            self._skip += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._skip:
+            self._skip -= 1
+        elif tag in ("h1", "h2") and self._level:
+            self.headings.append((self._level, " ".join("".join(self._words).split())))
+            self._level = 0
+
+    def handle_data(self, data: str) -> None:
+        if self._level and not self._skip:
+            self._words.append(data)
+
+
+def _page_headings(site: Path, page: str) -> list[tuple[int, str]]:
+    """The headings of a page's article (what the PDF prints of it)."""
+    text = (site / f"{page}.html").read_text(encoding="utf-8")
+    article = re.search(r"<article class=\"bd-article\">(.*?)</article>", text, re.S)
+    assert article, f"{page}: no article"
+    parser = _Headings()
+    parser.feed(article[1])
+    return parser.headings
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[A-Za-z]+|\d+", text)
+
+
+def _in_order(wanted: list[str], text: str) -> bool:
+    """Every word of ``wanted`` appears in ``text``'s words, in order."""
+    words = iter(_words(text))
+    return all(any(w == x for x in words) for w in wanted)
+
+
+def _outline(pdf: Any) -> list[tuple[str, list[str], Any]]:
+    """(title, its children's titles, its destination) of each top-level bookmark."""
+    with pdf.open_outline() as outline:
+        return [(str(item.title), [str(c.title) for c in item.children], item.destination)
+                for item in outline.root]
+
+
+def _figures(pdf: Any) -> list[str]:
+    """The /Alt of every Figure of the structure tree ("" if it has none)."""
+    import pikepdf
+
+    alts: list[str] = []
+    stack: list[Any] = [pdf.Root.StructTreeRoot]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, pikepdf.Dictionary):
+            continue
+        if node.get("/S") == "/Figure":
+            alts.append(str(node.get("/Alt", "")).strip())
+        kids = node.get("/K")
+        if isinstance(kids, pikepdf.Array):
+            stack.extend(kids)
+        elif isinstance(kids, pikepdf.Dictionary):
+            stack.append(kids)
+    return alts
+
+
+def _text(path: Path, pages: range | None = None) -> list[str]:
+    """The text of each page (of ``pages``), as pypdf reads it."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(path)
+    chosen = range(len(reader.pages)) if pages is None else pages
+    return [reader.pages[i].extract_text() for i in chosen if i < len(reader.pages)]
+
+
+def _assert_accessible(path: Path, title: str) -> Any:
+    """Tagged, a language, the title shown, every figure described: the PDF, open."""
+    import pikepdf
+
+    pdf = pikepdf.open(path)
+    root = pdf.Root
+    assert bool(root.MarkInfo.Marked), "not a tagged PDF"
+    assert "/StructTreeRoot" in root and "/K" in root.StructTreeRoot, "no structure tree"
+    assert str(root.Lang) == "en"
+    assert bool(root.ViewerPreferences.DisplayDocTitle), "the title is not the window's title"
+    assert str(pdf.docinfo["/Title"]) == title
+    with pdf.open_metadata() as meta:
+        assert meta.get("dc:title") == title
+    figures = _figures(pdf)
+    assert figures, f"{path.name}: no Figure in the structure tree"
+    assert all(figures), f"{path.name}: {figures.count('')} figures without alt text"
+    return pdf
+
+
+# ------------------------------------------------------------------------------ course.pdf
+def test_course_pdf_is_tagged_titled_and_described(printed: Path) -> None:
+    pdf = _assert_accessible(printed / "course.pdf", COURSE_TITLE)
+    assert len(pdf.pages) > 100
+    figures = _figures(pdf)
+    # every picture of the course is a Figure described by its alt text: the board pictures, the
+    # charts, the live editor's board, key and chart
+    assert sum(len(alt) > 40 for alt in figures) >= 60
+    # and every formula, by its words (MathJax's SVG output, labelled from its MathML)
+    assert sum(len(alt) <= 40 for alt in figures) > 1000
+    assert "G(z) = E[z^T]" in figures and "N = (I − Q)^(−1)" in figures
+
+
+def test_course_pdf_bookmarks_every_chapter_and_its_sections(printed: Path, site: Path) -> None:
+    import pikepdf
+
+    pdf = pikepdf.open(printed / "course.pdf")
+    outline = _outline(pdf)
+    chapters = _chapters()
+    assert len(outline) == len(chapters), [title for title, _, _ in outline]
+    pages = {page.objgen: number for number, page in enumerate(pdf.pages)}
+    starts = []
+    for (title, children, place), chapter in zip(outline, chapters, strict=True):
+        headings = _page_headings(site, chapter)
+        h1 = [words for level, words in headings if level == 1]
+        sections = [words for level, words in headings if level == 2]
+        assert len(h1) == 1 and _in_order(_words(h1[0]), title), (chapter, title, h1)
+        assert len(children) == len(sections), (chapter, children, sections)
+        for words, child in zip(sections, children, strict=True):
+            assert _in_order(_words(words), child), (chapter, child, words)
+        starts.append(pages[place[0].objgen])
+        # each chapter begins at the top of its page (its bookmark's place: /XYZ left top zoom)
+        height = float(place[0].MediaBox[3])
+        assert float(place[3]) > height * 0.85, (chapter, float(place[3]), height)
+    assert starts == sorted(set(starts)), f"two chapters share a page: {starts}"
+    assert any("^" in child for _, children, _ in outline for child in children), \
+        "a formula in a heading lost its exponent (G(z)=E[z^T])"
+
+
+def test_course_pdf_text_holds_the_computed_numbers_and_no_raw_tex(printed: Path) -> None:
+    import pikepdf
+
+    pdf = pikepdf.open(printed / "course.pdf")
+    pages = {page.objgen: number for number, page in enumerate(pdf.pages)}
+    outline = _outline(pdf)
+    # the start page, Lesson 1 and its exercises, and Lesson 2 (whose board editor reads out the
+    # 1943 board's expected length): pypdf reads about 12 pages a second, the course is 300+
+    lesson2 = next(pages[place[0].objgen] for title, _, place in outline
+                   if title.startswith("Lesson 2 "))
+    end = next(pages[place[0].objgen] for title, _, place in outline
+               if title.startswith("Exercises 2 "))
+    pages_text = _text(printed / "course.pdf", range(end))
+    text = "\n".join(pages_text)
+    figure = f"{float(expected_turns(MILTON_BRADLEY_1943)[0]):.4f}"
+    assert figure in "\n".join(pages_text[lesson2:]), figure
+    assert f"page 1 of {len(pdf.pages)}" in pages_text[0], "no page numbers"
+    assert not RAW_TEX.findall(text), sorted(set(RAW_TEX.findall(text)))
+    assert not PLUMBING.findall(text), sorted(set(PLUMBING.findall(text)))
+
+
+# ------------------------------------------------------------------------------ a chapter's own PDF
+def test_a_lessons_pdf_is_its_own_document(printed: Path, site: Path) -> None:
+    path = printed / f"{LESSON}.pdf"
+    title = _page_headings(site, LESSON)[0][1]
+    pdf = _assert_accessible(path, f"{title} — {COURSE_TITLE}")
+    outline = _outline(pdf)
+    assert len(outline) == 1 and outline[0][0] == title
+    sections = [words for level, words in _page_headings(site, LESSON) if level == 2]
+    assert len(outline[0][1]) == len(sections)
+    text = "\n".join(_text(path))
+    assert f"{float(expected_turns(MILTON_BRADLEY_1943)[0]):.4f}" in text
+    assert not RAW_TEX.findall(text) and not PLUMBING.findall(text)
+    # the live editor is a described picture on paper: its board, key and chart
+    alts = _figures(pdf)
+    assert any(alt.startswith("Board, 100 squares") for alt in alts), alts
+    assert any(alt.startswith("Chart of the chance") for alt in alts), alts
+
+
+def test_solutions_pdf_holds_the_answer_keys_and_rubrics(printed: Path, site: Path) -> None:
+    path = printed / f"{SOLUTIONS}.pdf"
+    title = _page_headings(site, SOLUTIONS)[0][1]
+    assert title.startswith("Solutions ")
+    _assert_accessible(path, f"{title} — {COURSE_TITLE}")
+    text = "\n".join(_text(path))
+    assert "Rubric" in text, "the worked solutions' rubrics are missing"
+    assert not RAW_TEX.findall(text) and not PLUMBING.findall(text)
+    assert sorted(p.name for p in (printed / "solutions").iterdir()) == [f"{Path(SOLUTIONS).name}.pdf"]
+
+
+def test_make_pdf_builds_the_site_then_prints_it() -> None:
+    """`make pdf` is `make site` (with the same SOLUTIONS), then book/pdf.py (make -n: nothing
+    runs)."""
+    done = subprocess.run(["make", "-n", "pdf", "SOLUTIONS=1"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.replace("\\\n", " ").splitlines()
+    build = next(i for i, line in enumerate(lines) if "book/build.py" in line)
+    printing = next(i for i, line in enumerate(lines) if "book/pdf.py" in line)
+    assert build < printing, lines
+    assert 'SOLUTIONS="1"' in lines[build] and 'SOLUTIONS="1"' in lines[printing], lines

@@ -1,0 +1,373 @@
+"""The website against the WCAG 2.1 AA failures a second audit found beyond axe-core, in Chromium.
+
+The website built once for the site's tests (tests/conftest.py), opened from disk:
+
+- **Reflow** (1.4.10): at a 320 px wide window no page is wider than the window (every page).
+- **Phones**: at 390 px every display formula, inline formula longer than its line, matrix, code
+  cell and output on a few long pages either fits or scrolls inside its own box, which then shows a
+  shadow on the side that has more, is a Tab stop and has a name (axe's scrollable-region-focusable);
+  nothing is cut by a box that clips without scrolling.
+- **Focus visible** (2.4.7): on a sample of pages, every element Tab reaches looks different when it
+  has the focus: a screenshot of it and a margin around it, focused and not, must differ. The header's
+  and sidebar's elements, the same on every page, are compared on the first page only.
+- **Formulas are no Tab stops** (MathJax's inTabOrder off), and keep their MathML for screen readers.
+- **Contrast** (1.4.3) of the "+" in the search field's shortcut.
+- **Forced colours** (1.4.11, Windows' contrast themes): the board editor's key, chart and start
+  label take the system's colours, legible on its background; every picture of the site is opaque,
+  so that a dark contrast theme cannot show through it.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from . import browser
+from .conftest import site_pages
+
+
+def _requirements() -> str | None:
+    why = browser.missing(voila=False)
+    if why is None and importlib.util.find_spec("jupyter_book") is None:
+        why = "jupyter-book is not installed (pip install -e '.[test]')"
+    return why
+
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(_requirements() is not None, reason=str(_requirements()))]
+
+PAGE_TIMEOUT = 60_000
+# Long pages with many formulas and outputs (a phone's width).
+PHONE_PAGES = ["lessons/04_fundamental_matrix.html", "lessons/06_game_length.html",
+               "lessons/11_long_run.html", "lessons/12_design_a_board.html",
+               "exercises/11_exercises_long_run.html"]
+# (page, window width): a long lesson with a matrix, the other matrix lesson, an exercise set, the
+# playground's editor, and the playground on a phone (the header's buttons differ there).
+FOCUS_PAGES = [("lessons/11_long_run.html", 1280), ("lessons/03_markov_chains.html", 1280),
+               ("exercises/06_exercises_game_length.html", 1280), ("playground.html", 1280),
+               ("playground.html", 390)]
+MARGIN = 6            # px around an element in which its focus ring must show
+
+_TYPESET = """async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  }
+  if (document.fonts) await document.fonts.ready;
+  await new Promise(r => setTimeout(r, 200));   // course.js looks again once fonts have loaded
+}"""
+
+
+def _open(page: Any, site: Path, rel: str) -> None:
+    page.goto((site / rel).as_uri(), wait_until="load")
+    page.evaluate(_TYPESET)
+
+
+# ------------------------------------------------------------------------------ reflow
+# The outermost elements past the window's right edge that no box of theirs clips or scrolls.
+_PAST_THE_EDGE = """() => {
+  const width = document.documentElement.clientWidth;
+  const found = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.right <= width + 0.5) continue;
+    let held = false;
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (getComputedStyle(up).overflowX !== 'visible') { held = true; break; }
+    }
+    const parent = el.parentElement;
+    if (held || (parent && parent !== document.body
+                 && parent.getBoundingClientRect().right > width + 0.5)) continue;
+    found.push(`${el.localName}.${el.getAttribute('class') || ''} ` +
+               `"${(el.textContent || '').trim().slice(0, 50)}"`);
+  }
+  return {width: document.documentElement.scrollWidth, found: found.slice(0, 4)};
+}"""
+
+
+def test_no_page_is_wider_than_a_320px_window(site: Path) -> None:
+    wide = {}
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 320, "height": 700})
+        page.set_default_timeout(PAGE_TIMEOUT)
+        for path in site_pages(site):
+            rel = path.relative_to(site).as_posix()
+            _open(page, site, rel)
+            result = page.evaluate(_PAST_THE_EDGE)
+            if result["width"] > 320:
+                wide[rel] = result
+    assert not wide, "pages wider than 320 px:\n" + "\n".join(
+        f"{rel}: {r['width']} px: {r['found']}" for rel, r in wide.items())
+
+
+# ------------------------------------------------------------------------------ phones
+_BOXES = """() => {
+  const WHERE = 'div.math > mjx-container, span.math, .chutes-math, .cell_output pre, '
+              + '.cell_output > .output, div.highlight pre';
+  const line = box => {
+    for (let up = box.parentElement; up; up = up.parentElement) {
+      if (!getComputedStyle(up).display.startsWith('inline')) return up.clientWidth;
+    }
+    return innerWidth;
+  };
+  const article = document.querySelector('article');
+  const counts = {boxes: 0, scrolling: 0, display: 0, outputs: 0};
+  const bad = [];
+  for (const box of article.querySelectorAll(WHERE)) {
+    counts.boxes += 1;
+    const room = box.matches('span.math') ? line(box) : box.clientWidth;
+    if (box.scrollWidth <= room + 1) continue;
+    counts.scrolling += 1;
+    if (box.matches('div.math > mjx-container')) counts.display += 1;
+    if (box.matches('.cell_output *')) counts.outputs += 1;
+    const style = getComputedStyle(box);
+    const problems = [];
+    if (!['auto', 'scroll'].includes(style.overflowX)) problems.push(`overflow ${style.overflowX}`);
+    if (box.tabIndex < 0) problems.push('no Tab stop');
+    if (!(box.getAttribute('aria-label') || '').trim()) problems.push('no name');
+    if (!style.backgroundImage.includes('gradient')) problems.push('no shadow on its edge');
+    if (box.getBoundingClientRect().right > document.documentElement.clientWidth + 1) {
+      problems.push('past the window');
+    }
+    if (problems.length) {
+      bad.push(`${box.localName}.${box.getAttribute('class')} "${box.textContent.slice(0, 40)}":`
+               + ` ${problems.join(', ')}`);
+    }
+  }
+  // a box that clips what it holds without scrolling it: cut
+  for (const el of article.querySelectorAll('*')) {
+    if (el.matches('input, textarea') || el.closest('mjx-assistive-mml')) continue;
+    const style = getComputedStyle(el);
+    if (['hidden', 'clip'].includes(style.overflowX) && el.clientWidth > 0
+        && el.scrollWidth > el.clientWidth + 1) {
+      bad.push(`cut: ${el.localName}.${el.getAttribute('class')} (${el.scrollWidth} px in `
+               + `${el.clientWidth})`);
+    }
+  }
+  return {counts, bad: bad.slice(0, 6)};
+}"""
+
+
+def test_on_a_phone_every_wide_formula_and_output_scrolls_in_its_own_box(site: Path) -> None:
+    bad, totals = {}, {"display": 0, "outputs": 0}
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 390, "height": 844})
+        page.set_default_timeout(PAGE_TIMEOUT)
+        for rel in PHONE_PAGES:
+            _open(page, site, rel)
+            result = page.evaluate(_BOXES)
+            for key in totals:
+                totals[key] += result["counts"][key]
+            if result["bad"]:
+                bad[rel] = result["bad"]
+    # the boxes the audit found cut on a phone are there, and now scroll (the test can fail)
+    assert totals["display"] >= 5 and totals["outputs"] >= 30, totals
+    assert not bad, "\n".join(f"{rel}: {lines}" for rel, lines in bad.items())
+
+
+# ------------------------------------------------------------------------------ focus visible
+# Every element Tab reaches (tabindex >= 0, shown), numbered; its name, whether it belongs to the
+# page's own text (article), and a signature to recognise the header's and sidebar's on other pages.
+_FOCUSABLE = """() => {
+  const all = [...document.querySelectorAll(
+      'a[href], button, input, select, textarea, summary, iframe, [tabindex]')]
+    .filter(e => e.tabIndex >= 0 && !e.disabled
+                 && e.checkVisibility({contentVisibilityAuto: true, visibilityProperty: true}));
+  return all.map((e, i) => {
+    e.dataset.focusProbe = String(i);
+    const name = (e.getAttribute('aria-label') || e.title || e.textContent || '').trim();
+    return {i, tag: e.localName, name: name.slice(0, 60),
+            own: !!e.closest('article'), matrix: e.matches('.chutes-math'),
+            signature: `${e.localName}|${e.getAttribute('class')}|${e.getAttribute('href')}|${name}`};
+  });
+}"""
+# Scroll it to the middle; the box (in the window) holding it and what it draws.
+_PLACE = """i => {
+  document.activeElement && document.activeElement.blur && document.activeElement.blur();
+  const e = document.querySelector(`[data-focus-probe="${i}"]`);
+  e.scrollIntoView({block: 'center', inline: 'nearest'});
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const n of [e, ...e.querySelectorAll('*')]) {
+    const r = n.getBoundingClientRect();
+    if (r.width * r.height === 0) continue;
+    x0 = Math.min(x0, r.left); y0 = Math.min(y0, r.top);
+    x1 = Math.max(x1, r.right); y1 = Math.max(y1, r.bottom);
+  }
+  return [x0, y0, x1, y1];
+}"""
+# No tooltips (they would change pixels for a button that draws no ring), no transitions or caret.
+_STILL = """.tooltip { display: none !important; }
+* { transition: none !important; animation: none !important; caret-color: transparent !important; }"""
+
+
+def _focus_changes(page: Any, index: int, width: int, height: int) -> bool | None:
+    """Does the element look different focused? None if it cannot be seen in the window."""
+    x0, y0, x1, y1 = page.evaluate(_PLACE, index)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    left, top = max(0, int(x0) - MARGIN), max(0, int(y0) - MARGIN)
+    right, bottom = min(width, int(x1) + MARGIN + 1), min(height, int(y1) + MARGIN + 1)
+    if right <= left or bottom <= top:
+        return None
+    clip = {"x": left, "y": top, "width": right - left, "height": bottom - top}
+    before = page.screenshot(clip=clip)
+    page.evaluate("i => document.querySelector(`[data-focus-probe=\"${i}\"]`)"
+                  ".focus({preventScroll: true})", index)
+    after = page.screenshot(clip=clip)
+    return before != after
+
+
+def test_focus_is_visible_on_everything_the_keyboard_reaches(site: Path) -> None:
+    unseen: dict[str, list[str]] = {}
+    compared: dict[str, int] = {}
+    seen_chrome: dict[int, set[str]] = {}
+    matrices = 0
+    header_buttons: set[str] = set()
+    with browser.chromium() as chromium:
+        for rel, width in FOCUS_PAGES:
+            context = chromium.new_context(viewport={"width": width, "height": 900})
+            page = context.new_page()
+            page.set_default_timeout(PAGE_TIMEOUT)
+            _open(page, site, rel)
+            page.add_style_tag(content=_STILL)
+            if rel.startswith("lessons/11"):
+                # an inline formula, as MathJax's menu puts it in the Tab order when asked: its
+                # ring must not be cut by its box
+                page.evaluate("() => document.querySelector('p span.math mjx-container')"
+                              ".setAttribute('tabindex', '0')")
+            elements = page.evaluate(_FOCUSABLE)
+            page.mouse.move(width - 1, 899)
+            page.keyboard.press("Tab")             # the keyboard's focus: :focus-visible
+            chrome = seen_chrome.setdefault(width, set())
+            for element in elements:
+                if not element["own"]:
+                    if element["signature"] in chrome:
+                        continue
+                    chrome.add(element["signature"])
+                changed = _focus_changes(page, element["i"], width, 900)
+                if changed is None:
+                    continue
+                compared[f"{rel}@{width}"] = compared.get(f"{rel}@{width}", 0) + 1
+                matrices += element["matrix"]
+                if element["name"] in ("Toggle primary sidebar", "Download this page"):
+                    header_buttons.add(element["name"])
+                if not changed:
+                    unseen.setdefault(f"{rel}@{width}", []).append(
+                        f"{element['tag']} {element['name']!r}")
+            context.close()
+    assert matrices == 3, f"the three matrix boxes of Lessons 3 and 11 were not all reached: {matrices}"
+    assert header_buttons == {"Toggle primary sidebar", "Download this page"}, header_buttons
+    assert sum(compared.values()) > 150, compared
+    assert not unseen, "no visible change on focus:\n" + "\n".join(
+        f"{where}: {len(names)}: {names[:8]}" for where, names in unseen.items())
+
+
+def test_formulas_are_no_tab_stops_and_keep_their_mathml(site: Path) -> None:
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 1280, "height": 900})
+        _open(page, site, "lessons/11_long_run.html")
+        found = page.evaluate("""() => {
+          const stops = [...document.querySelectorAll('*')].filter(e => e.tabIndex >= 0
+              && e.checkVisibility({contentVisibilityAuto: true, visibilityProperty: true}));
+          const formulas = document.querySelectorAll('mjx-container');
+          return {stops: stops.length, formulas: formulas.length,
+                  formulaStops: stops.filter(e => e.localName === 'mjx-container'
+                                              && !e.classList.contains('course-scrolls')).length,
+                  mathml: document.querySelectorAll('mjx-container mjx-assistive-mml math').length};
+        }""")
+    assert found["formulas"] > 200, found             # the audit counted 293 formula stops
+    assert found["formulaStops"] == 0, found
+    assert found["mathml"] == found["formulas"], found
+    assert found["stops"] < 200, found                # 433 before, 141 now
+
+
+# ------------------------------------------------------------------------------ contrast
+_LUMINANCE = """
+  const rgb = text => (text.match(/[\\d.]+/g) || []).slice(0, 4).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const ratio = (a, b) => { const [x, y] = [lum(rgb(a)), lum(rgb(b))].sort((p, q) => q - p);
+                            return (x + 0.05) / (y + 0.05); };
+  const background = el => {
+    for (let up = el; up; up = up.parentElement) {
+      const c = rgb(getComputedStyle(up).backgroundColor);
+      if (c.length === 3 || c[3] > 0.99) return getComputedStyle(up).backgroundColor;
+    }
+    return 'rgb(255, 255, 255)';
+  };
+"""
+
+
+def test_the_search_shortcuts_plus_is_legible(site: Path) -> None:
+    """The "+" of "Ctrl+K" in the search field and in the search box Ctrl+K opens."""
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 1280, "height": 900})
+        _open(page, site, "index.html")
+        page.keyboard.press("Control+k")
+        page.wait_for_selector(".bd-search .search-button__kbd-shortcut", state="visible")
+        ratios = page.evaluate("() => {" + _LUMINANCE + """
+          return [...document.querySelectorAll('.search-button__kbd-shortcut')]
+            .filter(e => e.checkVisibility())
+            .map(e => [e.closest('.bd-search') ? 'search box' : 'search field',
+                       ratio(getComputedStyle(e).color, background(e))]);
+        }""")
+    assert {where for where, _ in ratios} == {"search box", "search field"}, ratios
+    assert min(r for _, r in ratios) >= 4.5, ratios     # 1.47:1 in the search box before
+
+
+def test_in_forced_colours_the_editor_is_legible(site: Path) -> None:
+    with browser.chromium() as chromium:
+        context = chromium.new_context(viewport={"width": 1280, "height": 1000},
+                                       forced_colors="active", color_scheme="dark")
+        page = context.new_page()
+        page.emulate_media(forced_colors="active", color_scheme="dark")
+        _open(page, site, "playground.html")
+        page.wait_for_selector(".chutes-editor-readout:not(:empty)")
+        found = page.evaluate("() => {" + _LUMINANCE + """
+          const editor = document.querySelector('.chutes-editor');
+          const ground = background(editor);
+          const words = [...editor.querySelectorAll(
+              'svg.chutes-editor-legend text, svg.chutes-editor-chart text, svg .start-label')]
+            .map(t => [t.textContent, ratio(getComputedStyle(t).fill, ground)]);
+          const lines = [...editor.querySelectorAll(
+              'svg.chutes-editor-chart line:not([stroke="#d0d0d0"]), svg.chutes-editor-chart .cdf')]
+            .map(l => ratio(getComputedStyle(l).stroke, ground));
+          return {ground, forced: matchMedia('(forced-colors: active)').matches, words, lines};
+        }""")
+        context.close()
+    assert found["forced"], "forced colours were not emulated"
+    assert len(found["words"]) >= 10, found
+    faint = [(w, round(r, 2)) for w, r in found["words"] if r < 4.5]
+    assert not faint, f"text near the background {found['ground']}: {faint}"
+    assert found["lines"] and min(found["lines"]) >= 3, found["lines"]
+
+
+def _png_is_opaque(data: bytes) -> bool:
+    import matplotlib.image
+
+    pixels = matplotlib.image.imread(io.BytesIO(data), format="png")
+    return not (pixels.ndim == 3 and pixels.shape[2] == 4 and float(pixels[..., 3].min()) < 1.0)
+
+
+def test_every_picture_is_opaque(site: Path) -> None:
+    """A picture drawn on a transparent ground would show a dark contrast theme through it: its
+    black text and lines would vanish. The course's pictures (files and the explorers' still
+    pictures, embedded in the pages) all have their own white ground."""
+    transparent = [p.name for p in (site / "_images").glob("*.png")
+                   if not _png_is_opaque(p.read_bytes())]
+    embedded = 0
+    for page in site_pages(site):
+        for data in re.findall(r'src="data:image/png;base64,([^"]+)"',
+                               page.read_text(encoding="utf-8")):
+            embedded += 1
+            if not _png_is_opaque(base64.b64decode(data)):
+                transparent.append(f"{page.name}: an explorer's picture")
+    assert embedded >= 10
+    assert not transparent, transparent
