@@ -143,7 +143,8 @@ _BOXES = """() => {
   for (const el of article.querySelectorAll('*')) {
     if (el.matches('input, textarea') || el.closest('mjx-assistive-mml')) continue;
     const style = getComputedStyle(el);
-    if (['hidden', 'clip'].includes(style.overflowX) && el.clientWidth > 0
+    // (a box of 1 px is the visually hidden pattern of text for screen readers: not a cut)
+    if (['hidden', 'clip'].includes(style.overflowX) && el.clientWidth > 1
         && el.scrollWidth > el.clientWidth + 1) {
       bad.push(`cut: ${el.localName}.${el.getAttribute('class')} (${el.scrollWidth} px in `
                + `${el.clientWidth})`);
