@@ -211,13 +211,15 @@ def _roll_system(board: Board) -> tuple[Any, np.ndarray]:
         A = sp.csc_matrix((np.concatenate([np.ones(n), -data[inner]]),
                            (np.concatenate([diag, rows[inner]]),
                             np.concatenate([diag, cols[inner]]))), shape=(n, n))
-        # as _leaving_on_the_diagonal: where 1 - B_ss has lost its digits, the chance of leaving
+        # as in the dense solve: where 1 - B_ss has lost its digits, the chance of leaving
         moves = ~end[rows] & (rows != cols)
         leave = np.bincount(rows[moves], weights=data[moves], minlength=n)[:n]
+        live = np.flatnonzero(~end[:n])
         diagonal = A.diagonal()
-        lost = ~end[:n] & (np.abs(diagonal - leave) > 1e-9 * leave)
-        if lost.any():
-            A.setdiag(np.where(lost, leave, diagonal))
+        trusted = _trusted_diagonal(diagonal[live], leave[live])
+        if trusted is not None:
+            diagonal[live] = trusted
+            A.setdiag(diagonal)
         c = np.where(end[:n], 0.0, 1.0)
         f = board.bonus_roll
         if f is not None:
@@ -506,9 +508,17 @@ def _leaving_on_the_diagonal(A: np.ndarray, rows: np.ndarray, live: np.ndarray) 
         return
     others = rows[near].copy()
     others[np.arange(near.size), live[near]] = 0.0
-    leave = others.sum(axis=1)
-    lost = np.abs(A[near, near] - leave) > 1e-9 * leave
-    A[near[lost], near[lost]] = leave[lost]
+    trusted = _trusted_diagonal(A[near, near], others.sum(axis=1))
+    if trusted is not None:
+        A[near, near] = trusted
+
+
+def _trusted_diagonal(diagonal: np.ndarray, leave: np.ndarray) -> np.ndarray | None:
+    """The entries ``1 - Q[s, s]`` of ``diagonal``, each replaced by ``leave[s]`` (the chance of
+    leaving s, summed from the rest of its row) where the two differ by more than 1e-9 relative;
+    ``None`` where none does (the dense and the sparse solve share this rule)."""
+    lost = np.abs(diagonal - leave) > 1e-9 * leave
+    return np.where(lost, leave, diagonal) if lost.any() else None
 
 
 def _expected_float(board: Board) -> np.ndarray:
