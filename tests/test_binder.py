@@ -142,6 +142,18 @@ def test_make_lab_serves_the_whole_course_from_the_start_page(lab_env: tuple[Pat
             with urllib.request.urlopen(request, timeout=30) as answer:
                 return json.loads(answer.read())
 
+        # The URL is printed as the server binds; on a loaded machine the first request can
+        # still be refused for a moment, so wait until the server answers (or has died).
+        ready = time.monotonic() + 60
+        while True:
+            try:
+                get("/api/status")
+                break
+            except OSError:
+                assert lab.poll() is None, f"make lab exited:\n{log.read_text()[-3000:]}"
+                assert time.monotonic() < ready, f"no answer on {port}:\n{log.read_text()[-3000:]}"
+                time.sleep(0.5)
+
         for folder in ("lessons", "exercises", "solutions"):
             listed = {item["name"] for item in get(f"/api/contents/{folder}")["content"]}
             expected = {p.name for p in (ROOT / folder).glob("*.ipynb")}
