@@ -50,8 +50,14 @@ def open_notebook():
         yield visit
 
 
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_a_student_page_passes_axe(open_notebook, name: str) -> None:
+# anywidget's front end gives each model two seconds to load its ES module (anywidget
+# widget.js, `AbortSignal.timeout(2000)`), then reports this error. On a machine busy with other
+# work (CI runs a hub and nbgrader beside this audit) the limit is sometimes missed by a page that
+# is otherwise fine; the page is then opened once more, on a fresh kernel, and judged on that.
+SLOW_MODEL = "[anywidget] Failed to initialize model."
+
+
+def _audit(open_notebook, name: str) -> tuple[list, list, int, list[str]]:
     page, errors, stop_kernels = open_notebook(name)
     try:
         violations = browser.axe_violations(page)
@@ -61,6 +67,15 @@ def test_a_student_page_passes_axe(open_notebook, name: str) -> None:
     finally:
         page.close()
         stop_kernels()
+    return violations, pictures, outputs, errors
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_a_student_page_passes_axe(open_notebook, name: str) -> None:
+    violations, pictures, outputs, errors = _audit(open_notebook, name)
+    if errors and set(errors) == {SLOW_MODEL}:
+        print(f"{name}: anywidget missed its two seconds ({len(errors)} models); opened again")
+        violations, pictures, outputs, errors = _audit(open_notebook, name)
     assert outputs > 0 or name == "start_here.ipynb", "the notebook did not render"
     assert not violations, f"{name}:\n" + browser.describe_violations(violations)
     assert all(alt for alt, _ in pictures), [src for alt, src in pictures if not alt]
