@@ -190,6 +190,7 @@ class _TimeByPart:
     def __init__(self, kernels: list[str]) -> None:
         self.kernels = kernels
         self.seconds: dict[str, float] = {}
+        self.by_file: dict[str, float] = {}
         self.passed: dict[str, int] = {}
         self.failed: dict[str, int] = {}
 
@@ -209,6 +210,8 @@ class _TimeByPart:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         part = self._part(report)
         self.seconds[part] = self.seconds.get(part, 0.0) + report.duration
+        path = report.nodeid.split("::", 1)[0].split("@", 1)[0]
+        self.by_file[path] = self.by_file.get(path, 0.0) + report.duration
         if report.when == "call" and report.passed:
             self.passed[part] = self.passed.get(part, 0) + 1
         elif report.failed:
@@ -225,6 +228,11 @@ class _TimeByPart:
             lines.append(f"{part:<48} {seconds:7.1f} s   {passed:5d} passed{failed}")
         for line in lines:
             terminalreporter.write_line(line)
+        # where to look first when the suite is too slow: the costliest files (a notebook's
+        # copies under other OpenBLAS kernels are files of their own)
+        terminalreporter.section("the costliest test files (test seconds)")
+        for path, seconds in sorted(self.by_file.items(), key=lambda kv: -kv[1])[:15]:
+            terminalreporter.write_line(f"{path:<60} {seconds:7.1f} s")
         log = os.environ.get("STAGE_LOG")     # `make test`'s table of stages (tools/stage.sh)
         if log:
             with open(log, "a", encoding="utf-8") as table:
