@@ -1,12 +1,13 @@
 """A teacher's nbgrader round on every exercise set, with the repository's nbgrader_config.py:
-generate_assignment, then autograde five students (the two cheats on half the sets each) in a class where every student has their own
-numbers (a course secret): one who hands in the solutions (every autograded point), one who hands in the untouched release (no points), one who cheats by
-redefining ``check``, the grader's entry points (``runpy``, the recorder in ``sys.modules``) and the
-library and answering 1 everywhere (no points), and one who answers with objects equal to
-everything after patching numpy's and math's closeness tests, the visible test and IPython's
-tracebacks (no points): the verdict is decided after the run, outside the kernel; and one who
-hands in the worked solutions computed with another student's numbers (less than half of the
-points of the exercises whose answers are values).
+generate_assignment, then autograde five students in a class where every student has their own
+numbers (a course secret): one who hands in the solutions (every autograded point, on every set),
+and four on half the sets each (HALF_THE_SETS): one who hands in the untouched release (no
+points), one who cheats by redefining ``check``, the grader's entry points (``runpy``, the
+recorder in ``sys.modules``) and the library and answering 1 everywhere (no points), one who
+answers with objects equal to everything after patching numpy's and math's closeness tests, the
+visible test and IPython's tracebacks (no points): the verdict is decided after the run, outside
+the kernel; and one who hands in the worked solutions computed with another student's numbers
+(less than half of the points of the exercises whose answers are values).
 ``nbgrader validate`` fails an unfinished notebook and passes a finished one.
 
 The whole round takes a few minutes on two cores; its stages' times are printed (``pytest -s``)."""
@@ -105,10 +106,14 @@ SECRET = "a class with a variant per student"
 FRIEND = "solutions"
 
 
-# The two cheats share the 12 sets, the patcher the odd ones and the cheat the even ones (a missing
-# notebook scores 0, so the tests also count the notebooks each cheat had graded): the grader and every kind of check (values, functions, formulas,
-# arrays, boards) still meet each cheat, at half the cost of grading both on every set.
-CHEATS = {"cheat": 0, "patcher": 1}
+# Besides the worked solutions (every set), the four other students share the 12 sets, two to a
+# set: the cheat and the copier the even ones, the patcher and the untouched release the odd ones
+# (a missing notebook scores 0, so the tests also count the notebooks each had graded). The grader
+# and every kind of check (values, functions, formulas, arrays, boards) still meet each of them, at
+# half the cost; what they show on each set is also checked on every set without nbgrader:
+# tests/test_exercises.py runs each untouched set ("not yet: no answer given" everywhere) and
+# tests/test_variants.py judges each set's answers with other students' numbers.
+HALF_THE_SETS = {"cheat": 0, "copier": 0, "patcher": 1, "untouched": 1}
 
 
 def _copier(solution: nbformat.NotebookNode, set_number: int) -> nbformat.NotebookNode:
@@ -173,8 +178,8 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         folder.mkdir(parents=True)
         for nb in SOLUTIONS:
             name = _released(nb)
-            if student in CHEATS and int(nb.name[:2]) % 2 != CHEATS[student]:
-                continue    # the two cheats share the sets between them (see CHEATS)
+            if student in HALF_THE_SETS and int(nb.name[:2]) % 2 != HALF_THE_SETS[student]:
+                continue    # two students to a set (see HALF_THE_SETS)
             if student == "solutions":
                 shutil.copy(nb, folder / name)
             elif student == "copier":
@@ -195,7 +200,7 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     done = _nbgrader("autograde", ASSIGNMENT, "--create", "--force", cwd=root)
     assert done.returncode == 0, done.stderr[-4000:]
     (root / "autograde.log").write_text(done.stderr)
-    times["autograde (3 students x 12 sets, 2 x 6)"] = time.perf_counter() - start
+    times["autograde (the solutions x 12 sets, 4 students x 6)"] = time.perf_counter() - start
     print("\nnbgrader round: " + ", ".join(f"{k} {v:.0f} s" for k, v in times.items()))
     yield root
 
@@ -259,7 +264,11 @@ def test_a_friends_numbers_earn_less_than_half_of_the_value_points(course: Path)
     from chutes_edu.checks import is_function_exercise
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        for nb in gb.find_submission(ASSIGNMENT, "copier").notebooks:
+        graded = {Path(name).stem for name in _graded(course, "copier")}
+        notebooks = [nb for nb in gb.find_submission(ASSIGNMENT, "copier").notebooks
+                     if nb.name in graded]
+        assert len(notebooks) == len(SOLUTIONS) // 2, sorted(graded)
+        for nb in notebooks:
             earned = possible = 0.0
             for grade in nb.grades:
                 if grade.cell.cell_type != "code":
@@ -275,7 +284,9 @@ def test_a_friends_numbers_earn_less_than_half_of_the_value_points(course: Path)
 
 
 def test_untouched_release_earns_nothing(course: Path) -> None:
-    for name, (score, _) in _scores(course, "untouched").items():
+    scores = _scores(course, "untouched")
+    assert {f"{name}.ipynb" for name in scores} >= set(_graded(course, "untouched"))
+    for name, (score, _) in scores.items():
         assert score == 0, name
 
 
@@ -283,10 +294,13 @@ def _graded(root: Path, student: str) -> list[str]:
     return sorted(p.name for p in (root / "autograded" / student / ASSIGNMENT).glob("*.ipynb"))
 
 
-def test_each_cheat_had_half_the_sets_graded(course: Path) -> None:
-    cheat, patcher = _graded(course, "cheat"), _graded(course, "patcher")
-    assert len(cheat) == len(patcher) == len(SOLUTIONS) // 2, (cheat, patcher)
-    assert sorted(cheat + patcher) == sorted(_released(nb) for nb in SOLUTIONS)
+def test_each_student_but_the_solutions_had_half_the_sets_graded(course: Path) -> None:
+    every_set = sorted(_released(nb) for nb in SOLUTIONS)
+    assert _graded(course, "solutions") == every_set
+    graded = {student: _graded(course, student) for student in HALF_THE_SETS}
+    assert all(len(sets) == len(SOLUTIONS) // 2 for sets in graded.values()), graded
+    assert sorted(graded["cheat"] + graded["patcher"]) == every_set
+    assert sorted(graded["copier"] + graded["untouched"]) == every_set
 
 
 def test_a_cheat_earns_nothing(course: Path) -> None:
