@@ -17,7 +17,10 @@ What it does, and why:
    are only read. In the staged copies, nbval's cell tags are dropped, the solution markers
    (``### BEGIN SOLUTION`` ...) are taken out of the solutions and hidden tests removed, and each
    saved explorer becomes a still picture (its words and its pictures, with their alt text, but
-   no controls: they need Python behind the page), followed by a note on how to run it live.
+   no controls: they need Python behind the page), followed by a note on how to run it live; a
+   saved board editor (saved without its program, ``tools/slim_notebook.py``) is drawn live from
+   the package's modules, and a figure saved once as its ``<img alt>`` is turned back into a PNG
+   with its alt text.
 2. **Vendor** what a page loads: MathJax 3 comes from the npm
    registry (``book/package.json``, installed by ``npm ci`` into ``book/node_modules``) and are
    copied into ``_static/vendor/``; the configuration points Sphinx and MyST-NB at them, so that no
@@ -49,6 +52,7 @@ import nbformat
 
 from chutes_edu.course import GLOSSARY, SOURCES, TOOLBOX, set_stem
 from chutes_edu.grading import HIDDEN_TESTS
+from chutes_edu.plots.alt_text import _read_img_tag
 
 BOOK = Path(__file__).resolve().parent
 ROOT = BOOK.parent
@@ -233,6 +237,19 @@ def _still(cell: Any, state: dict[str, Any]) -> bool:
     return needs_python
 
 
+def _figure_png(out: dict) -> None:
+    """A figure saved once, as its ``<img>`` (``tools/slim_notebook.py``): its PNG and alt text
+    back in the output, for the page to show as a file with its alt text (course_site.py)."""
+    data = out.get("data", {})
+    html_text = data.get("text/html", "")
+    tag = None if "image/png" in data else _read_img_tag(
+        "".join(html_text) if isinstance(html_text, list) else html_text)
+    if tag is not None:
+        alt, png, size = tag
+        data["image/png"] = png
+        out.setdefault("metadata", {})["image/png"] = {"alt": alt, **size}
+
+
 def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
                    strip_solutions: bool = False) -> None:
     """Copy one notebook for the site: outputs kept, test plumbing and solution markers out."""
@@ -254,6 +271,8 @@ def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
             if not cells and cell.cell_type == "markdown":
                 # The page's title: "Solutions N — ...", not the exercise set's own title again.
                 cell.source = re.sub(r"^# Exercises ", "# Solutions ", cell.source, count=1)
+        for out in cell.get("outputs", []):
+            _figure_png(out)
         if cell.cell_type == "code" and _has_widget(cell):
             if not _still(cell, state):
                 cells.append(cell)          # a board editor: live on the page, nothing to add
