@@ -28,9 +28,10 @@ What it does, and why:
 3. **Build** with Jupyter Book's Sphinx entry point (``jupyter_book.sphinx.build_sphinx``) into
    ``--out`` (default ``_build/html``; ``index.html`` is the front page).
 
-Launch links (Binder, or a JupyterHub through nbgitpuller) appear on every notebook page and under
-every widget only when ``--binder-url`` or ``--hub-url`` is given; they need the repository's URL
-(``--repo-url``, by default the ``origin`` remote when it is an https URL).
+Launch links (Binder, or a JupyterHub through nbgitpuller) appear on every notebook page, on the
+front page and under every widget only when ``--binder-url`` or ``--hub-url`` is given; they need
+the repository's URL (``--repo-url``, by default the ``origin`` remote when it is an https URL).
+Without them no page names or promises a link (README.md, "The course website").
 """
 
 from __future__ import annotations
@@ -320,19 +321,18 @@ def front_page(args: argparse.Namespace) -> str:
     if not args.solutions:
         course = _drop_last_column(course)
     course = course.replace("## The course", "## The course map", 1)
+    # Only the ways this build has an address for: no link to Binder's home page, no promise.
+    links = dict(launch_links(args, "start_here.ipynb"))
     start = [
-        "- **In the browser, nothing to install**: "
-        + (f"[open the course on Binder]({launch_links(args, 'start_here.ipynb')[0][1]})"
-           if args.binder_url else "open the course's repository on [mybinder.org](https://mybinder.org)"
-           " with the path `lab/tree/start_here.ipynb`")
-        + ". It takes a minute to start, and your changes are not kept.",
+        *([f"- **In the browser, nothing to install**: [open the course on Binder]"
+           f"({links['Binder']}). It takes a minute to start, and your changes are not kept."]
+          if "Binder" in links else []),
         "- **On a laptop**: with Python 3.11 and `make`, "
         + (f"clone [the course]({args.repo_url})" if args.repo_url else "clone the course")
         + " and run `make lab`; JupyterLab opens on the start page.",
-        "- **On your university's JupyterHub**: "
-        + (f"[open the course on the hub]({launch_links(args, 'start_here.ipynb')[-1][1]})"
-           if args.hub_url else "follow the link your teacher gives you")
-        + "; it copies the course into your home folder and opens the start page.",
+        *([f"- **On your university's JupyterHub**: [open the course on the hub]"
+           f"({links['your JupyterHub']}); it copies the course into your home folder and opens "
+           "the start page."] if "your JupyterHub" in links else []),
     ]
     solutions = ("Each exercise set is followed by its worked solutions: try first."
                  if args.solutions else
