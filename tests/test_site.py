@@ -29,7 +29,7 @@ import pytest
 from chutes_edu.course import GLOSSARY, TOOLBOX, course_lessons
 
 from . import browser
-from .conftest import BINDER_URL, BUILD_LOG, HUB_URL, site_pages
+from .conftest import BINDER_URL, BUILD_LOG, HUB_URL, REPO_URL, site_pages
 from .test_course import TOOLBOX_SECTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -361,6 +361,9 @@ def test_saved_explorers_are_still_pictures_that_say_how_to_run_them(reports):
     pages = _each(reports)
     assert sum(len(v["snapshots"]) for v in pages.values()) >= 10, \
         "the lessons' explorers did not reach the site"
+    build = _load_build()
+    args = build.parse_args(["--binder-url", BINDER_URL, "--hub-url", HUB_URL,
+                             "--repo-url", REPO_URL])
     for rel, report in pages.items():
         assert report["views"] == 0 and report["controls"] == 0, f"{rel}: dead widget controls"
         for pictures in report["snapshots"]:
@@ -369,6 +372,10 @@ def test_saved_explorers_are_still_pictures_that_say_how_to_run_them(reports):
         if report["snapshots"]:
             links = " ".join(report["noteLinks"])
             assert BINDER_URL in links and HUB_URL in links, f"{rel}: no launch links"
+            # exactly the links book/build.py made for the page's notebook (an "&" escaped
+            # twice once sent the hub a parameter "amp;urlpath")
+            made = build.launch_links(args, rel.removesuffix(".html") + ".ipynb")
+            assert {url for _, url in made} <= set(report["noteLinks"]), (rel, made, links)
 
 
 def test_no_serious_or_critical_accessibility_violation(reports):
