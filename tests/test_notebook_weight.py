@@ -72,13 +72,13 @@ def _pictures(nb: nbformat.NotebookNode) -> list[str]:
     return found
 
 
-def _png(size: tuple[int, int] = (40, 30), colours: int = 2, mode: str = "RGBA") -> bytes:
-    """A picture: vertical stripes of ``colours`` colours, opaque."""
-    image = Image.new(mode, size, (255, 255, 255, 255) if mode == "RGBA" else (255, 255, 255))
-    for x in range(size[0]):
-        value = (x * 251 // max(size[0] - 1, 1)) if colours > 256 else (x % colours) * 40 % 256
-        for y in range(size[1]):
-            image.putpixel((x, y), (value, 255 - value, (value * 7) % 256, 255)[:len(mode)])
+def _png(colours: int = 2) -> bytes:
+    """A small opaque RGBA picture: vertical stripes of ``colours`` colours."""
+    image = Image.new("RGBA", (40, 30), (255, 255, 255, 255))
+    for x in range(40):
+        shade = (x % colours) * 40 % 256
+        for y in range(30):
+            image.putpixel((x, y), (shade, 255 - shade, shade * 7 % 256, 255))
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
