@@ -51,7 +51,7 @@ STAGE_LOG := $(CURDIR)/tests/artifacts/stages.txt
 STAGE     := STAGE_LOG=$(STAGE_LOG) tools/stage.sh
 
 .PHONY: help lab lab-env teacher test test-fast test-start lint fmt notebooks-kernels site pdf bench \
-	exercises student clean
+	exercises resave student clean
 
 help:
 	@echo "make lab        - create .venv-lab (the pinned course environment) and start JupyterLab"
@@ -65,6 +65,8 @@ help:
 	@echo "                  lesson and exercise set (SOLUTIONS=1 adds the worked solutions; PAPER=letter)"
 	@echo "make bench      - print the speed ratios (benchmarks/bench.py)"
 	@echo "make exercises  - regenerate exercises/ from solutions/"
+	@echo "make resave NB=lessons/05_exact_answers.ipynb - execute notebooks and save them the course's"
+	@echo "                  way: the kernel's metadata, each picture once (tools/slim_notebook.py)"
 	@echo "make student    - build the branch 'student' from main: the course without solutions or"
 	@echo "                  answer checks, for a graded class (then: git push origin student)"
 
@@ -177,6 +179,17 @@ bench: $(STAMP)
 
 exercises: $(STAMP)
 	$(PY) tools/make_exercises.py --verify
+
+# Execute notebooks (NB: one or more paths, e.g. NB="lessons/0*.ipynb") and save them with their
+# outputs as the course keeps them (CONTRIBUTING.md): the kernel's metadata, no per-cell timing,
+# each picture once as a palette PNG and no explorer's program in the widget state.
+NB ?=
+resave: $(STAMP)
+	@test -n "$(NB)" || { echo "say which notebooks: make resave NB=lessons/05_exact_answers.ipynb"; exit 2; }
+	@for nb in $(NB); do echo "executing $$nb"; \
+		$(VENV)/bin/jupyter nbconvert --to notebook --execute --inplace "$$nb" || exit 1; done
+	@$(PY) tools/notebook_metadata.py $(NB)
+	@$(PY) tools/slim_notebook.py $(NB)
 
 # The student copy for a graded class (TEACHING.md): a branch built from main's last commit with
 # git plumbing (the working tree and the current branch are not touched). SOURCE=<commit> builds

@@ -17,7 +17,10 @@ What it does, and why:
    are only read. In the staged copies, nbval's cell tags are dropped, the solution markers
    (``### BEGIN SOLUTION`` ...) are taken out of the solutions and hidden tests removed, and each
    saved explorer becomes a still picture (its words and its pictures, with their alt text, but
-   no controls: they need Python behind the page), followed by a note on how to run it live.
+   no controls: they need Python behind the page), followed by a note on how to run it live; a
+   saved board editor (saved without its program, ``tools/slim_notebook.py``) is drawn live from
+   the package's modules, and a figure saved once as its ``<img alt>`` is turned back into a PNG
+   with its alt text.
 2. **Vendor** what a page loads: MathJax 3 comes from the npm
    registry (``book/package.json``, installed by ``npm ci`` into ``book/node_modules``) and are
    copied into ``_static/vendor/``; the configuration points Sphinx and MyST-NB at them, so that no
@@ -25,9 +28,10 @@ What it does, and why:
 3. **Build** with Jupyter Book's Sphinx entry point (``jupyter_book.sphinx.build_sphinx``) into
    ``--out`` (default ``_build/html``; ``index.html`` is the front page).
 
-Launch links (Binder, or a JupyterHub through nbgitpuller) appear on every notebook page and under
-every widget only when ``--binder-url`` or ``--hub-url`` is given; they need the repository's URL
-(``--repo-url``, by default the ``origin`` remote when it is an https URL).
+Launch links (Binder, or a JupyterHub through nbgitpuller) appear on every notebook page, on the
+front page and under every widget only when ``--binder-url`` or ``--hub-url`` is given; they need
+the repository's URL (``--repo-url``, by default the ``origin`` remote when it is an https URL).
+Without them no page names or promises a link (README.md, "The course website").
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ import nbformat
 
 from chutes_edu.course import GLOSSARY, SOURCES, TOOLBOX, set_stem
 from chutes_edu.grading import HIDDEN_TESTS
+from chutes_edu.plots.alt_text import _read_img_tag
 
 BOOK = Path(__file__).resolve().parent
 ROOT = BOOK.parent
@@ -233,6 +238,19 @@ def _still(cell: Any, state: dict[str, Any]) -> bool:
     return needs_python
 
 
+def _figure_png(out: dict) -> None:
+    """A figure saved once, as its ``<img>`` (``tools/slim_notebook.py``): its PNG and alt text
+    back in the output, for the page to show as a file with its alt text (course_site.py)."""
+    data = out.get("data", {})
+    html_text = data.get("text/html", "")
+    tag = None if "image/png" in data else _read_img_tag(
+        "".join(html_text) if isinstance(html_text, list) else html_text)
+    if tag is not None:
+        alt, png, size = tag
+        data["image/png"] = png
+        out.setdefault("metadata", {})["image/png"] = {"alt": alt, **size}
+
+
 def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
                    strip_solutions: bool = False) -> None:
     """Copy one notebook for the site: outputs kept, test plumbing and solution markers out."""
@@ -254,6 +272,8 @@ def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
             if not cells and cell.cell_type == "markdown":
                 # The page's title: "Solutions N — ...", not the exercise set's own title again.
                 cell.source = re.sub(r"^# Exercises ", "# Solutions ", cell.source, count=1)
+        for out in cell.get("outputs", []):
+            _figure_png(out)
         if cell.cell_type == "code" and _has_widget(cell):
             if not _still(cell, state):
                 cells.append(cell)          # a board editor: live on the page, nothing to add
@@ -301,19 +321,18 @@ def front_page(args: argparse.Namespace) -> str:
     if not args.solutions:
         course = _drop_last_column(course)
     course = course.replace("## The course", "## The course map", 1)
+    # Only the ways this build has an address for: no link to Binder's home page, no promise.
+    links = dict(launch_links(args, "start_here.ipynb"))
     start = [
-        "- **In the browser, nothing to install**: "
-        + (f"[open the course on Binder]({launch_links(args, 'start_here.ipynb')[0][1]})"
-           if args.binder_url else "open the course's repository on [mybinder.org](https://mybinder.org)"
-           " with the path `lab/tree/start_here.ipynb`")
-        + ". It takes a minute to start, and your changes are not kept.",
+        *([f"- **In the browser, nothing to install**: [open the course on Binder]"
+           f"({links['Binder']}). It takes a minute to start, and your changes are not kept."]
+          if "Binder" in links else []),
         "- **On a laptop**: with Python 3.11 and `make`, "
         + (f"clone [the course]({args.repo_url})" if args.repo_url else "clone the course")
         + " and run `make lab`; JupyterLab opens on the start page.",
-        "- **On your university's JupyterHub**: "
-        + (f"[open the course on the hub]({launch_links(args, 'start_here.ipynb')[-1][1]})"
-           if args.hub_url else "follow the link your teacher gives you")
-        + "; it copies the course into your home folder and opens the start page.",
+        *([f"- **On your university's JupyterHub**: [open the course on the hub]"
+           f"({links['your JupyterHub']}); it copies the course into your home folder and opens "
+           "the start page."] if "your JupyterHub" in links else []),
     ]
     solutions = ("Each exercise set is followed by its worked solutions: try first."
                  if args.solutions else

@@ -29,7 +29,7 @@ import pytest
 from chutes_edu.course import GLOSSARY, TOOLBOX, course_lessons
 
 from . import browser
-from .conftest import BINDER_URL, BUILD_LOG, HUB_URL, site_pages
+from .conftest import BINDER_URL, BUILD_LOG, HUB_URL, REPO_URL, site_pages
 from .test_course import TOOLBOX_SECTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -361,6 +361,9 @@ def test_saved_explorers_are_still_pictures_that_say_how_to_run_them(reports):
     pages = _each(reports)
     assert sum(len(v["snapshots"]) for v in pages.values()) >= 10, \
         "the lessons' explorers did not reach the site"
+    build = _load_build()
+    args = build.parse_args(["--binder-url", BINDER_URL, "--hub-url", HUB_URL,
+                             "--repo-url", REPO_URL])
     for rel, report in pages.items():
         assert report["views"] == 0 and report["controls"] == 0, f"{rel}: dead widget controls"
         for pictures in report["snapshots"]:
@@ -369,6 +372,10 @@ def test_saved_explorers_are_still_pictures_that_say_how_to_run_them(reports):
         if report["snapshots"]:
             links = " ".join(report["noteLinks"])
             assert BINDER_URL in links and HUB_URL in links, f"{rel}: no launch links"
+            # exactly the links book/build.py made for the page's notebook (an "&" escaped
+            # twice once sent the hub a parameter "amp;urlpath")
+            made = build.launch_links(args, rel.removesuffix(".html") + ".ipynb")
+            assert {url for _, url in made} <= set(report["noteLinks"]), (rel, made, links)
 
 
 def test_no_serious_or_critical_accessibility_violation(reports):
@@ -442,6 +449,51 @@ def test_default_build_leaves_solutions_and_launch_links_out(tmp_path, monkeypat
     notes = [c for p in (src / "lessons").glob("*.ipynb")
              for c in nbformat.read(p, as_version=4).cells if "widget-note" in c.source]
     assert notes and all("make lab" in c.source for c in notes)
+    # ... and no page promises a link that is not there (issue 28)
+    assert not [c.source for c in notes if "](http" in c.source], "a note links somewhere"
+    front = (src / "index.md").read_text(encoding="utf-8")
+    assert "mybinder" not in front.lower() and "Binder" not in front and "JupyterHub" not in front
+    assert "make lab" in front
+    statement = (src / "accessibility.md").read_text(encoding="utf-8")
+    assert not re.search(r"links? to a live copy", statement), "the statement promises a link"
+    config = (src / "_config.yml").read_text(encoding="utf-8")
+    assert '"binderhub_url": ""' in config and '"jupyterhub_url": ""' in config
+
+
+@pytest.mark.parametrize(("repo", "spec"), [
+    ("https://github.com/example-org/chutes_edu", "gh/example-org/chutes_edu"),
+    ("https://gitlab.com/example-org/chutes_edu", "gl/example-org%2Fchutes_edu"),
+    ("https://git.example.edu/course/chutes_edu", "git/https%3A%2F%2Fgit.example.edu%2Fcourse"
+                                                  "%2Fchutes_edu")])
+def test_launch_links_open_the_notebook_in_the_repository(repo, spec, monkeypatch):
+    """With addresses, Binder opens the repository at the page's notebook (never Binder's home
+    page), the hub pulls the repository and opens the same notebook; checked without a build."""
+    for name in ("SOLUTIONS", "BINDER_URL", "HUB_URL", "REPO_URL", "BRANCH"):
+        monkeypatch.delenv(name, raising=False)
+    build = _load_build()
+    args = build.parse_args(["--binder-url", "https://mybinder.org/", "--hub-url", HUB_URL,
+                             "--repo-url", repo + ".git", "--branch", "fall"])
+    path = "lessons/02_board_as_equations.ipynb"
+    links = dict(build.launch_links(args, path))
+    assert links["Binder"] == f"https://mybinder.org/v2/{spec}/fall?urlpath=lab/tree/{path}"
+    name = repo.rsplit("/", 1)[-1]
+    assert links["your JupyterHub"] == (
+        f"{HUB_URL}/hub/user-redirect/git-pull?repo={repo.replace(':', '%3A')}"
+        f"&urlpath=lab/tree/{name}/{path}&branch=fall")
+    front = build.front_page(args)
+    start = dict(build.launch_links(args, "start_here.ipynb"))
+    assert f"[open the course on Binder]({start['Binder']})" in front
+    assert f"[open the course on the hub]({start['your JupyterHub']})" in front
+    assert f"clone [the course]({repo})" in front
+    sentence = build._run_live_sentence(args, path)
+    assert f"[on Binder]({links['Binder']})" in sentence
+    assert f"[on your JupyterHub]({links['your JupyterHub']})" in sentence
+    # only the address given gets a link
+    args = build.parse_args(["--binder-url", "https://mybinder.org", "--repo-url", repo])
+    front = build.front_page(args)
+    assert "on Binder" in front and "JupyterHub" not in front
+    with pytest.raises(build.SiteError, match="REPO_URL"):
+        build.parse_args(["--binder-url", "https://mybinder.org", "--repo-url", "git@host:x.git"])
 
 
 def test_solutions_are_staged_without_markers(tmp_path, monkeypatch):

@@ -5,6 +5,11 @@ Alt text: a figure from ``chutes_edu.plots`` carries its description in the outp
 text only from cell metadata, so the image renderer is wrapped to take it from the output too.
 Every image left without alt text is reported as a build warning naming its page.
 
+Link addresses: MyST (myst-parser 3) HTML-escapes a Markdown link's address and Sphinx's HTML
+writer escapes it again, so an ``&`` in a link (the hub's launch links: ``?repo=...&urlpath=...``)
+reached the page as ``&amp;amp;`` and the hub read a parameter ``amp;urlpath``. External addresses
+are given back what the Markdown said before the page is written.
+
 Thebe: Jupyter Book always loads sphinx-thebe, which writes the address of thebe on a CDN into
 every page (twice, a script error) although the course does not use it (a live kernel needs the
 network anyway; the launch links open Binder or a hub instead). Its handlers are taken out.
@@ -12,6 +17,7 @@ network anyway; the launch links open Binder or a hub instead). Its handlers are
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from docutils import nodes
@@ -43,6 +49,13 @@ def _report_missing_alt(app: Sphinx, doctree: nodes.document, docname: str) -> N
         if not str(node.get("alt", "")).strip():
             LOGGER.warning("an image without alt text in %s (%s)", docname, node.get("uri"),
                            location=node, type="course", subtype="alt")
+
+
+def _link_addresses_as_written(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    for node in doctree.findall(nodes.reference):
+        uri = str(node.get("refuri", ""))
+        if "://" in uri and "&" in uri:
+            node["refuri"] = html.unescape(uri)
 
 
 def _without_thebe(app: Sphinx) -> None:
@@ -103,5 +116,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", _name_toc_toggles, priority=900)
     NbElementRenderer.render_image = render_image  # type: ignore[method-assign]
     app.connect("doctree-resolved", _report_missing_alt)
+    app.connect("doctree-resolved", _link_addresses_as_written)
     app.connect("builder-inited", _without_thebe)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

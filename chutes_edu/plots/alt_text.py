@@ -3,8 +3,10 @@
 :func:`describe` gives a figure (or one of its axes) a sentence of *alt text*; every plotting
 function of the course describes its axes with a sentence computed from what it draws. When a
 notebook shows a figure, the description becomes the output's ``{"image/png": {"alt": ...}}``
-metadata (an IPython formatter registered when :mod:`chutes_edu.plots` is imported), which the
-course website turns into ``<img alt=...>``; the explorers show it on their pictures.
+metadata (an IPython formatter registered when :mod:`chutes_edu.plots` is imported), and the
+output also gets the ``<img alt=...>`` that JupyterLab and Voila show; the explorers show it on
+their pictures. A saved notebook keeps only that ``<img>`` (``tools/slim_notebook.py``), which the
+course website reads back into a PNG with its alt text.
 
 A figure's description is its own if :func:`describe` was given the figure, otherwise its axes'
 descriptions in drawing order, so side-by-side pictures are all described; drawing twice on the
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -111,6 +114,25 @@ def _img_tag(png: Any, metadata: dict[str, Any] | None, alt: str) -> str:
                    if metadata and key in metadata)
     return (f'<img alt="{html.escape(alt, quote=True)}"{size} '
             f'src="data:image/png;base64,{data}">')
+
+
+_IMG_TAG = re.compile(r'<img alt="(?P<alt>[^"]*)"(?P<size>(?: (?:width|height)="\d+")*) '
+                      r'src="data:image/png;base64,(?P<data>[A-Za-z0-9+/=\s]+)">')
+"""What :func:`_img_tag` writes."""
+
+
+def _read_img_tag(text: str) -> tuple[str, str, dict[str, int]] | None:
+    """``(alt text, base64 PNG, {"width": ..., "height": ...})`` of an ``<img>`` that
+    :func:`_img_tag` wrote (a figure's ``text/html``), or None if ``text`` is no such tag.
+
+    A saved notebook keeps only this copy of a figure (``tools/slim_notebook.py``); the course
+    website reads it back into a PNG with its alt text (``book/build.py``).
+    """
+    tag = _IMG_TAG.fullmatch(text.strip())
+    if tag is None:
+        return None
+    size = {key: int(value) for key, value in re.findall(r'(width|height)="(\d+)"', tag["size"])}
+    return html.unescape(tag["alt"]), "".join(tag["data"].split()), size
 
 
 class _PngWithAlt:
