@@ -51,6 +51,10 @@ from chutes_edu.course import GLOSSARY, SOURCES, TOOLBOX, set_stem
 from chutes_edu.grading import HIDDEN_TESTS
 
 BOOK = Path(__file__).resolve().parent
+if str(BOOK) not in sys.path:     # book/answers.py, whether this runs as a script or is imported
+    sys.path.insert(0, str(BOOK))
+import answers  # noqa: E402
+
 ROOT = BOOK.parent
 LESSONS, EXERCISES, SOLUTIONS = "lessons", "exercises", "solutions"
 NODE_MODULES = BOOK / "node_modules"
@@ -525,9 +529,10 @@ def _config(args: argparse.Namespace) -> dict:
                 "nb_mime_priority_overrides": [["html", "image/png", 25]],
                 # Not `_static`: Jupyter Book would load every .js and .css under it on every page.
                 "html_static_path": [ASSETS],
-                "html_css_files": ["course.css", "board_editor.css"],
+                "html_css_files": ["course.css", "board_editor.css", answers.STYLE],
                 # course.js: boxes that scroll sideways become named Tab stops (book/static).
-                "html_js_files": ["board_editor_site.js", "course.js"],
+                # answers.js: the exercises' answer boxes (book/answers.py).
+                "html_js_files": ["board_editor_site.js", "course.js", answers.SCRIPT],
                 # A formula is no Tab stop of its own (MathJax's default makes each one: 293 of
                 # Lesson 11's 433 stops); its menu and assistive MathML stay. MyST adds the
                 # classes MathJax typesets (processHtmlClass) to these options.
@@ -604,6 +609,26 @@ def ensure_node_modules() -> None:
                    cwd=BOOK, check=True)
 
 
+def _repository_link(args: argparse.Namespace, path: str) -> list[tuple[str, str]]:
+    """(label, url) of ``path`` in the repository's web view, when the build has its address."""
+    if not args.repo_url.startswith("https://"):
+        return []
+    blob = "/-/blob/" if "gitlab" in args.repo_url else "/blob/"
+    return [("in the course's repository", f"{args.repo_url}{blob}{args.branch}/{path}")]
+
+
+def _answer_boxes(args: argparse.Namespace, src: Path, name: str) -> None:
+    """The staged exercise set of lesson ``name`` with its answer boxes (book/answers.py)."""
+    staged = src / EXERCISES / f"{set_stem(name, EXERCISES)}.ipynb"
+    if not staged.exists():
+        return
+    path = f"{EXERCISES}/{staged.name}"
+    solutions = src / SOLUTIONS / f"{set_stem(name, SOLUTIONS)}.ipynb"
+    links = [(f"live on {label}", url) for label, url in launch_links(args, path)]
+    answers.add_answers(staged, solutions=solutions if args.solutions else None,
+                        links=links + _repository_link(args, path))
+
+
 def stage(args: argparse.Namespace, src: Path) -> None:
     """Write the Jupyter Book source folder ``src`` (wiped first)."""
     if src.exists():
@@ -623,6 +648,7 @@ def stage(args: argparse.Namespace, src: Path) -> None:
             else:
                 print(f"book/build.py: warning: {folder}/{file} does not exist yet",
                       file=sys.stderr)
+        _answer_boxes(args, src, name)
     stage_reference_pages(src, args)
     (src / "index.md").write_text(front_page(args), encoding="utf-8")
     (src / "accessibility.md").write_text((ROOT / "ACCESSIBILITY.md").read_text(encoding="utf-8"),
