@@ -13,6 +13,9 @@ An exercise whose answer is code (a function, or anything its check computes wit
 offers what the build has: the worked solution behind a "show the solution" control when the site
 is built with the solutions, and links to open the exercise set live (Binder, a JupyterHub) or in
 the repository when the build has their addresses. No address, no link.
+
+A copy of the course without the answer checks (the student copy, ``tools/student_copy.py``) has
+nothing to put in a page: its exercises get neither a box nor a note.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import html
 import json
 import re
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 
 import nbformat
@@ -29,6 +33,7 @@ from chutes_edu.checks import (
     HINT_POINTER,
     AnswerSpec,
     answer_spec,
+    has_answer_checks,
     is_function_exercise,
     tolerance_text,
 )
@@ -42,6 +47,7 @@ _HEADING = re.compile(r"^###\s+Exercise\s+(?P<exercise>\d+\.\d+)\b")
 BOX_CLASS, CODE_CLASS = "answer-box", "answer-code"
 
 
+@cache
 def spec_for(exercise: str) -> AnswerSpec | None:
     """The check's spec for ``exercise`` with the course's own numbers (the site's), or None.
 
@@ -204,6 +210,8 @@ def add_answers(notebook: Path, *, solutions: Path | None = None,
         if match is None:
             continue
         exercise = match["exercise"]
+        if not has_answer_checks(exercise):
+            continue
         spec = spec_for(exercise)
         if spec is not None:
             cells.append(_raw_cell(answer_box(spec)))

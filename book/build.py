@@ -18,6 +18,8 @@ What it does, and why:
    (``### BEGIN SOLUTION`` ...) are taken out of the solutions and hidden tests removed, and each
    saved explorer becomes a still picture (its words and its pictures, with their alt text, but
    no controls: they need Python behind the page), followed by a note on how to run it live.
+   Under each exercise's ``check(...)`` cell, an answer box that checks a value answer in the
+   page, or a note that the answer is code (``book/answers.py``).
 2. **Vendor** what a page loads: MathJax 3 comes from the npm
    registry (``book/package.json``, installed by ``npm ci`` into ``book/node_modules``) and are
    copied into ``_static/vendor/``; the configuration points Sphinx and MyST-NB at them, so that no

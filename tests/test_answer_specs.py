@@ -229,3 +229,14 @@ def test_staged_set_without_solutions_or_addresses(tmp_path):
     assert text.count('class="answer-code"') == sum(1 for ex in exercise_ids()
                                                    if ex.startswith("1.") and ex not in want)
     assert "<a " not in text and "show the solution" not in text
+
+
+def test_a_copy_without_answer_checks_gets_no_boxes(tmp_path, monkeypatch):
+    """The student copy has no checks: no box, and no note that would call a value answer code."""
+    source = ROOT / "exercises" / "02_exercises_board_as_equations.ipynb"
+    staged = tmp_path / source.name
+    shutil.copy(source, staged)
+    monkeypatch.setattr(answers, "has_answer_checks", lambda exercise: False)
+    assert answers.add_answers(staged) == []
+    text = "\n".join(c.source for c in nbformat.read(staged, as_version=4).cells)
+    assert "answer-box" not in text and "answer-code" not in text
