@@ -27,8 +27,9 @@ from a fresh process, see :mod:`chutes_edu.grading`.
 
 Verifier helpers turn common kinds of answer into a yes/no: :func:`close` (a number within a
 tolerance), :func:`exactly` (an exact rational), :func:`whole_number` (an integer),
-:func:`same_array` (an array of numbers), :func:`same_expression` (a formula in one symbol) and
-:func:`one_of` (a multiple-choice letter). When the value is right but its form is not (a float
+:func:`same_array` (an array of numbers), :func:`same_whole_numbers` (a set of whole numbers, in
+any order), :func:`same_words` (a list of words), :func:`same_expression` (a formula in one symbol)
+and :func:`one_of` (a multiple-choice letter). When the value is right but its form is not (a float
 for an exact fraction, a string for a number ...), they raise :class:`NotYet` with a message
 that says so.
 
@@ -50,7 +51,7 @@ import numbers
 import os
 import pkgutil
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -62,7 +63,8 @@ import numpy as np
 from chutes_edu.variants import Numbers, numbers_of
 
 __all__ = ["check", "graded", "register", "CheckResult", "Numbers", "NotYet", "close", "exactly",
-           "whole_number", "same_array", "one_of", "same_expression", "exercise_ids",
+           "whole_number", "same_array", "same_whole_numbers", "same_words", "one_of",
+           "same_expression", "exercise_ids",
            "is_function_exercise", "tolerance_text", "has_answer_checks", "AnswerSpec",
            "answer_spec"]
 
@@ -365,9 +367,11 @@ class AnswerSpec:
     """What the check of a value exercise expects, in plain data (see :func:`answer_spec`).
 
     ``kind`` names the verifier helper: ``"close"``, ``"exactly"``, ``"whole_number"``,
-    ``"one_of"``, ``"same_array"`` or ``"same_expression"``. ``expected`` is JSON-ready: a float
-    (close), a fraction ``"p/q"`` (exactly), an int (whole_number), a letter (one_of), a nested list
-    of floats (same_array), or for same_expression a list of ``[value, expected value]`` pairs
+    ``"one_of"``, ``"same_array"``, ``"same_whole_numbers"``, ``"same_words"`` or
+    ``"same_expression"``. ``expected`` is JSON-ready: a float (close), a fraction ``"p/q"``
+    (exactly), an int (whole_number), a letter (one_of), a nested list of floats (same_array), a
+    sorted list of ints (same_whole_numbers), a list of lower-case words (same_words), or for
+    same_expression a list of ``[value, expected value]`` pairs
     (``"p/q"`` strings; the expected values floats when ``rel`` is given). ``rel`` and ``abs_tol``
     are the helper's tolerances (None for an exact same_expression); ``hint`` is the check's hint.
     """
@@ -654,6 +658,70 @@ def same_array(expected: Sequence[float] | np.ndarray, rel: float = 1e-6,
             raise NotYet(f"an array of shape {target.shape} is wanted, and yours has shape "
                          f"{value.shape}")
         return bool(np.allclose(value, target, rtol=rel, atol=abs_tol, equal_nan=True))
+    return verify
+
+
+def same_whole_numbers(expected: Iterable[int]) -> Verifier:
+    """A verifier: a list (tuple, set, array) of whole numbers that, as a set, is ``expected``.
+
+    Parameters
+    ----------
+    expected : iterable of int
+        The right numbers; their order and repeats do not count.
+
+    Returns
+    -------
+    callable
+        ``verify(answer) -> bool``; an answer that is no list of whole numbers raises
+        :class:`NotYet` saying what it is instead.
+    """
+    target = {int(x) for x in expected}
+    probe = _probe("same_whole_numbers", sorted(target))
+    if probe is not None:
+        return probe
+
+    def verify(answer: Any) -> bool:
+        if isinstance(answer, str) or not isinstance(answer, list | tuple | set | frozenset | range
+                                                     | np.ndarray):
+            raise NotYet("a list of whole numbers is wanted, such as [2, 5], and your answer is "
+                         + _describe(answer))
+        out = set()
+        for item in np.asarray(list(answer), dtype=object).ravel():
+            if isinstance(item, str | bool | np.bool_):
+                raise NotYet("the list should hold whole numbers, not strings or True/False")
+            try:
+                value = float(item)
+            except (TypeError, ValueError):
+                raise NotYet("the list should hold whole numbers, and one of its entries is "
+                             f"{_describe(item)}") from None
+            if not value.is_integer():
+                raise NotYet("the list should hold whole numbers, and one of its entries has a "
+                             "fractional part")
+            out.add(int(value))
+        return out == target
+    return verify
+
+
+def same_words(expected: Sequence[str]) -> Verifier:
+    """A verifier: a list of words, in order, each compared without case or surrounding spaces.
+
+    Parameters
+    ----------
+    expected : sequence of str
+        The right words.
+
+    Returns
+    -------
+    callable
+        ``verify(answer) -> bool``.
+    """
+    target = [str(w).strip().lower() for w in expected]
+    probe = _probe("same_words", target)
+    if probe is not None:
+        return probe
+
+    def verify(answer: Any) -> bool:
+        return [str(w).strip().lower() for w in answer] == target
     return verify
 
 
