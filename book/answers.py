@@ -1,7 +1,8 @@
 """Answer boxes for the website's exercise pages (book/build.py calls :func:`add_answers`).
 
 An exercise whose check expects a value (:func:`chutes_edu.checks.answer_spec`: a number within a
-tolerance, an exact fraction, a whole number, a letter, an array or a formula in one symbol) gets a
+tolerance, an exact fraction, a whole number, a letter, an array, a set of whole numbers, a list of
+words or a formula in one symbol) gets a
 box under its ``check(...)`` cell: a field named "answer to exercise N.M", a "check" button and a
 polite live region. The box holds what the check holds: the verifier helper, its expected value
 and tolerance, computed here with the course's library and the course's own numbers (those the
@@ -76,8 +77,13 @@ def _form(spec: AnswerSpec) -> str:
     if spec.kind == "one_of":
         return "One letter, such as a."
     if spec.kind == "same_array":
-        return ("Numbers separated by commas, such as 0.1, 0.2, 0.7 (rows in brackets: "
-                "[[1, 2], [3, 4]]); checked entry by entry.")
+        checked = f"checked entry by entry, {tolerance_text(spec.rel or 0.0, spec.abs_tol)}"
+        return ("Numbers separated by commas, such as 12, 40 or 0.1, 0.2, 0.7 (rows in brackets: "
+                f"[[1, 2], [3, 4]]); {checked}.")
+    if spec.kind == "same_whole_numbers":
+        return "Whole numbers separated by commas, such as 2, 5, in any order."
+    if spec.kind == "same_words":
+        return "Words separated by commas, in order, such as first, equal."
     return ("A formula in one symbol, such as (1 + p)/p^2: numbers, + - * /, ^ or ** for powers, "
             "and brackets.")
 

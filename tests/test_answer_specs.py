@@ -76,9 +76,11 @@ def test_value_and_code_exercises_are_told_apart_by_the_checks(specs):
     assert len(values) >= 55, values
     assert all(specs[ex] is None for ex in exercise_ids() if is_function_exercise(ex))
     kinds = {spec.kind for spec in specs.values() if spec is not None}
-    assert {"close", "exactly", "whole_number", "one_of", "same_expression"} <= kinds
-    # a matrix of fractions (4.4) and a pair of squares (9.3): checks that compute with the answer
-    assert specs["4.4"] is None and specs["9.3"] is None
+    assert {"close", "exactly", "whole_number", "one_of", "same_expression", "same_array",
+            "same_whole_numbers", "same_words"} <= kinds
+    # a matrix of fractions (4.4) and a jump that makes a fair race (12.6): checks that compute
+    # with the answer
+    assert specs["4.4"] is None and specs["12.6"] is None
 
 
 def test_each_spec_is_what_its_check_expects(specs):
@@ -94,6 +96,10 @@ def test_each_spec_is_what_its_check_expects(specs):
             right, wrong = e, e + 1
         elif spec.kind == "one_of":
             right, wrong = e, "a" if e != "a" else "b"
+        elif spec.kind == "same_whole_numbers":
+            right, wrong = e[::-1], [*e, max(e) + 1]
+        elif spec.kind == "same_words":
+            right, wrong = [w.upper() for w in e], e[::-1] if e != e[::-1] else [*e, e[0]]
         else:
             right, wrong = e, [[x + 1 for x in row] if isinstance(row, list) else row + 1
                                for row in e]
@@ -145,6 +151,18 @@ def _typed(spec) -> list[tuple[str, object]]:
     if spec.kind == "one_of":
         other = "a" if e != "a" else "b"
         return [(e, e), (f"({e.upper()})", f"({e.upper()})"), (other, other), ("x y", "x y")]
+    if spec.kind == "same_array":          # a pair of squares
+        whole = [int(x) for x in e]
+        return [(", ".join(map(str, whole)), whole), (f"({whole[0]}, {whole[1]})", whole),
+                (", ".join(map(str, whole[::-1])), whole[::-1]),
+                (", ".join(map(str, [*whole, 1])), [*whole, 1])]
+    if spec.kind == "same_whole_numbers":
+        return [(", ".join(map(str, e[::-1])), e[::-1]), (f"[{', '.join(map(str, e))}]", e),
+                (", ".join(map(str, e[:-1])), e[:-1]), ("1, 4.5", [1, 4.5]), ("[]", [])]
+    if spec.kind == "same_words":
+        return [(", ".join(e), e), (f'["{e[0].upper()}", ' + ", ".join(f'"{w}"' for w in e[1:])
+                                    + "]", [e[0].upper(), *e[1:]]),
+                (" ".join(e[::-1]), e[::-1]), (", ".join(e[:-1]), e[:-1])]
     return []
 
 

@@ -102,10 +102,17 @@ def _right_and_wrong(spec) -> tuple[str, str]:
         return str(e), str(e + 1)
     if spec.kind == "one_of":
         return f"({e})", "a" if e != "a" else "b"
+    if spec.kind == "same_words":
+        return ", ".join(e), ", ".join(e[::-1]) if e != e[::-1] else ", ".join([*e, e[0]])
+    if spec.kind == "same_whole_numbers":
+        return f"[{', '.join(map(str, e[::-1]))}]", ", ".join(map(str, e[:-1]))
+    if spec.kind == "same_array":
+        return f"({', '.join(f'{x:g}' for x in e)})", ", ".join(f"{x + 1:g}" for x in e)
     raise AssertionError(spec.kind)
 
 
-# exercises of each kind: close (relative, absolute), exactly (small, huge), whole, letter, formula
+# exercises of each kind: close (relative, absolute), exactly (small, huge), whole, letter, formula,
+# words (5.6), a pair (9.3), a set of whole numbers (11.5)
 TYPED = {"1.1": None, "1.7": None, "1.5": None, "1.6": None, "1.2": ("(1 + p)/p^2", "1/p")}
 
 
@@ -139,7 +146,9 @@ def test_answers_typed_from_the_keyboard_read_right_and_not_yet(site):
         page.on("pageerror", lambda e: errors.append(str(e)))
         for name, chosen in (("01_exercises_waiting_for_heads", TYPED),
                              ("07_exercises_simulation", {"7.7": None}),
-                             ("05_exercises_exact_answers", {"5.1": None})):
+                             ("05_exercises_exact_answers", {"5.1": None, "5.6": None}),
+                             ("09_exercises_experiments", {"9.3": None}),
+                             ("11_exercises_long_run", {"11.5": None})):
             page.goto((site / "exercises" / f"{name}.html").as_uri())
             for k, (ex, typed) in enumerate(chosen.items()):
                 spec = answers.spec_for(ex)
@@ -163,4 +172,4 @@ def test_answers_typed_from_the_keyboard_read_right_and_not_yet(site):
                 assert "def my_waits" in page.locator("#solution-1-3").inner_text()
         page.close()
     assert not errors and not offsite, (errors, offsite)
-    assert len(checked) == 7
+    assert len(checked) == 10

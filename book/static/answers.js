@@ -12,6 +12,8 @@
      whole_number   x is a whole number and x = e
      one_of         the letter, as "b", "(b)", "b)", "B" or "b."
      same_array     same shape, and |x - e| <= abs + rel * |e| entry by entry (numpy.allclose)
+     same_whole_numbers  whole numbers that, as a set, are e (any order)
+     same_words     the same words in the same order, without case
      same_expression  a formula in one symbol equal to e(v) at each of the check's values v:
                     exactly (rational arithmetic), or within rel when the check says so
 
@@ -270,6 +272,7 @@
       @param {string} text @returns {any} */
   function parseArray(text) {
     var t = tidy(text).replace(/^(?:np\.|numpy\.)?array\((.*)\)$/, "$1");
+    if (!/[A-Za-z]/.test(t)) t = t.replace(/\(/g, "[").replace(/\)/g, "]");   // a tuple
     if (t.charAt(0) !== "[") t = "[" + t + "]";
     var at = 0;
     function value() {
@@ -294,6 +297,15 @@
     var out = value();
     if (t.slice(at).trim()) throw new SyntaxError("there is more after the last bracket");
     return out;
+  }
+
+  /** The items of a typed list: "[1, 4, 7]", "(1, 4)", "{1, 4}", "1 4 7", '["first", "equal"]'.
+      @param {string} text @returns {string[]} */
+  function listItems(text) {
+    var t = tidy(text).replace(/^[\[({]\s*|\s*[\])}]$/g, "");
+    return t.split(t.indexOf(",") >= 0 ? "," : " ").map(function (item) {
+      return item.trim().replace(/^['"]|['"]$/g, "").trim();
+    }).filter(function (item) { return item !== ""; });
   }
 
   /** @param {any} a @returns {number[]} */
@@ -372,6 +384,22 @@
           return (isNaN(v) && isNaN(e[k]))
             || Math.abs(v - e[k]) <= spec.abs + (spec.rel || 0) * Math.abs(e[k]);
         });
+      case "same_whole_numbers":
+        var numbers = new Set();
+        listItems(text).forEach(function (item) {
+          var number = parseNumber(item);
+          if (number === null) throw new NotYet("the list should hold whole numbers, and the page "
+            + "cannot read \u201c" + item + "\u201d as one");
+          if (number.d !== 1n) throw new NotYet("the list should hold whole numbers, and one of "
+            + "its entries has a fractional part");
+          numbers.add(number.n.toString());
+        });
+        return numbers.size === spec.expected.length && spec.expected.every(
+          function (/** @type {number} */ x) { return numbers.has(String(x)); });
+      case "same_words":
+        var words = listItems(text).map(function (w) { return w.toLowerCase(); });
+        return words.length === spec.expected.length && words.every(
+          function (w, k) { return w === spec.expected[k]; });
       case "same_expression":
         var formula;
         try { formula = parseFormula(text); } catch (err) { throw new NotYet(errorText(err)); }
