@@ -147,7 +147,8 @@ def _typed(spec) -> list[tuple[str, object]]:
                 (f"{float(f):.3f}", Fraction(f"{float(f):.3f}")),
                 (f"Fraction({f.numerator}, {f.denominator})", f)]
     if spec.kind == "whole_number":
-        return [(str(e), e), (str(e + 1), e + 1), (f"{e}.0", float(e)), (f"{e}.5", e + 0.5)]
+        return [(str(e), e), (str(e + 1), e + 1), (f"{e}.0", float(e)), (f"{e}.5", e + 0.5),
+                (f"{e:,}", e), (f"{e:_}", e), (f"{e + 1000:,}", e + 1000)]
     if spec.kind == "one_of":
         other = "a" if e != "a" else "b"
         return [(e, e), (f"({e.upper()})", f"({e.upper()})"), (other, other), ("x y", "x y")]

@@ -106,13 +106,14 @@
   var CALL = /^(?:(?:sympy|sp|fractions)\.)?(?:Fraction|Rational|S)\((.*)\)$/;
 
   /** A number as a student may type it: 12, 2.5, 1e-3, 7/3, -7/3, Fraction(7, 3),
-      sympy.Rational(7, 3); exactly, or null if the text is no number.
+      sympy.Rational(7, 3), 24_444_042, 24,444,042; exactly, or null if the text is no number.
       @param {string} text @returns {Rational | null} */
   function parseNumber(text) {
     var t = tidy(text).replace(/^['"]|['"]$/g, "");
     var call = CALL.exec(t);
     if (call) t = call[1].replace(",", "/");
-    t = t.replace(/\s/g, "");
+    t = t.replace(/\s/g, "").replace(/(\d)_(?=\d)/g, "$1");      // 24_444_042, as Python writes it
+    if (/^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(t)) t = t.replace(/,/g, "");   // 24,444,042
     var parts = t.split("/");
     if (parts.length > 2) return null;
     var top = parseDecimal(parts[0]);
