@@ -20,7 +20,8 @@ What it does, and why:
    no controls: they need Python behind the page), followed by a note on how to run it live; a
    saved board editor (saved without its program, ``tools/slim_notebook.py``) is drawn live from
    the package's modules, and a figure saved once as its ``<img alt>`` is turned back into a PNG
-   with its alt text.
+   with its alt text. Under each exercise's ``check(...)`` cell, an answer box that checks a value
+   answer in the page, or a note that the answer is code (``book/answers.py``).
 2. **Vendor** what a page loads: MathJax 3 comes from the npm
    registry (``book/package.json``, installed by ``npm ci`` into ``book/node_modules``) and are
    copied into ``_static/vendor/``; the configuration points Sphinx and MyST-NB at them, so that no
@@ -56,6 +57,10 @@ from chutes_edu.grading import HIDDEN_TESTS
 from chutes_edu.plots.alt_text import _read_img_tag
 
 BOOK = Path(__file__).resolve().parent
+if str(BOOK) not in sys.path:     # book/answers.py, whether this runs as a script or is imported
+    sys.path.insert(0, str(BOOK))
+import answers  # noqa: E402
+
 ROOT = BOOK.parent
 LESSONS, EXERCISES, SOLUTIONS = "lessons", "exercises", "solutions"
 NODE_MODULES = BOOK / "node_modules"
@@ -544,9 +549,10 @@ def _config(args: argparse.Namespace) -> dict:
                 "nb_mime_priority_overrides": [["html", "image/png", 25]],
                 # Not `_static`: Jupyter Book would load every .js and .css under it on every page.
                 "html_static_path": [ASSETS],
-                "html_css_files": ["course.css", "board_editor.css"],
+                "html_css_files": ["course.css", "board_editor.css", answers.STYLE],
                 # course.js: boxes that scroll sideways become named Tab stops (book/static).
-                "html_js_files": ["board_editor_site.js", "course.js"],
+                # answers.js: the exercises' answer boxes (book/answers.py).
+                "html_js_files": ["board_editor_site.js", "course.js", answers.SCRIPT],
                 # A formula is no Tab stop of its own (MathJax's default makes each one: 293 of
                 # Lesson 11's 433 stops); its menu and assistive MathML stay. MyST adds the
                 # classes MathJax typesets (processHtmlClass) to these options.
@@ -623,6 +629,26 @@ def ensure_node_modules() -> None:
                    cwd=BOOK, check=True)
 
 
+def _repository_link(args: argparse.Namespace, path: str) -> list[tuple[str, str]]:
+    """(label, url) of ``path`` in the repository's web view, when the build has its address."""
+    if not args.repo_url.startswith("https://"):
+        return []
+    blob = "/-/blob/" if "gitlab" in args.repo_url else "/blob/"
+    return [("in the course's repository", f"{args.repo_url}{blob}{args.branch}/{path}")]
+
+
+def _answer_boxes(args: argparse.Namespace, src: Path, name: str) -> None:
+    """The staged exercise set of lesson ``name`` with its answer boxes (book/answers.py)."""
+    staged = src / EXERCISES / f"{set_stem(name, EXERCISES)}.ipynb"
+    if not staged.exists():
+        return
+    path = f"{EXERCISES}/{staged.name}"
+    solutions = src / SOLUTIONS / f"{set_stem(name, SOLUTIONS)}.ipynb"
+    links = [(f"live on {label}", url) for label, url in launch_links(args, path)]
+    answers.add_answers(staged, solutions=solutions if args.solutions else None,
+                        links=links + _repository_link(args, path))
+
+
 def stage(args: argparse.Namespace, src: Path) -> None:
     """Write the Jupyter Book source folder ``src`` (wiped first)."""
     if src.exists():
@@ -642,6 +668,7 @@ def stage(args: argparse.Namespace, src: Path) -> None:
             else:
                 print(f"book/build.py: warning: {folder}/{file} does not exist yet",
                       file=sys.stderr)
+        _answer_boxes(args, src, name)
     stage_reference_pages(src, args)
     (src / "index.md").write_text(front_page(args), encoding="utf-8")
     (src / "accessibility.md").write_text((ROOT / "ACCESSIBILITY.md").read_text(encoding="utf-8"),

@@ -27,10 +27,18 @@ from a fresh process, see :mod:`chutes_edu.grading`.
 
 Verifier helpers turn common kinds of answer into a yes/no: :func:`close` (a number within a
 tolerance), :func:`exactly` (an exact rational), :func:`whole_number` (an integer),
-:func:`same_array` (an array of numbers), :func:`same_expression` (a formula in one symbol) and
-:func:`one_of` (a multiple-choice letter). When the value is right but its form is not (a float
+:func:`same_array` (an array of numbers), :func:`same_whole_numbers` (a set of whole numbers, in
+any order), :func:`same_words` (a list of words), :func:`same_expression` (a formula in one symbol)
+and :func:`one_of` (a multiple-choice letter). When the value is right but its form is not (a float
 for an exact fraction, a string for a number ...), they raise :class:`NotYet` with a message
 that says so.
+
+:func:`answer_spec` tells what an exercise's check expects when its answer is a value that a web
+page can check with no Python behind it: the helper its verifier uses, the expected value the
+helper was given (computed here, with the set's numbers) and the helper's tolerance. It runs the
+verifier once on a probe while the helpers, instead of verifying, record how they were called; an
+exercise whose verifier does anything else with the answer (calls it, reads its entries, uses two
+helpers) has no spec: its answer is code.
 """
 
 from __future__ import annotations
@@ -43,7 +51,9 @@ import numbers
 import os
 import pkgutil
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -53,8 +63,10 @@ import numpy as np
 from chutes_edu.variants import Numbers, numbers_of
 
 __all__ = ["check", "graded", "register", "CheckResult", "Numbers", "NotYet", "close", "exactly",
-           "whole_number", "same_array", "one_of", "same_expression", "exercise_ids",
-           "is_function_exercise", "tolerance_text", "has_answer_checks"]
+           "whole_number", "same_array", "same_whole_numbers", "same_words", "one_of",
+           "same_expression", "exercise_ids",
+           "is_function_exercise", "tolerance_text", "has_answer_checks", "AnswerSpec",
+           "answer_spec"]
 
 Verifier = Callable[[Any], bool]
 
@@ -349,6 +361,103 @@ def graded(exercise: str, answer: Any) -> None:
             runpy.run_module("chutes_edu.grading")["grade"](exercise, answer)
 
 
+# --------------------------------------------------------------------------- answer specs
+@dataclass(frozen=True)
+class AnswerSpec:
+    """What the check of a value exercise expects, in plain data (see :func:`answer_spec`).
+
+    ``kind`` names the verifier helper: ``"close"``, ``"exactly"``, ``"whole_number"``,
+    ``"one_of"``, ``"same_array"``, ``"same_whole_numbers"``, ``"same_words"`` or
+    ``"same_expression"``. ``expected`` is JSON-ready: a float (close), a fraction ``"p/q"``
+    (exactly), an int (whole_number), a letter (one_of), a nested list of floats (same_array), a
+    sorted list of ints (same_whole_numbers), a list of lower-case words (same_words), or for
+    same_expression a list of ``[value, expected value]`` pairs
+    (``"p/q"`` strings; the expected values floats when ``rel`` is given). ``rel`` and ``abs_tol``
+    are the helper's tolerances (None for an exact same_expression); ``hint`` is the check's hint.
+    """
+
+    exercise: str
+    kind: str
+    expected: Any
+    rel: float | None = 0.0
+    abs_tol: float = 0.0
+    hint: str = ""
+
+
+class _Unrepresentable(Exception):
+    """A helper's expected value that plain data cannot hold exactly (e.g. a sqrt)."""
+
+
+_PROBING: ContextVar[list[AnswerSpec] | None] = ContextVar("_PROBING", default=None)
+
+
+@contextmanager
+def _probing() -> Iterator[list[AnswerSpec]]:
+    specs: list[AnswerSpec] = []
+    token = _PROBING.set(specs)
+    try:
+        yield specs
+    finally:
+        _PROBING.reset(token)
+
+
+def _probe(kind: str, expected: Any, rel: float | None = 0.0,
+           abs_tol: float = 0.0) -> Verifier | None:
+    """While :func:`answer_spec` probes: a verifier that records the helper's call and says yes.
+    Otherwise None (the helper verifies as usual)."""
+    specs = _PROBING.get()
+    if specs is None:
+        return None
+
+    def record(answer: Any) -> bool:
+        specs.append(AnswerSpec("", kind, expected, rel, abs_tol))
+        return True
+    return record
+
+
+def _fraction_text(value: Any) -> str:
+    try:
+        exact = Fraction(str(value))
+    except (ValueError, TypeError):
+        raise _Unrepresentable(str(value)) from None
+    return f"{exact.numerator}/{exact.denominator}"
+
+
+class _Probe:
+    """The answer :func:`answer_spec` gives a verifier: anything that uses it fails."""
+
+
+def answer_spec(exercise: str, numbers: Numbers | None = None) -> AnswerSpec | None:
+    """What ``exercise``'s check expects, when its answer is a value a web page can check.
+
+    Parameters
+    ----------
+    exercise : str
+        The exercise number, e.g. ``"3.4"``.
+    numbers : Numbers, optional
+        The set's numbers; default the course's own (those the website's pages show) unless the
+        kernel has declared others (:func:`chutes_edu.variants.numbers_of`).
+
+    Returns
+    -------
+    AnswerSpec or None
+        The helper, expected value and tolerance of the check; None when the answer is code (a
+        function, or anything the verifier handles other than through exactly one helper call).
+    """
+    ex = _lookup(exercise)
+    if ex.function:
+        return None
+    with _probing() as specs:
+        try:
+            ok = ex.run(_Probe(), numbers)
+        except Exception:      # the verifier used the answer itself: no plain-data spec
+            return None
+    if not ok or len(specs) != 1:
+        return None
+    spec = specs[0]
+    return AnswerSpec(exercise, spec.kind, spec.expected, spec.rel, spec.abs_tol, ex.hint)
+
+
 # --------------------------------------------------------------------------- verifier helpers
 def tolerance_text(rel: float = 0.0, abs_tol: float = 0.0) -> str:
     """How an exercise states its tolerance, e.g. ``"to within a relative error of 1e-06"``.
@@ -435,6 +544,10 @@ def close(expected: float, rel: float = 1e-6, abs_tol: float = 0.0) -> Verifier:
     callable
         ``verify(answer) -> bool``.
     """
+    probe = _probe("close", float(expected), rel, abs_tol)
+    if probe is not None:
+        return probe
+
     def right(value: Any) -> bool:
         v = float(value)
         return math.isfinite(v) and math.isclose(v, float(expected), rel_tol=rel, abs_tol=abs_tol)
@@ -459,6 +572,9 @@ def exactly(expected: Any) -> Verifier:
     callable
         ``verify(answer) -> bool``; a float with the right value raises :class:`NotYet`.
     """
+    probe = _probe("exactly", _fraction_text(expected))
+    if probe is not None:
+        return probe
     target = Fraction(str(expected))
 
     def right(value: Any) -> bool:
@@ -495,6 +611,10 @@ def whole_number(expected: int) -> Verifier:
     callable
         ``verify(answer) -> bool``.
     """
+    probe = _probe("whole_number", int(expected))
+    if probe is not None:
+        return probe
+
     def right(value: Any) -> bool:
         v = float(value)
         return v.is_integer() and int(v) == int(expected)
@@ -526,6 +646,9 @@ def same_array(expected: Sequence[float] | np.ndarray, rel: float = 1e-6,
         ``verify(answer) -> bool``; the wrong shape raises :class:`NotYet` naming both shapes.
     """
     target = np.asarray(expected, dtype=float)
+    probe = _probe("same_array", target.tolist(), rel, abs_tol)
+    if probe is not None:
+        return probe
 
     def verify(answer: Any) -> bool:
         if isinstance(answer, str) or callable(answer):
@@ -535,6 +658,70 @@ def same_array(expected: Sequence[float] | np.ndarray, rel: float = 1e-6,
             raise NotYet(f"an array of shape {target.shape} is wanted, and yours has shape "
                          f"{value.shape}")
         return bool(np.allclose(value, target, rtol=rel, atol=abs_tol, equal_nan=True))
+    return verify
+
+
+def same_whole_numbers(expected: Iterable[int]) -> Verifier:
+    """A verifier: a list (tuple, set, array) of whole numbers that, as a set, is ``expected``.
+
+    Parameters
+    ----------
+    expected : iterable of int
+        The right numbers; their order and repeats do not count.
+
+    Returns
+    -------
+    callable
+        ``verify(answer) -> bool``; an answer that is no list of whole numbers raises
+        :class:`NotYet` saying what it is instead.
+    """
+    target = {int(x) for x in expected}
+    probe = _probe("same_whole_numbers", sorted(target))
+    if probe is not None:
+        return probe
+
+    def verify(answer: Any) -> bool:
+        if isinstance(answer, str) or not isinstance(answer, list | tuple | set | frozenset | range
+                                                     | np.ndarray):
+            raise NotYet("a list of whole numbers is wanted, such as [2, 5], and your answer is "
+                         + _describe(answer))
+        out = set()
+        for item in np.asarray(list(answer), dtype=object).ravel():
+            if isinstance(item, str | bool | np.bool_):
+                raise NotYet("the list should hold whole numbers, not strings or True/False")
+            try:
+                value = float(item)
+            except (TypeError, ValueError):
+                raise NotYet("the list should hold whole numbers, and one of its entries is "
+                             f"{_describe(item)}") from None
+            if not value.is_integer():
+                raise NotYet("the list should hold whole numbers, and one of its entries has a "
+                             "fractional part")
+            out.add(int(value))
+        return out == target
+    return verify
+
+
+def same_words(expected: Sequence[str]) -> Verifier:
+    """A verifier: a list of words, in order, each compared without case or surrounding spaces.
+
+    Parameters
+    ----------
+    expected : sequence of str
+        The right words.
+
+    Returns
+    -------
+    callable
+        ``verify(answer) -> bool``.
+    """
+    target = [str(w).strip().lower() for w in expected]
+    probe = _probe("same_words", target)
+    if probe is not None:
+        return probe
+
+    def verify(answer: Any) -> bool:
+        return [str(w).strip().lower() for w in answer] == target
     return verify
 
 
@@ -554,6 +741,10 @@ def one_of(expected: str) -> Verifier:
     callable
         ``verify(answer) -> bool``.
     """
+    probe = _probe("one_of", expected.strip().lower())
+    if probe is not None:
+        return probe
+
     def verify(answer: Any) -> bool:
         if not isinstance(answer, str):
             raise NotYet(f'the answer is a letter in quotes, like "a", and yours is '
@@ -584,6 +775,13 @@ def same_expression(expected: Callable[[Any], Any], values: Sequence[Any],
     callable
         ``verify(answer) -> bool``.
     """
+    if _PROBING.get() is not None:
+        points = [[_fraction_text(v), float(expected(v)) if rel is not None
+                   else _fraction_text(expected(v))] for v in values]
+        probe = _probe("same_expression", points, rel)
+        assert probe is not None
+        return probe
+
     def verify(answer: Any) -> bool:
         import sympy
 

@@ -20,7 +20,15 @@ from chutes_edu import (
     expected_turns,
     transition_matrix,
 )
-from chutes_edu.checks import Numbers, close, exactly, one_of, register, same_expression
+from chutes_edu.checks import (
+    Numbers,
+    close,
+    exactly,
+    one_of,
+    register,
+    same_expression,
+    same_words,
+)
 
 
 def _coin_board(n: Numbers) -> Board:
@@ -121,13 +129,9 @@ def _ex_5_5(answer: Any) -> bool:
                       "values (expected_turns(..., exact=True)) of each pair. Give a list of three "
                       "words, each 'first', 'second' or 'equal'.")
 def _ex_5_6(answer: Any, n: Numbers) -> bool:
-    words = [str(w).strip().lower() for w in answer]
-    pairs = _pairs(n)
-    if len(words) != len(pairs):
-        return False
     board = MILTON_BRADLEY_1943
-    want = [_which_shorter(board.with_jump(*a), board.with_jump(*b)) for a, b in pairs]
-    return words == want
+    want = [_which_shorter(board.with_jump(*a), board.with_jump(*b)) for a, b in _pairs(n)]
+    return same_words(want)(answer)
 
 
 # --------------------------------------------------------------------------- 5.7

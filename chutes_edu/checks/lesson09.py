@@ -20,7 +20,15 @@ from chutes_edu import (
     fundamental_matrix,
     jump_effects,
 )
-from chutes_edu.checks import Numbers, close, exactly, one_of, register, whole_number
+from chutes_edu.checks import (
+    Numbers,
+    close,
+    exactly,
+    one_of,
+    register,
+    same_array,
+    whole_number,
+)
 
 
 def _t0(board: Board) -> float:
@@ -30,11 +38,6 @@ def _t0(board: Board) -> float:
 def _board(n: Numbers) -> Board:
     """The board of 9.3, 9.4 and 9.7: the 1943 board with the set's die."""
     return MILTON_BRADLEY_1943.replace(die=n.die)
-
-
-def _same_pair(answer: Any, expected: tuple[int, int]) -> bool:
-    a, b = answer
-    return (float(a), float(b)) == (float(expected[0]), float(expected[1]))
 
 
 # --------------------------------------------------------------------------- 9.1
@@ -75,14 +78,16 @@ def _best(board: Board, min_length: int, chutes_only: bool) -> tuple[int, int]:
                       "for every allowed jump (NaN where not allowed); np.nanargmin and "
                       "np.unravel_index find the smallest. Answer with the pair (a, b).")
 def _ex_9_3(answer: Any, n: Numbers) -> bool:
-    return _same_pair(answer, _best(_board(n), n.jump_length, chutes_only=False))
+    best = _best(_board(n), n.jump_length, chutes_only=False)
+    return same_array(best, rel=0.0, abs_tol=0.0)(answer)       # the same two squares
 
 
 @register("9.4", hint="Make the table as in 9.3 (with the chutes' shortest length), but keep only "
                       "the entries [a, b] with b < a (np.indices helps) before looking for the "
                       "smallest. Answer with (a, b).")
 def _ex_9_4(answer: Any, n: Numbers) -> bool:
-    return _same_pair(answer, _best(_board(n), n.chute_length, chutes_only=True))
+    best = _best(_board(n), n.chute_length, chutes_only=True)
+    return same_array(best, rel=0.0, abs_tol=0.0)(answer)       # the same two squares
 
 
 # --------------------------------------------------------------------------- 9.5

@@ -10,7 +10,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
 import sympy
 
 from chutes_edu import (
@@ -25,14 +24,13 @@ from chutes_edu import (
     stationary_distribution,
 )
 from chutes_edu.checks import (
-    NotYet,
     Numbers,
-    _describe,
     close,
     exactly,
     register,
     same_array,
     same_expression,
+    same_whole_numbers,
     whole_number,
 )
 
@@ -132,35 +130,13 @@ def _cycling_bottoms(top: int = 10) -> set[int]:
             if quasi_stationary_distribution(_period_board(b, top)).period > 1}
 
 
-def _whole_numbers(answer: Any) -> set[int]:
-    """A list (tuple, set, array) of whole numbers as a set, or NotYet saying what is wrong."""
-    if isinstance(answer, str) or not isinstance(answer, list | tuple | set | frozenset | range
-                                                 | np.ndarray):
-        raise NotYet("a list of whole numbers is wanted, such as [2, 5], and your answer is "
-                     + _describe(answer))
-    out = set()
-    for item in np.asarray(list(answer), dtype=object).ravel():
-        if isinstance(item, str | bool | np.bool_):
-            raise NotYet("the list should hold whole numbers (squares), not strings or True/False")
-        try:
-            value = float(item)
-        except (TypeError, ValueError):
-            raise NotYet("the list should hold whole numbers (squares), and one of its entries "
-                         f"is {_describe(item)}") from None
-        if not value.is_integer():
-            raise NotYet("the list should hold whole numbers (squares), and one of its entries "
-                         "has a fractional part")
-        out.add(int(value))
-    return out
-
-
 @register("11.5", hint="For each b from 1 to 7 build Board({n.top: b}, size=12, "
                        "die=(1, 0, 0, 1), overshoot='win') and keep b when "
                        "quasi_stationary_distribution(board).period is larger than 1. To predict "
                        "it: a roll of 4 is a roll of 1 and 3 more squares; count the turns of a "
                        "trip from b up to n.top.")
 def _ex_11_5(answer: Any, n: Numbers) -> bool:
-    return _whole_numbers(answer) == _cycling_bottoms(n.top)
+    return same_whole_numbers(_cycling_bottoms(n.top))(answer)
 
 
 # --------------------------------------------------------------------------- 11.6

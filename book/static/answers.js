@@ -1,0 +1,489 @@
+// @ts-check
+/* The exercise pages' answer boxes (book/static/answers.js; the boxes are written by book/answers.py).
+
+   Each box carries, in data attributes, what the exercise's notebook check expects: the verifier
+   helper (data-kind: close, exactly, whole_number, one_of, same_array, same_expression), its
+   expected value and its tolerance, all computed by the course's library when the site was built,
+   and the check's hint. Enter in the box (or its "check" button) checks the answer here, in the
+   page, with no Python behind it, by the helper's own rule:
+
+     close          |x - e| <= max(rel * max(|x|, |e|), abs)       (Python's math.isclose)
+     exactly        x = e as fractions (exact arithmetic on integers of any size)
+     whole_number   x is a whole number and x = e
+     one_of         the letter, as "b", "(b)", "b)", "B" or "b."
+     same_array     same shape, and |x - e| <= abs + rel * |e| entry by entry (numpy.allclose)
+     same_whole_numbers  whole numbers that, as a set, are e (any order)
+     same_words     the same words in the same order, without case
+     same_expression  a formula in one symbol equal to e(v) at each of the check's values v:
+                    exactly (rational arithmetic), or within rel when the check says so
+
+   and says "right" or "not yet", with what is wrong with the answer's form and the check's hint,
+   in the words of the notebook's check(). A typed fraction such as 7/3 is read exactly. */
+(function () {
+  "use strict";
+
+  /** @typedef {{n: bigint, d: bigint}} Rational  a fraction n/d in lowest terms, d > 0 */
+
+  /** @param {bigint} a @param {bigint} b @returns {bigint} */
+  function gcd(a, b) {
+    if (a < 0n) a = -a;
+    if (b < 0n) b = -b;
+    while (b) { var t = a % b; a = b; b = t; }
+    return a;
+  }
+
+  /** @param {bigint} n @param {bigint} d @returns {Rational} */
+  function rational(n, d) {
+    if (d === 0n) throw new RangeError("division by zero");
+    if (d < 0n) { n = -n; d = -d; }
+    var g = gcd(n, d) || 1n;
+    return { n: n / g, d: d / g };
+  }
+
+  /** @param {Rational} a @param {Rational} b */
+  function add(a, b) { return rational(a.n * b.d + b.n * a.d, a.d * b.d); }
+  /** @param {Rational} a @param {Rational} b */
+  function sub(a, b) { return rational(a.n * b.d - b.n * a.d, a.d * b.d); }
+  /** @param {Rational} a @param {Rational} b */
+  function mul(a, b) { return rational(a.n * b.n, a.d * b.d); }
+  /** @param {Rational} a @param {Rational} b */
+  function div(a, b) { return rational(a.n * b.d, a.d * b.n); }
+  /** @param {Rational} a @param {Rational} b */
+  function same(a, b) { return a.n === b.n && a.d === b.d; }
+
+  var MAX_POWER = 100000n;   // a larger whole-number exponent is refused, not computed
+
+  /** @param {Rational} base @param {Rational} exponent @returns {Rational} */
+  function power(base, exponent) {
+    if (exponent.d !== 1n) throw new SyntaxError("powers with a whole-number exponent only");
+    var e = exponent.n < 0n ? -exponent.n : exponent.n;
+    if (e > MAX_POWER) throw new SyntaxError("an exponent too large for the page");
+    var out = rational(1n, 1n);
+    var b = base;
+    while (e > 0n) {
+      if (e & 1n) out = mul(out, b);
+      b = mul(b, b);
+      e >>= 1n;
+    }
+    return exponent.n < 0n ? div(rational(1n, 1n), out) : out;
+  }
+
+  /** A fraction as a float, even when its integers are larger than a double. @param {Rational} r */
+  function toNumber(r) {
+    var n = r.n < 0n ? -r.n : r.n, d = r.d;
+    var sign = r.n < 0n ? -1 : 1;
+    var extra = Math.max(n.toString().length, d.toString().length) - 300;
+    if (extra > 0) {          // keep 300 digits of the longer one: a double holds 17
+      var scale = 10n ** BigInt(extra);
+      n = n / scale;
+      d = d / scale;
+      if (d === 0n) return sign * Infinity;
+    }
+    return sign * (Number(n) / Number(d));
+  }
+
+  var DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i;
+
+  /** A decimal number, read exactly ("2.5", "-1e-3", ".5"); null if it is none.
+      @param {string} text @returns {Rational | null} */
+  function parseDecimal(text) {
+    var m = DECIMAL.exec(text);
+    if (!m || (m[2] === "" && (m[3] === undefined || m[3] === ""))) return null;
+    var digits = (m[2] || "") + (m[3] || "");
+    var exponent = (m[4] ? parseInt(m[4], 10) : 0) - (m[3] ? m[3].length : 0);
+    if (Math.abs(exponent) > 1000) return null;
+    var n = BigInt(digits || "0") * (m[1] === "-" ? -1n : 1n);
+    return exponent >= 0 ? rational(n * 10n ** BigInt(exponent), 1n)
+      : rational(n, 10n ** BigInt(-exponent));
+  }
+
+  /** Typed text in the form the page reads: minus signs and spaces made plain.
+      @param {string} text */
+  function tidy(text) {
+    return text.replace(/[\u2212\u2013]/g, "-").replace(/\u00d7/g, "*").replace(/\s+/g, " ").trim();
+  }
+
+  var CALL = /^(?:(?:sympy|sp|fractions)\.)?(?:Fraction|Rational|S)\((.*)\)$/;
+
+  /** A number as a student may type it: 12, 2.5, 1e-3, 7/3, -7/3, Fraction(7, 3),
+      sympy.Rational(7, 3), 24_444_042, 24,444,042; exactly, or null if the text is no number.
+      @param {string} text @returns {Rational | null} */
+  function parseNumber(text) {
+    var t = tidy(text).replace(/^['"]|['"]$/g, "");
+    var call = CALL.exec(t);
+    if (call) t = call[1].replace(",", "/");
+    t = t.replace(/\s/g, "").replace(/(\d)_(?=\d)/g, "$1");      // 24_444_042, as Python writes it
+    if (/^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(t)) t = t.replace(/,/g, "");   // 24,444,042
+    var parts = t.split("/");
+    if (parts.length > 2) return null;
+    var top = parseDecimal(parts[0]);
+    if (top === null) return null;
+    if (parts.length === 1) return top;
+    var bottom = parseDecimal(parts[1]);
+    if (bottom === null || bottom.n === 0n) return null;
+    return div(top, bottom);
+  }
+
+  /** Python's math.isclose. @param {number} a @param {number} b @param {number} rel
+      @param {number} abs */
+  function isClose(a, b, rel, abs) {
+    if (a === b) return true;
+    if (!isFinite(a) || !isFinite(b)) return false;
+    return Math.abs(a - b) <= Math.max(rel * Math.max(Math.abs(a), Math.abs(b)), abs);
+  }
+
+  // ------------------------------------------------------------------ formulas in one symbol
+  /** @typedef {{type: string, text: string}} Token */
+
+  /** @param {string} text @returns {Token[]} */
+  function tokens(text) {
+    var out = [];
+    var re = /\s*(?:(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|([A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*)|(\*\*|[-+*/^(),]))/y;
+    var m;
+    var at = 0;
+    text = tidy(text);
+    while (at < text.length) {
+      re.lastIndex = at;
+      m = re.exec(text);
+      if (!m) throw new SyntaxError("the page cannot read \u201c" + text.slice(at).trim()
+        + "\u201d: it reads numbers, one letter or name, + - * / ^ and brackets");
+      at = re.lastIndex;
+      if (m[1] !== undefined) out.push({ type: "number", text: m[1] });
+      else if (m[2] !== undefined) out.push({ type: "name", text: m[2] });
+      else out.push({ type: "op", text: m[3] === "**" ? "^" : m[3] });
+    }
+    return out;
+  }
+
+  var FUNCTIONS = /^(?:(?:sympy|sp|fractions)\.)?(?:Fraction|Rational|S)$/;
+  // names a student may call; any other name before a bracket is a symbol times the bracket
+  var NO_FUNCTIONS = /^(?:sqrt|exp|log|ln|sin|cos|tan|abs|sum|pow|float|int|simplify|factor)$/;
+
+  /** @typedef {{kind: string, value?: Rational, name?: string, op?: string, args?: Node[]}} Node */
+
+  /** Parse a formula: sums of products of powers, with implicit products ("2p", "(1-p)(1+p)").
+      @param {string} text @returns {{tree: Node, symbols: string[]}} */
+  function parseFormula(text) {
+    var list = tokens(text);
+    var i = 0;
+    /** @type {Set<string>} */
+    var symbols = new Set();
+    function peek() { return list[i]; }
+    /** @param {string} op */
+    function isOp(op) { return i < list.length && list[i].type === "op" && list[i].text === op; }
+    /** @returns {Node} */
+    function sum() {
+      var node = product();
+      while (isOp("+") || isOp("-")) {
+        var op = list[i++].text;
+        node = { kind: "op", op: op, args: [node, product()] };
+      }
+      return node;
+    }
+    function startsFactor() {
+      var t = peek();
+      return t !== undefined && (t.type !== "op" || t.text === "(");
+    }
+    /** @returns {Node} */
+    function product() {
+      var node = unary();
+      for (;;) {
+        if (isOp("*") || isOp("/")) {
+          var op = list[i++].text;
+          node = { kind: "op", op: op, args: [node, unary()] };
+        } else if (startsFactor()) {
+          node = { kind: "op", op: "*", args: [node, powerOf()] };
+        } else {
+          return node;
+        }
+      }
+    }
+    /** @returns {Node} */
+    function unary() {
+      if (isOp("-")) { i++; return { kind: "neg", args: [unary()] }; }
+      if (isOp("+")) { i++; return unary(); }
+      return powerOf();
+    }
+    /** @returns {Node} */
+    function powerOf() {
+      var base = atom();
+      if (isOp("^")) { i++; return { kind: "op", op: "^", args: [base, unary()] }; }
+      return base;
+    }
+    /** @returns {Node} */
+    function atom() {
+      var t = list[i++];
+      if (t === undefined) throw new SyntaxError("the formula ends too soon");
+      if (t.type === "number") {
+        var value = parseDecimal(t.text);
+        if (value === null) throw new SyntaxError("the page cannot read the number " + t.text);
+        return { kind: "number", value: value };
+      }
+      if (t.type === "name") {
+        if (FUNCTIONS.test(t.text) && isOp("(")) {
+          i++;
+          var top = sum();
+          var node = top;
+          if (isOp(",")) { i++; node = { kind: "op", op: "/", args: [top, sum()] }; }
+          expect(")");
+          return node;
+        }
+        if (isOp("(") && (NO_FUNCTIONS.test(t.text) || t.text.indexOf(".") >= 0)) {
+          throw new SyntaxError("the page reads no functions such as " + t.text
+            + "(...): only numbers, one symbol, + - * / ^ and brackets");
+        }
+        symbols.add(t.text);
+        return { kind: "symbol", name: t.text };
+      }
+      if (t.text === "(") {
+        var inner = sum();
+        expect(")");
+        return inner;
+      }
+      throw new SyntaxError("the page cannot read \u201c" + t.text + "\u201d where it is");
+    }
+    /** @param {string} op */
+    function expect(op) {
+      if (!isOp(op)) throw new SyntaxError("a bracket is not closed");
+      i++;
+    }
+    var tree = sum();
+    if (i < list.length) throw new SyntaxError("the page cannot read \u201c" + list[i].text
+      + "\u201d where it is");
+    return { tree: tree, symbols: Array.from(symbols).sort() };
+  }
+
+  /** @param {Node} node @param {Rational} x @returns {Rational} */
+  function evaluate(node, x) {
+    if (node.kind === "number") return /** @type {Rational} */ (node.value);
+    if (node.kind === "symbol") return x;
+    var args = /** @type {Node[]} */ (node.args).map(function (a) { return evaluate(a, x); });
+    if (node.kind === "neg") return rational(-args[0].n, args[0].d);
+    switch (node.op) {
+      case "+": return add(args[0], args[1]);
+      case "-": return sub(args[0], args[1]);
+      case "*": return mul(args[0], args[1]);
+      case "/": return div(args[0], args[1]);
+      default: return power(args[0], args[1]);
+    }
+  }
+
+  // ------------------------------------------------------------------ lists of numbers
+  /** "[[1, 2], [3, 4]]", "0.2, 0.3, 0.5" or "[1/3 2/3]": nested arrays of numbers, or null.
+      @param {string} text @returns {any} */
+  function parseArray(text) {
+    var t = tidy(text).replace(/^(?:np\.|numpy\.)?array\((.*)\)$/, "$1");
+    if (!/[A-Za-z]/.test(t)) t = t.replace(/\(/g, "[").replace(/\)/g, "]");   // a tuple
+    if (t.charAt(0) !== "[") t = "[" + t + "]";
+    var at = 0;
+    function value() {
+      while (t.charAt(at) === " ") at++;
+      if (t.charAt(at) === "[") {
+        at++;
+        var items = [];
+        for (;;) {
+          while (t.charAt(at) === " " || t.charAt(at) === ",") at++;
+          if (t.charAt(at) === "]") { at++; return items; }
+          if (at >= t.length) throw new SyntaxError("a bracket is not closed");
+          items.push(value());
+        }
+      }
+      var m = /^[^\s,\[\]]+/.exec(t.slice(at));
+      var number = m ? parseNumber(m[0]) : null;
+      if (m === null || number === null) throw new SyntaxError("the page cannot read \u201c"
+        + (m ? m[0] : t.slice(at)) + "\u201d as a number");
+      at += m[0].length;
+      return toNumber(number);
+    }
+    var out = value();
+    if (t.slice(at).trim()) throw new SyntaxError("there is more after the last bracket");
+    return out;
+  }
+
+  /** The items of a typed list: "[1, 4, 7]", "(1, 4)", "{1, 4}", "1 4 7", '["first", "equal"]'.
+      @param {string} text @returns {string[]} */
+  function listItems(text) {
+    var t = tidy(text).replace(/^[\[({]\s*|\s*[\])}]$/g, "");
+    return t.split(t.indexOf(",") >= 0 ? "," : " ").map(function (item) {
+      return item.trim().replace(/^['"]|['"]$/g, "").trim();
+    }).filter(function (item) { return item !== ""; });
+  }
+
+  /** @param {any} a @returns {number[]} */
+  function shape(a) {
+    var out = [];
+    while (Array.isArray(a)) { out.push(a.length); a = a[0]; }
+    return out;
+  }
+
+  /** @param {any} a @returns {number[]} */
+  function flat(a) {
+    return Array.isArray(a) ? a.reduce(function (acc, x) { return acc.concat(flat(x)); }, []) : [a];
+  }
+
+  /** @param {any} a @param {number[]} s */
+  function regular(a, s) {
+    if (s.length === 0) return !Array.isArray(a);
+    return Array.isArray(a) && a.length === s[0]
+      && a.every(function (x) { return regular(x, s.slice(1)); });
+  }
+
+  // ------------------------------------------------------------------ the verdict
+  /** Thrown for an answer whose form is wrong: says what is wrong (never the expected value). */
+  class NotYet extends Error {}
+
+  var LETTER = /^[(\[]?\s*([a-z])\s*[)\].:]?$/;
+
+  /** @typedef {{kind: string, expected: any, rel: number | null, abs: number}} Spec */
+
+  /** Is the typed ``text`` right by the check ``spec``? Throws NotYet when its form is wrong.
+      @param {Spec} spec @param {string} text @returns {boolean} */
+  function isRight(spec, text) {
+    var value;
+    switch (spec.kind) {
+      case "close":
+        value = parseNumber(text);
+        if (value === null) throw new NotYet("a number is wanted (such as 0.25, 1e-3 or 7/3), and "
+          + "the page cannot read yours as one");
+        var x = toNumber(value);
+        return isFinite(x) && isClose(x, Number(spec.expected), spec.rel || 0, spec.abs);
+      case "exactly":
+        value = parseNumber(text);
+        if (value === null) throw new NotYet("an exact fraction is wanted (such as 7/3), and the "
+          + "page cannot read yours as one");
+        var target = /** @type {Rational} */ (parseNumber(spec.expected));
+        if (same(value, target)) return true;
+        if (!/\//.test(text) && isClose(toNumber(value), toNumber(target), 1e-9, 1e-15)) {
+          throw new NotYet("right value, but rounded (a decimal number): give it exactly, as a "
+            + "fraction such as 7/3");
+        }
+        return false;
+      case "whole_number":
+        value = parseNumber(text);
+        if (value === null) throw new NotYet("a whole number is wanted, and the page cannot read "
+          + "yours as a number");
+        if (value.d !== 1n) throw new NotYet("a whole number is wanted, and your answer has a "
+          + "fractional part");
+        return value.n === BigInt(spec.expected);
+      case "one_of":
+        var m = LETTER.exec(tidy(text).replace(/^['"]|['"]$/g, "").toLowerCase());
+        if (m === null) throw new NotYet("the answer is one letter, like a");
+        return m[1] === spec.expected;
+      case "same_array":
+        var got;
+        try { got = parseArray(text); } catch (err) {
+          throw new NotYet("numbers separated by commas are wanted, and " + errorText(err));
+        }
+        var want = shape(spec.expected), mine = shape(got);
+        if (!regular(got, mine) || mine.join() !== want.join()) {
+          throw new NotYet("an array of shape (" + want.join(", ") + (want.length === 1 ? "," : "")
+            + ") is wanted, and yours has shape (" + mine.join(", ")
+            + (mine.length === 1 ? "," : "") + ")");
+        }
+        var e = flat(spec.expected);
+        return flat(got).every(function (v, k) {
+          return (isNaN(v) && isNaN(e[k]))
+            || Math.abs(v - e[k]) <= spec.abs + (spec.rel || 0) * Math.abs(e[k]);
+        });
+      case "same_whole_numbers":
+        var numbers = new Set();
+        listItems(text).forEach(function (item) {
+          var number = parseNumber(item);
+          if (number === null) throw new NotYet("the list should hold whole numbers, and the page "
+            + "cannot read \u201c" + item + "\u201d as one");
+          if (number.d !== 1n) throw new NotYet("the list should hold whole numbers, and one of "
+            + "its entries has a fractional part");
+          numbers.add(number.n.toString());
+        });
+        return numbers.size === spec.expected.length && spec.expected.every(
+          function (/** @type {number} */ x) { return numbers.has(String(x)); });
+      case "same_words":
+        var words = listItems(text).map(function (w) { return w.toLowerCase(); });
+        return words.length === spec.expected.length && words.every(
+          function (w, k) { return w === spec.expected[k]; });
+      case "same_expression":
+        var formula;
+        try { formula = parseFormula(text); } catch (err) { throw new NotYet(errorText(err)); }
+        if (formula.symbols.length === 0) throw new NotYet("an expression in one symbol is "
+          + "wanted, and your answer is a plain number");
+        if (formula.symbols.length > 1) throw new NotYet("an expression in one symbol is wanted, "
+          + "and yours has " + formula.symbols.join(", "));
+        return spec.expected.every(function (/** @type {[string, any]} */ point) {
+          var at;
+          try {
+            at = evaluate(formula.tree, /** @type {Rational} */ (parseNumber(point[0])));
+          } catch (err) {
+            if (err instanceof RangeError) return false;      // undefined there: not equal
+            throw new NotYet(errorText(err));
+          }
+          if (spec.rel === null) return same(at, /** @type {Rational} */ (parseNumber(point[1])));
+          return isClose(toNumber(at), Number(point[1]), spec.rel, 0);
+        });
+      default:
+        throw new NotYet("the page cannot check this kind of answer");
+    }
+  }
+
+  /** @param {unknown} err */
+  function errorText(err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+
+  /** The check's message, as the notebook's check() words it.
+      @param {string} exercise @param {Spec} spec @param {string} text @param {string} hint */
+  function verdict(exercise, spec, text, hint) {
+    var problem = "";
+    if (!tidy(text)) {
+      problem = "no answer given";
+    } else {
+      try {
+        if (isRight(spec, text)) return { right: true, message: "\u2714 " + exercise + " right" };
+      } catch (err) {
+        if (!(err instanceof NotYet)) throw err;
+        problem = err.message;
+      }
+    }
+    return { right: false, message: "\u2718 " + exercise + " not yet" + (problem ? ": " + problem : "")
+      + ". Hint: " + hint };
+  }
+
+  /** Wire one box: Enter in its field and its button check; the verdict goes to its live region.
+      @param {HTMLElement} box */
+  function wire(box) {
+    var data = box.dataset;
+    var spec = { kind: data.kind || "", expected: JSON.parse(data.expected || "null"),
+                 rel: data.rel === "" || data.rel === undefined ? null : Number(data.rel),
+                 abs: Number(data.abs || 0) };
+    var field = /** @type {HTMLInputElement} */ (box.querySelector("input"));
+    var button = box.querySelector("button");
+    var out = /** @type {HTMLElement} */ (box.querySelector(".answer-verdict"));
+    function check() {
+      var said = verdict(data.exercise || "", spec, field.value, data.hint || "");
+      out.classList.toggle("answer-right", said.right);
+      out.classList.toggle("answer-not-yet", !said.right);
+      field.setAttribute("aria-invalid", said.right ? "false" : "true");
+      // emptied first, so that the same verdict twice is announced twice
+      out.textContent = "";
+      window.setTimeout(function () { out.textContent = said.message; }, 50);
+    }
+    field.addEventListener("keydown", function (event) {
+      if (event.key === "Enter") { event.preventDefault(); check(); }
+    });
+    if (button) button.addEventListener("click", check);
+    field.addEventListener("input", function () { field.removeAttribute("aria-invalid"); });
+  }
+
+  var api = { parseNumber: parseNumber, parseFormula: parseFormula, evaluate: evaluate,
+              parseArray: parseArray, isRight: isRight, verdict: verdict, toNumber: toNumber };
+  if (typeof window !== "undefined") {
+    /** @type {any} */ (window).ChutesAnswers = api;
+    var start = function () {
+      document.querySelectorAll(".answer-box[data-kind]").forEach(function (box) {
+        wire(/** @type {HTMLElement} */ (box));
+      });
+    };
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+    else start();
+  }
+  if (typeof module !== "undefined" && module.exports) module.exports = api;
+})();

@@ -1,0 +1,261 @@
+"""The answer boxes' specs (chutes_edu.checks.answer_spec, book/answers.py) and their checker in
+the page (book/static/answers.js, run in Node) against the notebook checks themselves.
+
+- Every value exercise's spec, fed back to its check as a student's answer, is right, and a value
+  just outside its tolerance (or another letter, another whole number) is not: the spec is what
+  the check expects.
+- The page's verdict on typed text agrees with ``check()`` on the value the text stands for, at
+  and around each tolerance's edge, for every value exercise.
+- The page's formula reader evaluates random formulas in one symbol exactly as sympy does.
+- The code exercises' note promises nothing the build does not have.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import nbformat
+import pytest
+import sympy
+
+from chutes_edu import checks
+from chutes_edu.checks import answer_spec, check, close, exercise_ids, is_function_exercise
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOK = ROOT / "book"
+SCRIPT = BOOK / "static" / "answers.js"
+if str(BOOK) not in sys.path:
+    sys.path.insert(0, str(BOOK))
+import answers  # noqa: E402
+
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+
+@pytest.fixture(scope="module")
+def specs():
+    return {ex: answers.spec_for(ex) for ex in exercise_ids()}
+
+
+def _node(cases: list[dict]) -> list[dict]:
+    """Run answers.js in Node on ``cases`` ({spec, text} or {formula, at}); its results."""
+    program = f"""
+const api = require({json.dumps(str(SCRIPT))});
+const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const out = cases.map(c => {{
+  if (c.formula !== undefined) {{
+    try {{
+      const f = api.parseFormula(c.formula);
+      return c.at.map(x => {{
+        try {{ const v = api.evaluate(f.tree, api.parseNumber(x)); return v.n + "/" + v.d; }}
+        catch (e) {{ return "undefined"; }}
+      }});
+    }} catch (e) {{ return "unreadable: " + e.message; }}
+  }}
+  return api.verdict(c.exercise, c.spec, c.text, "HINT");
+}});
+process.stdout.write(JSON.stringify(out));
+"""
+    done = subprocess.run(["node", "-e", program], input=json.dumps(cases), capture_output=True,
+                          text=True, timeout=120, check=True)
+    return json.loads(done.stdout)
+
+
+def _page_spec(spec) -> dict:
+    return {"kind": spec.kind, "expected": spec.expected, "rel": spec.rel, "abs": spec.abs_tol}
+
+
+# ------------------------------------------------------------------------------ specs
+def test_value_and_code_exercises_are_told_apart_by_the_checks(specs):
+    values = [ex for ex, spec in specs.items() if spec is not None]
+    assert len(values) >= 55, values
+    assert all(specs[ex] is None for ex in exercise_ids() if is_function_exercise(ex))
+    kinds = {spec.kind for spec in specs.values() if spec is not None}
+    assert {"close", "exactly", "whole_number", "one_of", "same_expression", "same_array",
+            "same_whole_numbers", "same_words"} <= kinds
+    # a matrix of fractions (4.4) and a jump that makes a fair race (12.6): checks that compute
+    # with the answer
+    assert specs["4.4"] is None and specs["12.6"] is None
+
+
+def test_each_spec_is_what_its_check_expects(specs):
+    for ex, spec in specs.items():
+        if spec is None or spec.kind == "same_expression":
+            continue
+        e = spec.expected
+        if spec.kind == "close":
+            right, wrong = e, e + 3 * max(spec.rel * abs(e), spec.abs_tol) + 1e-300
+        elif spec.kind == "exactly":
+            right, wrong = Fraction(e), Fraction(e) + Fraction(1, 10**9)
+        elif spec.kind == "whole_number":
+            right, wrong = e, e + 1
+        elif spec.kind == "one_of":
+            right, wrong = e, "a" if e != "a" else "b"
+        elif spec.kind == "same_whole_numbers":
+            right, wrong = e[::-1], [*e, max(e) + 1]
+        elif spec.kind == "same_words":
+            right, wrong = [w.upper() for w in e], e[::-1] if e != e[::-1] else [*e, e[0]]
+        else:
+            right, wrong = e, [[x + 1 for x in row] if isinstance(row, list) else row + 1
+                               for row in e]
+        assert check(ex, right), f"{ex}: the spec's value is not right for its check"
+        assert not check(ex, wrong), f"{ex}: a value outside the spec is right for its check"
+        assert spec.hint and spec.hint in check(ex, wrong).message
+
+
+def test_a_verifier_that_uses_two_helpers_or_the_answer_has_no_spec(monkeypatch):
+    def two(answer):
+        return close(1.0)(answer) and close(2.0)(answer)
+
+    def reads(answer):
+        return close(float(answer[0]))(answer[1])
+
+    def one(answer, n):
+        return close(2.5, rel=1e-3)(answer)
+
+    for name, verify in (("98.1", two), ("98.2", reads), ("98.3", one)):
+        monkeypatch.setitem(checks._REGISTRY, name,
+                            checks._Exercise(name, "a hint", verify, False, name == "98.3"))
+    assert answer_spec("98.1") is None and answer_spec("98.2") is None
+    spec = answer_spec("98.3")
+    assert (spec.kind, spec.expected, spec.rel, spec.hint) == ("close", 2.5, 1e-3, "a hint")
+    assert check("98.3", 2.5)       # probing left the helpers verifying as before
+
+
+# ------------------------------------------------------------------------------ the page
+def _typed(spec) -> list[tuple[str, object]]:
+    """(typed text, the Python value it stands for) around the spec's edge."""
+    e = spec.expected
+    if spec.kind == "close":
+        width = max(spec.rel * abs(e), spec.abs_tol)
+        out = [(repr(e), e)]
+        for k in (-1.5, -0.5, 0.5, 1.5):
+            x = e + k * width
+            out.append((repr(x), x))
+        f = Fraction(e).limit_denominator(1000)
+        out += [(f"{f.numerator}/{f.denominator}", f), ("", None)]
+        return out
+    if spec.kind == "exactly":
+        f = Fraction(e)
+        return [(f"{f.numerator}/{f.denominator}", f), (f"{f.numerator + 1}/{f.denominator}",
+                                                         Fraction(f.numerator + 1, f.denominator)),
+                (f"{float(f):.3f}", Fraction(f"{float(f):.3f}")),
+                (f"Fraction({f.numerator}, {f.denominator})", f)]
+    if spec.kind == "whole_number":
+        return [(str(e), e), (str(e + 1), e + 1), (f"{e}.0", float(e)), (f"{e}.5", e + 0.5),
+                (f"{e:,}", e), (f"{e:_}", e), (f"{e + 1000:,}", e + 1000)]
+    if spec.kind == "one_of":
+        other = "a" if e != "a" else "b"
+        return [(e, e), (f"({e.upper()})", f"({e.upper()})"), (other, other), ("x y", "x y")]
+    if spec.kind == "same_array":          # a pair of squares
+        whole = [int(x) for x in e]
+        return [(", ".join(map(str, whole)), whole), (f"({whole[0]}, {whole[1]})", whole),
+                (", ".join(map(str, whole[::-1])), whole[::-1]),
+                (", ".join(map(str, [*whole, 1])), [*whole, 1])]
+    if spec.kind == "same_whole_numbers":
+        return [(", ".join(map(str, e[::-1])), e[::-1]), (f"[{', '.join(map(str, e))}]", e),
+                (", ".join(map(str, e[:-1])), e[:-1]), ("1, 4.5", [1, 4.5]), ("[]", [])]
+    if spec.kind == "same_words":
+        return [(", ".join(e), e), (f'["{e[0].upper()}", ' + ", ".join(f'"{w}"' for w in e[1:])
+                                    + "]", [e[0].upper(), *e[1:]]),
+                (" ".join(e[::-1]), e[::-1]), (", ".join(e[:-1]), e[:-1])]
+    return []
+
+
+@needs_node
+def test_the_page_says_right_exactly_when_the_check_does(specs):
+    cases, truth = [], []
+    for ex, spec in specs.items():
+        if spec is None:
+            continue
+        for text, value in _typed(spec):
+            cases.append({"exercise": ex, "spec": _page_spec(spec), "text": text})
+            truth.append((ex, text, bool(check(ex, value))))
+    assert len(cases) > 200
+    said = _node(cases)
+    wrong = [(ex, text, want, got["message"]) for (ex, text, want), got in zip(truth, said, strict=True)
+             if got["right"] != want]
+    assert not wrong, wrong[:5]
+    messages = [got["message"] for got in said]
+    assert all(m.endswith("Hint: HINT") for m, got in zip(messages, said, strict=True) if not got["right"])
+    assert any("no answer given" in m for m in messages)
+    assert any("fractional part" in m for m in messages)
+
+
+def _random_formula(rng: random.Random, depth: int = 0) -> str:
+    if depth > 3 or rng.random() < 0.3:
+        return rng.choice(["p", "p", "2", "1/3", "0.5", "7"])
+    a, b = _random_formula(rng, depth + 1), _random_formula(rng, depth + 1)
+    op = rng.choice(["+", "-", "*", "/", "^", "**", " "])
+    if op in ("^", "**"):
+        return f"({a}){op}{rng.choice(['2', '3', '-1', '(-2)'])}"
+    if op == " ":
+        return f"({a})({b})"            # an implicit product
+    return f"({a}) {op} ({b})"
+
+
+@needs_node
+def test_the_formula_reader_agrees_with_sympy():
+    rng = random.Random(28)
+    # not 0: sympy cancels p/p to 1 before any value is put in, the page divides by zero there
+    # (the checks' values of a formula's symbol avoid such points too)
+    points = ["1/2", "1/3", "3/4", "-5/7", "7"]
+    formulas = [_random_formula(rng) for _ in range(300)] + ["2p(1-p)", "-p^2", "2^3^2",
+                                                             "sp.Rational(1, 3)*p"]
+    said = _node([{"formula": f, "at": points} for f in formulas])
+    p = sympy.Symbol("p")
+    undefined = 0
+    for formula, got in zip(formulas, said, strict=True):
+        text = formula.replace("^", "**").replace(")(", ")*(").replace("2p", "2*p").replace("p(", "p*(")
+        # rational=True: the page reads a typed decimal exactly, as a fraction
+        expr = sympy.sympify(text.replace("sp.", ""), locals={"p": p}, rational=True)
+        want = []
+        for x in points:
+            value = expr.subs(p, sympy.Rational(x))
+            want.append("undefined" if not value.is_finite else
+                        f"{sympy.fraction(value)[0]}/{sympy.fraction(value)[1]}")
+        # Where the page divides by zero (the formula is undefined there) sympy may still give a
+        # number: its zoo (complex infinity) arithmetic, e.g. 1 / (1 / 0) = 0. Elsewhere: equal.
+        undefined += got.count("undefined")
+        assert all(g in (w, "undefined") for g, w in zip(got, want, strict=True)), (formula, got, want)
+    assert undefined < 0.05 * len(formulas) * len(points)
+
+
+# ------------------------------------------------------------------------------ the code note
+def test_a_code_exercise_promises_only_what_the_build_has():
+    bare = answers.code_answer("1.3")
+    assert "answered in code" in bare and "<a " not in bare and "<details" not in bare
+    full = answers.code_answer("1.3", solution="def f():\n\n    return 1",
+                               links=[("live on Binder", "https://b.example/x")])
+    assert 'href="https://b.example/x"' in full and "show the solution to exercise 1.3" in full
+    assert "\n" not in full          # one line: the Markdown's HTML block would end at a blank line
+
+
+def test_staged_set_without_solutions_or_addresses(tmp_path):
+    source = ROOT / "exercises" / "01_exercises_waiting_for_heads.ipynb"
+    staged = tmp_path / source.name
+    shutil.copy(source, staged)
+    boxed = answers.add_answers(staged)
+    text = "\n".join(c.source for c in nbformat.read(staged, as_version=4).cells)
+    want = [ex for ex in exercise_ids() if ex.startswith("1.") and answers.spec_for(ex)]
+    assert boxed == want
+    assert text.count('class="answer-box"') == len(want)
+    assert text.count('class="answer-code"') == sum(1 for ex in exercise_ids()
+                                                   if ex.startswith("1.") and ex not in want)
+    assert "<a " not in text and "show the solution" not in text
+
+
+def test_a_copy_without_answer_checks_gets_no_boxes(tmp_path, monkeypatch):
+    """The student copy has no checks: no box, and no note that would call a value answer code."""
+    source = ROOT / "exercises" / "02_exercises_board_as_equations.ipynb"
+    staged = tmp_path / source.name
+    shutil.copy(source, staged)
+    monkeypatch.setattr(answers, "has_answer_checks", lambda exercise: False)
+    assert answers.add_answers(staged) == []
+    text = "\n".join(c.source for c in nbformat.read(staged, as_version=4).cells)
+    assert "answer-box" not in text and "answer-code" not in text

@@ -1,0 +1,175 @@
+"""The exercises answered on the website (issue 28, part 4), on the site built once for the site's
+tests (tests/conftest.py: worked solutions and launch links on), opened from disk.
+
+- Every exercise whose check expects a value has its box on its exercise page, holding the
+  expected value, tolerance and hint its check has now (chutes_edu.checks.answer_spec): a new value
+  exercise without a box fails here. Every other exercise says it is answered in code, with the
+  worked solution behind a "show the solution" control and the launch links.
+- In Chromium, from the keyboard: a right answer and a wrong one typed into boxes of each kind
+  (Enter, and the "check" button) read "right" and "not yet" with the check's hint, announced in
+  a polite live region; axe-core finds nothing serious or critical on the page with its verdicts
+  shown; the solution opens from the keyboard.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from chutes_edu.checks import HINT_POINTER, exercise_ids
+from chutes_edu.course import course_lessons
+
+from . import browser
+from .test_site import _requirements
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOK = ROOT / "book"
+if str(BOOK) not in sys.path:
+    sys.path.insert(0, str(BOOK))
+import answers  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(_requirements() is not None, reason=str(_requirements()))]
+
+_BOX = re.compile(r'<div class="answer-box"(?P<attrs>[^>]*)>')
+_CODE = re.compile(r'<div class="answer-code" data-exercise="(?P<ex>[\d.]+)">(?P<body>.*?)</div>',
+                   re.S)
+_ATTR = re.compile(r'data-(?P<name>[a-z]+)="(?P<value>[^"]*)"')
+
+
+def _pages(site: Path) -> dict[str, str]:
+    """Each exercise page's HTML, by lesson number."""
+    out = {}
+    for lesson in course_lessons(ROOT):
+        page = site / lesson.exercises.with_suffix(".html")
+        out[str(int(lesson.exercises.name[:2]))] = page.read_text(encoding="utf-8")
+    return out
+
+
+def _boxes(site: Path) -> dict[str, dict[str, str]]:
+    boxes = {}
+    for text in _pages(site).values():
+        for match in _BOX.finditer(text):
+            attrs = {m["name"]: html.unescape(m["value"]) for m in _ATTR.finditer(match["attrs"])}
+            assert attrs["exercise"] not in boxes, f"two boxes for {attrs['exercise']}"
+            boxes[attrs["exercise"]] = attrs
+    return boxes
+
+
+def test_every_value_exercise_has_its_box_with_its_checks_numbers(site):
+    boxes = _boxes(site)
+    values = {ex: spec for ex in exercise_ids() if (spec := answers.spec_for(ex)) is not None}
+    assert sorted(boxes) == sorted(values), "boxes and value exercises differ"
+    for ex, spec in values.items():
+        box = boxes[ex]
+        assert box["kind"] == spec.kind, ex
+        assert json.loads(box["expected"]) == spec.expected, ex
+        assert (float(box["rel"]) if box["rel"] else None) == spec.rel, ex
+        assert float(box["abs"]) == spec.abs_tol, ex
+        assert box["hint"] == f"{spec.hint} {HINT_POINTER.format(exercise=ex)}", ex
+
+
+def test_every_code_exercise_says_so_with_its_solution_and_links(site):
+    notes = {}
+    for text in _pages(site).values():
+        for match in _CODE.finditer(text):
+            notes[match["ex"]] = match["body"]
+    boxes = _boxes(site)
+    assert sorted(set(notes) | set(boxes)) == sorted(exercise_ids(), key=str)
+    assert not set(notes) & set(boxes)
+    for ex, body in notes.items():
+        assert "answered in code" in body, ex
+        assert f"show the solution to exercise {ex}" in body, ex
+        assert "mybinder.org/v2/gh/example-org/chutes_edu" in body, ex
+        assert "git-pull" in body and "github.com/example-org/chutes_edu/blob/main/" in body, ex
+
+
+def _right_and_wrong(spec) -> tuple[str, str]:
+    """What a student types: a right answer and a wrong one."""
+    e = spec.expected
+    if spec.kind == "close":
+        return f"{e:.12g}", f"{e * 1.01 + 0.01:.6g}"
+    if spec.kind == "exactly":
+        f = Fraction(e)
+        return f"{f.numerator}/{f.denominator}", f"{f.numerator + 1}/{f.denominator}"
+    if spec.kind == "whole_number":
+        return str(e), str(e + 1)
+    if spec.kind == "one_of":
+        return f"({e})", "a" if e != "a" else "b"
+    if spec.kind == "same_words":
+        return ", ".join(e), ", ".join(e[::-1]) if e != e[::-1] else ", ".join([*e, e[0]])
+    if spec.kind == "same_whole_numbers":
+        return f"[{', '.join(map(str, e[::-1]))}]", ", ".join(map(str, e[:-1]))
+    if spec.kind == "same_array":
+        return f"({', '.join(f'{x:g}' for x in e)})", ", ".join(f"{x + 1:g}" for x in e)
+    raise AssertionError(spec.kind)
+
+
+# exercises of each kind: close (relative, absolute), exactly (small, huge), whole, letter, formula,
+# words (5.6), a pair (9.3), a set of whole numbers (11.5)
+TYPED = {"1.1": None, "1.7": None, "1.5": None, "1.6": None, "1.2": ("(1 + p)/p^2", "1/p")}
+
+
+def _answer(page, ex: str, text: str, *, button: bool = False) -> str:
+    from playwright.sync_api import expect
+
+    field = page.get_by_role("textbox", name=f"answer to exercise {ex}", exact=True)
+    field.focus()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Backspace")
+    page.keyboard.type(text)
+    verdict = page.locator(f'.answer-box[data-exercise="{ex}"] [role="status"]')
+    if button:
+        page.keyboard.press("Tab")            # the "check" button, next in the Tab order
+        assert page.evaluate("() => document.activeElement.textContent") == "check"
+        page.keyboard.press("Enter")
+    else:
+        page.keyboard.press("Enter")
+    expect(verdict).to_contain_text(ex)
+    assert verdict.get_attribute("aria-live") == "polite"
+    return verdict.inner_text()
+
+
+def test_answers_typed_from_the_keyboard_read_right_and_not_yet(site):
+    checked = []
+    with browser.chromium() as chromium:
+        context = chromium.new_context(viewport={"width": 1280, "height": 900})
+        offsite = browser.refuse_network(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        for name, chosen in (("01_exercises_waiting_for_heads", TYPED),
+                             ("07_exercises_simulation", {"7.7": None}),
+                             ("05_exercises_exact_answers", {"5.1": None, "5.6": None}),
+                             ("09_exercises_experiments", {"9.3": None}),
+                             ("11_exercises_long_run", {"11.5": None})):
+            page.goto((site / "exercises" / f"{name}.html").as_uri())
+            for k, (ex, typed) in enumerate(chosen.items()):
+                spec = answers.spec_for(ex)
+                right, wrong = typed or _right_and_wrong(spec)
+                said = _answer(page, ex, right, button=k % 2 == 1)
+                assert said == f"✔ {ex} right", (ex, right, said)
+                said = _answer(page, ex, wrong)
+                assert said.startswith(f"✘ {ex} not yet"), (ex, wrong, said)
+                assert said.endswith(f"Hint: {spec.hint} {HINT_POINTER.format(exercise=ex)}")
+                checked.append(ex)
+            if name.startswith("01"):
+                said = _answer(page, "1.5", "206.5")
+                assert "fractional part" in said, said
+                violations = browser.axe_violations(page)
+                assert not violations, browser.describe_violations(violations)
+                # the worked solution of a code exercise opens from the keyboard
+                summary = page.get_by_text("show the solution to exercise 1.3", exact=True)
+                summary.focus()
+                page.keyboard.press("Enter")
+                assert page.locator("#solution-1-3").is_visible()
+                assert "def my_waits" in page.locator("#solution-1-3").inner_text()
+        page.close()
+    assert not errors and not offsite, (errors, offsite)
+    assert len(checked) == 10
