@@ -60,6 +60,15 @@ MATHJAX = f"{VENDOR}/mathjax/tex-chtml.js"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 EDITOR_MOUNT = "chutes-board-editor-mount"   # drawn by _static/board_editor_site.js
+EXPLORER_MOUNT = "chutes-explorer-mount"       # drawn by _static/explorers_site.js
+# The explorers that run in the page with no kernel (issue 28), besides the board editor: the
+# anywidget class (the end of its saved ``_anywidget_id``) -> (the module of chutes_edu.widgets
+# that gives its front end as a classic script, the global that script publishes, the traits the
+# page starts from). The site's script mounts each saved one with its saved traits.
+LIVE_EXPLORERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "CoinFlipExplorer": ("chutes_edu.widgets.coin_explorer", "ChutesCoinExplorer",
+                         ("p", "n_trials", "seed")),
+}
 
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.
 SOLUTION_MARKERS = re.compile(
@@ -216,17 +225,37 @@ def _editor_state(state: dict[str, Any], model_id: str) -> dict[str, Any] | None
     return values if str(values.get("_anywidget_id", "")).endswith(".BoardEditor") else None
 
 
+def _explorer_mount(name: str, values: dict[str, Any]) -> str:
+    """Where the page's own script draws a live explorer (one of :data:`LIVE_EXPLORERS`, no
+    kernel: it computes in the page), starting from its saved traits."""
+    traits = {key: values[key] for key in LIVE_EXPLORERS[name][2] if key in values}
+    return (f'<div class="{EXPLORER_MOUNT}" data-explorer="{html.escape(name, quote=True)}" '
+            f'data-state="{html.escape(json.dumps(traits), quote=True)}"></div>')
+
+
+def _live_explorer(state: dict[str, Any], model_id: str) -> str | None:
+    """The page's live copy of a saved explorer that runs with no kernel, or None."""
+    model = state.get(model_id.removeprefix("IPY_MODEL_"), {})
+    values = model.get("state", {})
+    name = str(values.get("_anywidget_id", "")).rpartition(".")[2]
+    return _explorer_mount(name, values) if name in LIVE_EXPLORERS else None
+
+
 def _still(cell: Any, state: dict[str, Any]) -> bool:
-    """Replace a cell's saved widgets: a board editor by a live one, any other explorer by its
-    snapshot (see :func:`_snapshot`). True if the cell holds an explorer that needs Python."""
+    """Replace a cell's saved widgets: a board editor or another explorer that runs in the page
+    by a live one, any other explorer by its snapshot (see :func:`_snapshot`). True if the cell
+    holds an explorer that needs Python."""
     needs_python = False
     for out in cell.get("outputs", []):
         view = out.get("data", {}).get(WIDGET_VIEW)
         if view is None:
             continue
         editor = _editor_state(state, view["model_id"])
+        live = _live_explorer(state, view["model_id"])
         if editor is not None:
             shown = _editor_mount(editor["board_json"], editor.get("board_name", ""))
+        elif live is not None:
+            shown = live
         else:
             shown, needs_python = _snapshot(state, view["model_id"]), True
         out["data"] = {"text/html": shown, "text/plain": out["data"].get("text/plain", "")}
@@ -525,9 +554,9 @@ def _config(args: argparse.Namespace) -> dict:
                 "nb_mime_priority_overrides": [["html", "image/png", 25]],
                 # Not `_static`: Jupyter Book would load every .js and .css under it on every page.
                 "html_static_path": [ASSETS],
-                "html_css_files": ["course.css", "board_editor.css"],
+                "html_css_files": ["course.css", "board_editor.css", "explorers.css"],
                 # course.js: boxes that scroll sideways become named Tab stops (book/static).
-                "html_js_files": ["board_editor_site.js", "course.js"],
+                "html_js_files": ["board_editor_site.js", "explorers_site.js", "course.js"],
                 # A formula is no Tab stop of its own (MathJax's default makes each one: 293 of
                 # Lesson 11's 433 stops); its menu and assistive MathML stay. MyST adds the
                 # classes MathJax typesets (processHtmlClass) to these options.
@@ -571,6 +600,41 @@ def _editor_assets(static: Path) -> None:
 """
     (static / "board_editor_site.js").write_text(script_source() + mount, encoding="utf-8")
     (static / "board_editor.css").write_text(style_source(), encoding="utf-8")
+
+
+def _explorer_assets(static: Path) -> None:
+    """The explorers that run with no kernel (:data:`LIVE_EXPLORERS`), for pages opened from disk:
+    each front end as a classic script, and a few lines that draw one wherever a page has a
+    ``.chutes-explorer-mount``, from its saved traits; and their styles (after the editor's, which
+    hold the explorers' shared controls.css)."""
+    import importlib
+
+    scripts, styles = [], []
+    for module_name, _, _ in LIVE_EXPLORERS.values():
+        module = importlib.import_module(module_name)
+        scripts.append(module.script_source())
+        styles.append(module.style_source())
+    globals_ = ", ".join(f"{json.dumps(name)}: window.{spec[1]}"
+                         for name, spec in LIVE_EXPLORERS.items())
+    mount = f"""
+(function () {{
+  "use strict";
+  var kinds = {{{globals_}}};
+  function start() {{
+    document.querySelectorAll(".{EXPLORER_MOUNT}").forEach(function (el) {{
+      var kind = kinds[el.dataset.explorer];
+      if (kind) kind.mount(el, JSON.parse(el.dataset.state || "{{}}"));
+    }});
+  }}
+  if (document.readyState === "loading") {{
+    document.addEventListener("DOMContentLoaded", start);
+  }} else {{
+    start();
+  }}
+}})();
+"""
+    (static / "explorers_site.js").write_text("".join(scripts) + mount, encoding="utf-8")
+    (static / "explorers.css").write_text("\n".join(styles), encoding="utf-8")
 
 
 def _copy_vendor(static: Path) -> None:
@@ -636,6 +700,7 @@ def stage(args: argparse.Namespace, src: Path) -> None:
     for asset in (BOOK / "static").iterdir():
         shutil.copy2(asset, src / ASSETS / asset.name)
     _editor_assets(src / ASSETS)
+    _explorer_assets(src / ASSETS)
 
 
 def build(args: argparse.Namespace) -> Path:
