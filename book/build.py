@@ -15,9 +15,11 @@ What it does, and why:
    ``lessons/`` that are no lesson: the glossary's links become Sphinx ``{term}`` roles and index
    entries), and the book's ``_config.yml`` and ``_toc.yml``. The repository's notebooks
    are only read. In the staged copies, nbval's cell tags are dropped, the solution markers
-   (``### BEGIN SOLUTION`` ...) are taken out of the solutions and hidden tests removed, and each
-   saved explorer becomes a still picture (its words and its pictures, with their alt text, but
-   no controls: they need Python behind the page), followed by a note on how to run it live.
+   (``### BEGIN SOLUTION`` ...) are taken out of the solutions and hidden tests removed. A saved
+   explorer that computes in the page (the board editor, and those of :data:`LIVE_EXPLORERS`)
+   becomes a live one, drawn by the page's own script from its saved state; any other becomes a
+   still picture (its words and its pictures, with their alt text, but no controls: they need
+   Python behind the page), followed by a note on how to run it live.
 2. **Vendor** what a page loads: MathJax 3 comes from the npm
    registry (``book/package.json``, installed by ``npm ci`` into ``book/node_modules``) and are
    copied into ``_static/vendor/``; the configuration points Sphinx and MyST-NB at them, so that no

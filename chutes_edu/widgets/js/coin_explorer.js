@@ -123,6 +123,7 @@ function render(model, el) {
       readout.replaceChildren(before, h("b", { text: average }), middle, h("b", { text: first }),
         after);
       live.say(words.announcement);
+      message.say("");
       drawn = key;
     } catch (error) {
       message.say(errorWords(error));

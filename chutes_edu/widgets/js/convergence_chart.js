@@ -18,7 +18,7 @@ import { fixed, grouped } from "./explorer_ui.js";
 
 const WIDTH = 512;
 const HEIGHT = 320;
-const BOX = { left: 64, right: 500, top: 34, bottom: 214 };
+const BOX = { left: 64, right: 484, top: 34, bottom: 214 };
 const COLOURS = { mean: "#0072B2", band: "#56B4E9", exact: "#000000", grid: "#d9d9d9" };
 
 /** Up to about `count` round tick values covering [lo, hi]. */
