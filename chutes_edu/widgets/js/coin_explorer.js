@@ -52,7 +52,7 @@ export function coinWords(/** @type {{n: number, mean: number, half: number, exa
 }
 
 /** The explorer's elements, laid out. */
-function layout(/** @type {string} */ id, /** @type {any} */ parts) {
+function layout(/** @type {any} */ parts) {
   const { p, n, seed, readout, message, chart, live } = parts;
   return h("div", { class: "chutes-coin-root" }, [
     h("p", { class: "chutes-coin-title" }, [h("b", { text: "Waiting for heads" }),
@@ -131,7 +131,7 @@ function render(model, el) {
   }
 
   el.classList.add("chutes-explorer", "chutes-coin-explorer");
-  el.append(layout(id, { p, n, seed, readout, message, chart, live }));
+  el.append(layout({ p, n, seed, readout, message, chart, live }));
   for (const name of TRAITS) model.on(`change:${name}`, show);
   show();
   return () => {
