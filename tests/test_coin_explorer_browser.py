@@ -10,8 +10,9 @@ With no kernel at all (what the course website does): a page served from memory 
 (every other request refused; each module served as its own file, as a browser imports them)
 mounts the explorer with ``mount(el, {p, n_trials, seed})``. There the issue's budget is measured
 (issue 28: a control change on a settled page under 16 ms median, no task over 50 ms on the
-page's thread): at the most trials the page draws, key presses on the slider, each timed from
-the key press to the readout's change, and Chromium's 'longtask' entries meanwhile. A shared
+page's thread): at the most trials the page draws, key presses on the slider for p and in the
+seed's box (a new seed draws every wait anew), each timed from the key press to the readout's
+change, and Chromium's 'longtask' entries meanwhile. A shared
 machine can stretch a task, so the best of a few runs counts; all runs are written to
 tests/artifacts/coin_explorer_timings.txt.
 """
@@ -130,21 +131,24 @@ _WATCH = """() => {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.__long.push(Math.round(e.duration));
   }).observe({type: "longtask", buffered: false});
-  const readout = document.querySelector(".chutes-coin-explorer .chutes-readout");
-  const slider = document.querySelector(".chutes-coin-explorer input[type=range]");
+  const root = document.querySelector(".chutes-coin-explorer");
+  const readout = root.querySelector(".chutes-readout");
   window.__times = [];
   let t0 = null;
-  slider.addEventListener("keydown", () => { t0 = performance.now(); }, true);
+  for (const input of root.querySelectorAll("input")) {
+    input.addEventListener("keydown", () => { t0 = performance.now(); }, true);
+  }
   new MutationObserver(() => {
     if (t0 !== null) { window.__times.push(performance.now() - t0); t0 = null; }
   }).observe(readout, {childList: true, subtree: true, characterData: true});
 }"""
 
 
-def _time_the_slider(chromium: Any, presses: int = 30) -> tuple[list[float], list[int]]:
+def _time_the_controls(chromium: Any, presses: int = 30) -> dict[str, tuple[list[float], list[int]]]:
     """Open the no-kernel page at the most trials; press ArrowRight ``presses`` times on the
-    slider: the milliseconds from each key press to the readout's change, and the durations of
-    the page's tasks over 50 ms meanwhile."""
+    slider for p, then ArrowUp ``presses // 3`` times in the seed's box (each seed draws every
+    wait anew): per control, the milliseconds from each key press to the readout's change, and
+    the durations of the page's tasks over 50 ms meanwhile."""
     page = chromium.new_page(viewport={"width": 1100, "height": 900})
     refused: list[str] = []
     _serve(page, refused, {"p": 0.3, "n_trials": MAX_TRIALS, "seed": 11})
@@ -152,35 +156,47 @@ def _time_the_slider(chromium: Any, presses: int = 30) -> tuple[list[float], lis
     page.locator(".chutes-coin-explorer .chutes-readout").wait_for()
     browser.settle(page, quiet=500)
     page.evaluate(_WATCH)
-    slider = page.locator(".chutes-coin-explorer input[type=range]")
-    slider.focus()
-    for _ in range(presses):
-        slider.press("ArrowRight")
-        page.wait_for_timeout(40)                  # a student's pace, well over a frame
-    times = page.evaluate("window.__times")
-    long = page.evaluate("window.__long")
+    out = {}
+    for name, selector, key, count in [("p", "input[type=range]", "ArrowRight", presses),
+                                       ("seed", ".chutes-seed input", "ArrowUp", presses // 3)]:
+        page.evaluate("window.__times = []; window.__long = []")
+        control = page.locator(f".chutes-coin-explorer {selector}")
+        control.focus()
+        for _ in range(count):
+            control.press(key)
+            page.wait_for_timeout(40)              # a student's pace, well over a frame
+        times = page.evaluate("window.__times")
+        assert len(times) == count, (name, times)  # every press changed the readout
+        out[name] = ([float(t) for t in times], [int(t) for t in page.evaluate("window.__long")])
     page.close()
     assert not [u for u in refused if "favicon" not in u], refused
-    return [float(t) for t in times], [int(t) for t in long]
+    return out
 
 
-def test_a_change_of_p_takes_under_a_frame_and_never_holds_the_page():
+def test_a_control_change_takes_under_a_frame_and_never_holds_the_page():
     runs = []
     ARTIFACTS.mkdir(exist_ok=True)
     with browser.chromium() as chromium:
         for _ in range(ATTEMPTS):
-            times, long = _time_the_slider(chromium)
-            assert len(times) == 30, times            # every press changed the readout
-            median = statistics.median(times)
-            runs.append((median, max(times), long))
+            measured = _time_the_controls(chromium)
+            run = {name: (statistics.median(times), max(times), long)
+                   for name, (times, long) in measured.items()}
+            runs.append(run)
             with (ARTIFACTS / "coin_explorer_timings.txt").open("a", encoding="utf-8") as out:
-                out.write(f"p slider at {MAX_TRIALS:,} trials: median {median:.1f} ms, "
-                          f"slowest {max(times):.1f} ms; tasks over 50 ms: {long}\n")
-            if median < BUDGET_MS and not long:
+                for name, (median, slowest, long) in run.items():
+                    out.write(f"{name} at {MAX_TRIALS:,} trials: median {median:.1f} ms, "
+                              f"slowest {slowest:.1f} ms; tasks over 50 ms: {long}\n")
+            if all(median < BUDGET_MS and not long for median, _, long in run.values()):
                 break
-    best = min(runs, key=lambda run: (len(run[2]), run[0]))
-    assert best[0] < BUDGET_MS, f"median ms per change of p, each run: {runs}"
-    assert not best[2], f"tasks over {LONG_TASK_MS} ms in every run: {runs}"
+
+    def badness(run: dict[str, tuple[float, float, list[int]]]) -> tuple[int, float]:
+        return (sum(len(long) for _, _, long in run.values()),
+                max(median for median, _, _ in run.values()))
+
+    best = min(runs, key=badness)
+    for name, (median, _, long) in best.items():
+        assert median < BUDGET_MS, f"{name}: median ms per change, each run: {runs}"
+        assert not long, f"{name}: tasks over {LONG_TASK_MS} ms in every run: {runs}"
 
 
 def test_with_no_kernel_every_control_works_from_the_keyboard():
