@@ -38,7 +38,6 @@ import numpy as np  # noqa: E402
 
 from chutes_edu import (  # noqa: E402
     BoardExplorer,
-    CoinFlipExplorer,
     JumpExplorer,
     PolicyExplorer,
     RaceExplorer,
@@ -138,9 +137,8 @@ def widget_timings(repeat: int = 15, browser: bool = True) -> list[tuple[str, fl
     out.append(("BoardExplorer die 6->7 with the exact fraction",
                 _median_change(board.die, [7, 6], repeat, before=board._results.clear)))
 
-    coin = CoinFlipExplorer()
-    out.append(("CoinFlipExplorer p 0.50->0.51 (1,000 trials)",
-                _median_change(coin.p, [0.51, 0.5], repeat)))
+    # CoinFlipExplorer computes and draws in the page: a change of p costs Python a trait's sync
+    # only (its page timing: the browser part below, and tests/test_coin_explorer_browser.py).
 
     sim = SimulationExplorer()
     out.append(("SimulationExplorer cap 0->60", _median_change(sim.cap, [60, 0], repeat)))

@@ -15,13 +15,15 @@ What it does, and why:
    ``lessons/`` that are no lesson: the glossary's links become Sphinx ``{term}`` roles and index
    entries), and the book's ``_config.yml`` and ``_toc.yml``. The repository's notebooks
    are only read. In the staged copies, nbval's cell tags are dropped, the solution markers
-   (``### BEGIN SOLUTION`` ...) are taken out of the solutions and hidden tests removed, and each
-   saved explorer becomes a still picture (its words and its pictures, with their alt text, but
-   no controls: they need Python behind the page), followed by a note on how to run it live; a
-   saved board editor (saved without its program, ``tools/slim_notebook.py``) is drawn live from
-   the package's modules, and a figure saved once as its ``<img alt>`` is turned back into a PNG
-   with its alt text. Under each exercise's ``check(...)`` cell, an answer box that checks a value
-   answer in the page, or a note that the answer is code (``book/answers.py``).
+   (``### BEGIN SOLUTION`` ...) are taken out of the solutions and hidden tests removed. A saved
+   explorer that computes in the page (the board editor, and those of :data:`LIVE_EXPLORERS`)
+   becomes a live one, drawn by the page's own script from its saved state and the package's
+   modules (a lesson saves none of a big module's program, ``tools/slim_notebook.py``); any other
+   becomes a still picture (its words and its pictures, with their alt text, but no controls: they
+   need Python behind the page), followed by a note on how to run it live. A figure saved once as
+   its ``<img alt>`` is turned back into a PNG with its alt text. Under each exercise's
+   ``check(...)`` cell, an answer box that checks a value answer in the page, or a note that the
+   answer is code (``book/answers.py``).
 2. **Vendor** what a page loads: MathJax 3 comes from the npm
    registry (``book/package.json``, installed by ``npm ci`` into ``book/node_modules``) and are
    copied into ``_static/vendor/``; the configuration points Sphinx and MyST-NB at them, so that no
@@ -70,6 +72,15 @@ MATHJAX = f"{VENDOR}/mathjax/tex-chtml.js"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 EDITOR_MOUNT = "chutes-board-editor-mount"   # drawn by _static/board_editor_site.js
+EXPLORER_MOUNT = "chutes-explorer-mount"       # drawn by _static/explorers_site.js
+# The explorers that run in the page with no kernel (issue 28), besides the board editor: the
+# anywidget class (the end of its saved ``_anywidget_id``) -> (the module of chutes_edu.widgets
+# that gives its front end as a classic script, the global that script publishes, the traits the
+# page starts from). The site's script mounts each saved one with its saved traits.
+LIVE_EXPLORERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "CoinFlipExplorer": ("chutes_edu.widgets.coin_explorer", "ChutesCoinExplorer",
+                         ("p", "n_trials", "seed")),
+}
 
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.
 SOLUTION_MARKERS = re.compile(
@@ -226,17 +237,37 @@ def _editor_state(state: dict[str, Any], model_id: str) -> dict[str, Any] | None
     return values if str(values.get("_anywidget_id", "")).endswith(".BoardEditor") else None
 
 
+def _explorer_mount(name: str, values: dict[str, Any]) -> str:
+    """Where the page's own script draws a live explorer (one of :data:`LIVE_EXPLORERS`, no
+    kernel: it computes in the page), starting from its saved traits."""
+    traits = {key: values[key] for key in LIVE_EXPLORERS[name][2] if key in values}
+    return (f'<div class="{EXPLORER_MOUNT}" data-explorer="{html.escape(name, quote=True)}" '
+            f'data-state="{html.escape(json.dumps(traits), quote=True)}"></div>')
+
+
+def _live_explorer(state: dict[str, Any], model_id: str) -> str | None:
+    """The page's live copy of a saved explorer that runs with no kernel, or None."""
+    model = state.get(model_id.removeprefix("IPY_MODEL_"), {})
+    values = model.get("state", {})
+    name = str(values.get("_anywidget_id", "")).rpartition(".")[2]
+    return _explorer_mount(name, values) if name in LIVE_EXPLORERS else None
+
+
 def _still(cell: Any, state: dict[str, Any]) -> bool:
-    """Replace a cell's saved widgets: a board editor by a live one, any other explorer by its
-    snapshot (see :func:`_snapshot`). True if the cell holds an explorer that needs Python."""
+    """Replace a cell's saved widgets: a board editor or another explorer that runs in the page
+    by a live one, any other explorer by its snapshot (see :func:`_snapshot`). True if the cell
+    holds an explorer that needs Python."""
     needs_python = False
     for out in cell.get("outputs", []):
         view = out.get("data", {}).get(WIDGET_VIEW)
         if view is None:
             continue
         editor = _editor_state(state, view["model_id"])
+        live = _live_explorer(state, view["model_id"])
         if editor is not None:
             shown = _editor_mount(editor["board_json"], editor.get("board_name", ""))
+        elif live is not None:
+            shown = live
         else:
             shown, needs_python = _snapshot(state, view["model_id"]), True
         out["data"] = {"text/html": shown, "text/plain": out["data"].get("text/plain", "")}
@@ -549,10 +580,12 @@ def _config(args: argparse.Namespace) -> dict:
                 "nb_mime_priority_overrides": [["html", "image/png", 25]],
                 # Not `_static`: Jupyter Book would load every .js and .css under it on every page.
                 "html_static_path": [ASSETS],
-                "html_css_files": ["course.css", "board_editor.css", answers.STYLE],
+                "html_css_files": ["course.css", "board_editor.css", "explorers.css",
+                                   answers.STYLE],
                 # course.js: boxes that scroll sideways become named Tab stops (book/static).
                 # answers.js: the exercises' answer boxes (book/answers.py).
-                "html_js_files": ["board_editor_site.js", "course.js", answers.SCRIPT],
+                "html_js_files": ["board_editor_site.js", "explorers_site.js", "course.js",
+                                  answers.SCRIPT],
                 # A formula is no Tab stop of its own (MathJax's default makes each one: 293 of
                 # Lesson 11's 433 stops); its menu and assistive MathML stay. MyST adds the
                 # classes MathJax typesets (processHtmlClass) to these options.
@@ -596,6 +629,41 @@ def _editor_assets(static: Path) -> None:
 """
     (static / "board_editor_site.js").write_text(script_source() + mount, encoding="utf-8")
     (static / "board_editor.css").write_text(style_source(), encoding="utf-8")
+
+
+def _explorer_assets(static: Path) -> None:
+    """The explorers that run with no kernel (:data:`LIVE_EXPLORERS`), for pages opened from disk:
+    each front end as a classic script, and a few lines that draw one wherever a page has a
+    ``.chutes-explorer-mount``, from its saved traits; and their styles (after the editor's, which
+    hold the explorers' shared controls.css)."""
+    import importlib
+
+    scripts, styles = [], []
+    for module_name, _, _ in LIVE_EXPLORERS.values():
+        module = importlib.import_module(module_name)
+        scripts.append(module.script_source())
+        styles.append(module.style_source())
+    globals_ = ", ".join(f"{json.dumps(name)}: window.{spec[1]}"
+                         for name, spec in LIVE_EXPLORERS.items())
+    mount = f"""
+(function () {{
+  "use strict";
+  var kinds = {{{globals_}}};
+  function start() {{
+    document.querySelectorAll(".{EXPLORER_MOUNT}").forEach(function (el) {{
+      var kind = kinds[el.dataset.explorer];
+      if (kind) kind.mount(el, JSON.parse(el.dataset.state || "{{}}"));
+    }});
+  }}
+  if (document.readyState === "loading") {{
+    document.addEventListener("DOMContentLoaded", start);
+  }} else {{
+    start();
+  }}
+}})();
+"""
+    (static / "explorers_site.js").write_text("".join(scripts) + mount, encoding="utf-8")
+    (static / "explorers.css").write_text("\n".join(styles), encoding="utf-8")
 
 
 def _copy_vendor(static: Path) -> None:
@@ -682,6 +750,7 @@ def stage(args: argparse.Namespace, src: Path) -> None:
     for asset in (BOOK / "static").iterdir():
         shutil.copy2(asset, src / ASSETS / asset.name)
     _editor_assets(src / ASSETS)
+    _explorer_assets(src / ASSETS)
 
 
 def build(args: argparse.Namespace) -> Path:

@@ -224,6 +224,25 @@ def refuse_network(context: Any) -> list[str]:
     return refused
 
 
+def serve_files(page: Any, host: str, files: dict[str, tuple[str, str]],
+                refused: list[str]) -> None:
+    """Serve ``files`` (path -> (body, content type)) at ``http://<host>/`` to ``page`` (a
+    Playwright page), as a site with no kernel; refuse every other URL and note it in
+    ``refused``. The address's fragment is not part of the path."""
+
+    def serve(route: Any) -> None:
+        url = route.request.url
+        path = url.split(host, 1)[1].split("#")[0] if host in url else None
+        if path in files:
+            body, kind = files[path]
+            route.fulfill(status=200, body=body, content_type=kind)
+        else:
+            refused.append(url)
+            route.abort()
+
+    page.route("**/*", serve)
+
+
 # The board editor: a point inside a square's cell where the cell itself takes a click (not a
 # jump's arrow drawn over it), scrolled into view.
 _CELL_POINT = """sq => {

@@ -186,19 +186,7 @@ def _files(page_html: str = "") -> dict[str, tuple[str, str]]:
 
 def _serve(page: Any, refused: list[str], page_html: str = "") -> None:
     """Serve ``_files`` at http://editor.test/ to ``page``; refuse (and note) every other URL."""
-    files = _files(page_html)
-
-    def serve(route: Any) -> None:
-        url = route.request.url
-        path = url.split("editor.test", 1)[1].split("#")[0] if "editor.test" in url else None
-        if path in files:
-            body, kind = files[path]
-            route.fulfill(status=200, body=body, content_type=kind)
-        else:
-            refused.append(url)
-            route.abort()
-
-    page.route("**/*", serve)
+    browser.serve_files(page, "editor.test", _files(page_html), refused)
 
 
 def test_mount_with_no_kernel_keeps_the_board_in_the_address():

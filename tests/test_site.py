@@ -562,6 +562,47 @@ def test_the_playground_edits_a_board_offline_and_a_link_opens_it(site):
     assert not errors and not offsite, (errors, offsite)
 
 
+def test_lesson_one_holds_a_live_coin_explorer(site):
+    """Issue 28: Lesson 1's coin-flip explorer runs in the page opened from disk, with no kernel
+    and every request off the disk refused: the slider moves from the keyboard, and the readout
+    (with the library's 1/p), the picture's text alternative and the polite live region follow;
+    no page errors; axe-core finds nothing serious or critical in it."""
+    from playwright.sync_api import expect
+
+    from chutes_edu import expected_flips
+
+    page_html = (site / "lessons" / "01_waiting_for_heads.html").read_text(encoding="utf-8")
+    assert page_html.count('data-explorer="CoinFlipExplorer"') == 1
+    with browser.chromium() as chromium:
+        context = chromium.new_context(viewport={"width": 1280, "height": 1000})
+        offsite = browser.refuse_network(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto((site / "lessons" / "01_waiting_for_heads.html").as_uri())
+        root = page.locator(".chutes-coin-explorer")
+        expect(root).to_have_count(1)
+        readout = root.locator(".chutes-readout")
+        picture = root.locator("svg[role=img]")
+        live = root.locator("[role=status][aria-live=polite]")
+        expect(readout).to_contain_text(f"1/p = {expected_flips(0.5):.4f} flips")
+        before = (picture.get_attribute("aria-label") or "", live.text_content() or "")
+        assert before[0].startswith("Waiting for heads: the running mean of 1,000 trials")
+        slider = root.get_by_role("slider", name="P(heads), the chance of heads p")
+        slider.focus()
+        slider.press("ArrowLeft")
+        expect(readout).to_contain_text(f"1/p = {expected_flips(0.49):.4f} flips")
+        expect(slider).to_have_attribute("aria-valuetext", "0.49")
+        after = (picture.get_attribute("aria-label") or "", live.text_content() or "")
+        assert after[0] != before[0] and f"{expected_flips(0.49):.4f} flips." in after[0]
+        assert after[1] != before[1] and "1/p = 2.04 flips" in after[1]
+        violations = browser.axe_violations(
+            page, context="document.querySelector('.chutes-coin-explorer')")
+        assert not violations, browser.describe_violations(violations)
+        root.screenshot(path=str(ARTIFACTS / "site_lesson01_coin_explorer.png"))
+    assert not errors and not offsite, (errors, offsite)
+
+
 def test_lessons_two_and_twelve_hold_a_live_editor(site):
     for lesson in ("02_board_as_equations", "12_design_a_board"):
         page = (site / "lessons" / f"{lesson}.html").read_text(encoding="utf-8")

@@ -23,7 +23,9 @@ from chutes_edu import (  # noqa: E402
     SimulationExplorer,
     capped_mean,
     expected_turns,
+    flips_until_heads,
     jump_effects,
+    running_mean,
     simulate,
     win_probabilities,
 )
@@ -224,20 +226,54 @@ def test_unexpected_errors_never_escape(fresh, monkeypatch):
 
 
 # --------------------------------------------------------------------------- coin flips
-def test_coin_flip_explorer():
+def test_coin_flip_explorer_holds_its_state_and_gives_the_library_numbers():
+    """The explorer draws and computes in the page (tests/test_coin_explorer_browser.py,
+    tests/js/coin_math.test.mjs); Python holds p, n_trials and seed, synced to the page, checks
+    them with the library and gives its numbers."""
+    import anywidget
+    import traitlets
+
+    from chutes_edu.widgets import coin_explorer
+
     ex = CoinFlipExplorer()
-    assert isinstance(ex, widgets.VBox)
-    assert "2.0000" in ex.readout.value                # 1/p for p = 0.5
-    before = bytes(ex.image.value)
-    ex.p.value = 0.2
-    assert "5.0000" in ex.readout.value
-    assert bytes(ex.image.value) != before and bytes(ex.image.value).startswith(PNG)
-    ex.n.value = 5000
-    assert ex.flips.size == 5000 and "5,000 trials" in ex.readout.value
-    mean = f"{ex.flips.mean():.3f}"
-    assert mean in ex.readout.value
-    ex.seed.value = 1
-    assert f"{ex.flips.mean():.3f}" in ex.readout.value
+    assert isinstance(ex, anywidget.AnyWidget)
+    state = ex.get_state()
+    assert (state["p"], state["n_trials"], state["seed"]) == (0.5, 1000, 0)
+    assert ex.summary()["exact"] == 2.0
+    ex.p = 0.2
+    assert ex.get_state()["p"] == 0.2 and ex.summary()["exact"] == 5.0
+    ex.n_trials = 5000
+    assert ex.flips.size == 5000
+    np.testing.assert_array_equal(ex.flips, flips_until_heads(0.2, 5000, seed=0))
+    numbers = ex.summary()
+    mean, half = running_mean(ex.flips)
+    assert (numbers["mean"], numbers["half_width"]) == (mean[-1], half[-1])
+    ex.seed = 1
+    np.testing.assert_array_equal(ex.flips, flips_until_heads(0.2, 5000, seed=1))
+    # a value out of range is refused in the library's words, and the state is kept
+    with pytest.raises(traitlets.TraitError, match=r"p must satisfy 0 < p <= 1"):
+        ex.p = 0
+    assert ex.p == 0.2 and "p must satisfy" in ex.last_error
+    with pytest.raises(traitlets.TraitError, match="n_trials must be from 1 to 100,000"):
+        ex.n_trials = coin_explorer.MAX_TRIALS + 1
+    with pytest.raises(ValueError, match=r"got 1.5"):
+        CoinFlipExplorer(p=1.5)
+    with pytest.raises(ValueError, match="seed must be a whole number"):
+        CoinFlipExplorer(seed=0.5)
+    explorer = CoinFlipExplorer(p=0.25, n_trials=2000, seed=3)     # the exercise's arguments
+    assert (explorer.p, explorer.n_trials, explorer.seed) == (0.25, 2000, 3)
+
+
+def test_coin_flip_explorer_front_end_is_one_module_with_its_maths():
+    from chutes_edu.widgets import coin_explorer
+
+    source = coin_explorer.module_source()
+    assert CoinFlipExplorer._esm == source
+    for module in ("coin_math.js", "convergence_chart.js", "explorer_ui.js", "board_math.js",
+                   "coin_explorer.js"):
+        assert source.count(f"// {module}, bundled by") == 1, module
+    assert "window.ChutesCoinExplorer = { mount:" in coin_explorer.script_source()
+    assert ".chutes-coin-explorer" in coin_explorer.style_source()
 
 
 # --------------------------------------------------------------------------- simulation
@@ -392,7 +428,8 @@ def _png_size(data):
 
 
 def _explorers():
-    return {"board": BoardExplorer(), "coin": CoinFlipExplorer(),
+    # (CoinFlipExplorer draws in the page, with no PNG: tests/test_coin_explorer_browser.py)
+    return {"board": BoardExplorer(),
             "simulation": SimulationExplorer(n_games=3000), "jump": JumpExplorer(),
             "jump10": JumpExplorer(min_length=10), "race": RaceExplorer(),
             "policy": PolicyExplorer()}
@@ -476,9 +513,9 @@ def _points_inside(bbox, xy):
 
 
 def test_convergence_legends_stay_off_the_data():
-    coin, sim = CoinFlipExplorer(), SimulationExplorer(n_games=5000)
+    sim = SimulationExplorer(n_games=5000)      # (the coin-flip explorer draws in the page)
     sim.cap.value = 60
-    for ex in (coin, sim):
+    for ex in (sim,):
         figure = ex.view.figure
         figure.canvas.draw()
         ax = figure.axes[0]
@@ -570,6 +607,8 @@ def test_an_explorer_that_cannot_be_drawn_says_what_it_is_not_its_repr(explorer)
 
     widget = getattr(chutes_edu, explorer)()
     bundle = widget._repr_mimebundle_()
+    if isinstance(bundle, tuple):                   # an anywidget's (data, metadata)
+        bundle = bundle[0]
     text = bundle["text/plain"]
     assert "application/vnd.jupyter.widget-view+json" in bundle      # still a live widget
     assert text.endswith("run this cell to use it.") and "explorer" in text.lower()

@@ -209,10 +209,12 @@ class _Offline:
     #: The explorer in a few words, e.g. "Board explorer: change the board and its rules".
     offline_summary = "an interactive explorer"
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        bundle: dict[str, Any] = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
-        bundle["text/plain"] = (f"{self.offline_summary}. This is an interactive explorer: "
-                                "run this cell to use it.")
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
+        # ipywidgets gives the data; anywidget (data, metadata)
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        data["text/plain"] = (f"{self.offline_summary}. This is an interactive explorer: "
+                              "run this cell to use it.")
         return bundle
 
 

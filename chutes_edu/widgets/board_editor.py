@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import re
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
@@ -57,6 +56,7 @@ import traitlets
 
 from ..board import Board
 from ..boards import MILTON_BRADLEY_1943, PRESETS
+from ._bundle import bundle, styles
 
 __all__ = ["BoardEditor", "board_to_json", "board_from_json", "presets_json", "module_source",
            "script_source", "style_source"]
@@ -71,18 +71,6 @@ MAX_SIZE = 1000
 limit (``LIMITS.size`` of board_math.js, ``MAX_SIZE`` in the editor's modules), checked before
 anything is built, so that an address asking for 10^9 squares costs nothing."""
 
-_SPEC = r'"(?P<path>\./[A-Za-z0-9_.-]+\.js)"'
-_IMPORT = re.compile(r"^import\s*\{(?P<names>[^}]*)\}\s*from\s*" + _SPEC + r";[ \t]*$",
-                     re.MULTILINE)
-_EXPORT_FROM = re.compile(r"^export\s*\{(?P<names>[^}]*)\}\s*from\s*" + _SPEC + r";[ \t]*$",
-                          re.MULTILINE)
-_EXPORT_STAR = re.compile(r"^export\s*\*\s*from\s*" + _SPEC + r";[ \t]*$", re.MULTILINE)
-_EXPORT_LIST = re.compile(r"^export\s*\{(?P<names>[^}]*)\}\s*;[ \t]*$", re.MULTILINE)
-_EXPORT_DECL = re.compile(r"^export\s+(?=(?:async\s+)?(?:function|const|let|class)\b)"
-                          r"(?P<head>(?:async\s+)?(?:function\s*\*?|const|let|class)\s*)"
-                          r"(?P<name>[A-Za-z_$][\w$]*)", re.MULTILINE)
-_EXPORT_DEFAULT = re.compile(r"^export\s+default\s+", re.MULTILINE)
-_LEFT = re.compile(r"^[ \t]*(?:import|export)\b.*$", re.MULTILINE)
 _ENTRY = "board_editor.js"
 
 
@@ -185,129 +173,12 @@ def presets_json(presets: Mapping[str, Board] | None = None) -> dict[str, dict[s
     return {str(name): board_to_json(board) for name, board in chosen.items()}
 
 
-def _names(text: str) -> list[tuple[str, str]]:
-    """``a, b as c`` as ``[("a", "a"), ("b", "c")]``: (name in the other module, local name)."""
-    pairs = []
-    for item in (part.strip() for part in text.split(",")):
-        if item:
-            name, _, alias = (w.strip() for w in item.partition(" as "))
-            pairs.append((name, alias or name))
-    return pairs
-
-
-def _variable(path: str) -> str:
-    """The bundle's variable holding a module's exports."""
-    return "__chutes_" + re.sub(r"\W", "_", Path(path).stem)
-
-
-class _Module:
-    """One of our ES modules, read for bundling: what it imports and exports, and its body."""
-
-    def __init__(self, path: str, source: str) -> None:
-        self.path = path
-        self.imports = [(m["path"], _names(m["names"])) for m in _IMPORT.finditer(source)]
-        self.reexports = [(m["path"], _names(m["names"])) for m in _EXPORT_FROM.finditer(source)]
-        self.stars = [m["path"] for m in _EXPORT_STAR.finditer(source)]
-        self.own = [m["name"] for m in _EXPORT_DECL.finditer(source)]
-        self.own += [alias for m in _EXPORT_LIST.finditer(source)
-                     for _, alias in _names(m["names"])]
-        self.default = _EXPORT_DEFAULT.search(source) is not None
-        body = source
-        for pattern in (_IMPORT, _EXPORT_FROM, _EXPORT_STAR, _EXPORT_LIST):
-            body = pattern.sub("", body)
-        body = _EXPORT_DECL.sub(lambda m: m["head"] + m["name"], body)
-        body, defaults = _EXPORT_DEFAULT.subn("const __default = ", body)
-        left = _LEFT.search(body)
-        if defaults > 1 or left is not None:
-            what = "two default exports" if defaults > 1 else repr(left[0].strip())  # type: ignore[index]
-            raise ValueError(f"{path}: an import or export the bundler does not read: {what}")
-        self.body = body
-
-    def dependencies(self) -> list[str]:
-        return [p for p, _ in self.imports] + [p for p, _ in self.reexports] + self.stars
-
-
-def _read_modules(entry: str) -> list[_Module]:
-    """The modules ``entry`` needs, each once, every module after the ones it imports."""
-    order: list[_Module] = []
-    done: dict[str, _Module] = {}
-    path_of: list[str] = []            # the import chain being followed (to name a cycle)
-
-    def visit(path: str) -> None:
-        if path in done:
-            return
-        if path in path_of:
-            cycle = " -> ".join([*path_of[path_of.index(path):], path])
-            raise ValueError(f"the editor's modules import each other in a cycle: {cycle}")
-        file = _JS / path
-        if not file.is_file():
-            importer = path_of[-1] if path_of else "the bundle"
-            raise ValueError(f"{importer} imports {path}, which is not in {_JS}")
-        module = _Module(path, file.read_text(encoding="utf-8"))
-        path_of.append(path)
-        for dependency in module.dependencies():
-            visit(dependency.removeprefix("./"))
-        path_of.pop()
-        done[path] = module
-        order.append(module)
-
-    visit(entry)
-    return order
-
-
-def _exports(module: _Module, modules: dict[str, _Module]) -> dict[str, str]:
-    """A module's export names -> the expression that holds each in the bundle."""
-    out: dict[str, str] = {}
-    for path in module.stars:                    # `export *` leaves out the default export
-        star = modules[path.removeprefix("./")]
-        out.update({name: f"{_variable(star.path)}.{name}"
-                    for name in _exports(star, modules) if name != "default"})
-    for path, pairs in module.reexports:
-        source = _exports(modules[path.removeprefix("./")], modules)
-        for name, alias in pairs:
-            _check_export(module, path, name, source)
-            out[alias] = f"{_variable(path)}.{name}"
-    out.update({name: name for name in module.own})
-    if module.default:
-        out["default"] = "__default"
-    return out
-
-
-def _check_export(module: _Module, path: str, name: str, exports: dict[str, str]) -> None:
-    if name not in exports:
-        raise ValueError(f"{module.path} imports {name} from {path}, which does not export it")
-
-
 def _bundle(entry: str, *, classic: bool) -> str:
-    """Our ES modules from ``entry`` on, as one script: see :func:`module_source`."""
-    order = _read_modules(entry)
-    modules = {m.path: m for m in order}
-    parts = []
-    for module in order:
-        lines = []
-        for path, pairs in module.imports:
-            exports = _exports(modules[path.removeprefix("./")], modules)
-            for name, _ in pairs:
-                _check_export(module, path, name, exports)
-            names = ", ".join(name if name == alias else f"{name}: {alias}"
-                              for name, alias in pairs)
-            lines.append(f"const {{ {names} }} = {_variable(path)};")
-        exported = _exports(module, modules)
-        table = ", ".join(name if name == value else f"{name}: {value}"
-                          for name, value in exported.items())
-        parts.append(f"// {module.path}, bundled by chutes_edu.widgets.board_editor\n"
-                     f"const {_variable(module.path)} = (() => {{\n" + "\n".join(lines) +
-                     f"\n{module.body}\nreturn {{ {table} }};\n}})();\n")
-    top = _variable(entry)
-    exported_names = [n for n in _exports(modules[entry], modules) if n != "default"]
-    if classic:
-        return ("// chutes_edu's board editor as a classic script: "
-                "chutes_edu.widgets.board_editor.script_source\n"
-                "(function () {\n\"use strict\";\n" + "".join(parts) +
-                f"window.ChutesBoardEditor = {{ mount: {top}.mount }};\n}})();\n")
-    return ("// chutes_edu's board editor as one ES module: chutes_edu.widgets.board_editor."
-            "module_source\n" + "".join(parts) + f"export default {top}.default;\n"
-            f"export const {{ {', '.join(exported_names)} }} = {top};\n")
+    """Our ES modules from ``entry`` on, as one script (:func:`~chutes_edu.widgets._bundle.bundle`
+    over this module's ``_JS`` folder, the editor's front end published as
+    ``window.ChutesBoardEditor``)."""
+    return bundle(entry, classic=classic, folder=_JS, global_name="ChutesBoardEditor",
+                  what="board editor", origin="chutes_edu.widgets.board_editor")
 
 
 @cache
@@ -316,14 +187,8 @@ def module_source() -> str:
 
     The editor is a few ES modules, each with one job (``board_editor.js`` puts them together;
     ``board_math.js`` is the maths), importing one another by relative paths, so that Node's
-    tests and a browser load them as they are. anywidget, though, loads a widget's module from
-    one string (a blob or data URL), where a relative import cannot be resolved, and a notebook
-    may have no server path to the package's files at all; and a student's machine has no npm
-    and no bundler to run. So we bundle ourselves, with the little that our own modules use:
-    named ``import {a, b as c} from "./x.js"``, ``export`` of declarations, ``export {...}``
-    (also ``from "./x.js"``), ``export * from "./x.js"`` and one ``export default``. Each module
-    becomes a function scope (its private names cannot clash with another's) that returns its
-    exports, placed after the modules it imports, once each however many import it.
+    tests and a browser load them as they are; anywidget loads one string, so they are bundled
+    into one module by the explorers' small bundler (:mod:`chutes_edu.widgets._bundle`).
 
     Returns
     -------
@@ -343,8 +208,7 @@ def module_source() -> str:
 
 def style_source() -> str:
     """The editor's styles: the explorers' shared ``controls.css``, then ``board_editor.css``."""
-    return "\n".join((_JS / name).read_text(encoding="utf-8")
-                     for name in ("controls.css", "board_editor.css"))
+    return styles("board_editor.css", folder=_JS)
 
 
 def script_source() -> str:

@@ -1,88 +1,178 @@
-"""CoinFlipExplorer: the warm-up, waiting for heads; the running average of the flips against
-1/p."""
+r"""CoinFlipExplorer: the warm-up, waiting for heads; the running average of the flips against
+:math:`1/p`, drawn and computed in the page.
+
+Flip a coin that shows heads with probability :math:`p` until it does; the number of flips
+:math:`F` is geometric, and first-step analysis gives :math:`E = 1 + (1 - p)E`, so
+:math:`E = 1/p` (:func:`~chutes_edu.expected_flips`). The explorer repeats the wait ``n_trials``
+times and shows the running mean :math:`\bar F_k` with its 95% band
+:math:`\bar F_k \pm 1.96\, s_k/\sqrt k` (:func:`~chutes_edu.running_mean`) against the line
+:math:`1/p`.
+
+The explorer is an anywidget whose front end (``js/coin_explorer.js``, bundled with the modules it
+imports by :mod:`chutes_edu.widgets._bundle`) draws the waits with its own seeded generator and
+computes in the page with ``js/coin_math.js``, the library's maths in JavaScript held equal to it
+by ``tests/js/coin_math.test.mjs``: so it runs live in JupyterLab, in Voila and on the course
+website alike, with no kernel behind the page. Python holds the state (``p``, ``n_trials``,
+``seed``, synced both ways and checked by the library) and gives a reader in the kernel the
+numbers through the library (:attr:`CoinFlipExplorer.flips`, :meth:`CoinFlipExplorer.summary`):
+numpy's draws for the same arguments, a different sample of the same waits than the page's.
+"""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
-import ipywidgets as widgets
+import anywidget
 import numpy as np
+import traitlets
 
 from ..coin import expected_flips, flips_until_heads
-from ..plots._style import _PAINTER
-from ..plots.charts import (
-    plot_convergence,
-)
 from ..simulation import running_mean
-from ._base import _Explorer, _FigureView
-from .controls import FloatSlider
+from ._base import _Offline
+from ._bundle import JS, bundle, styles
+
+__all__ = ["CoinFlipExplorer", "module_source", "script_source", "style_source", "MAX_TRIALS",
+           "MAX_SEED"]
+
+MAX_TRIALS = 100_000
+"""The most trials the explorer draws (``MAX_TRIALS`` of coin_math.js): a change of ``p`` then
+stays within a frame in the page (10^6 waits took 40 to 70 ms on the course's 2-core machine)."""
+
+MAX_SEED = 2**32 - 1
+"""The largest seed (``MAX_SEED`` of coin_math.js): seeds are whole numbers from 0 to 2^32 - 1."""
+
+_ENTRY = "coin_explorer.js"
+_ORIGIN = "chutes_edu.widgets.coin_explorer"
 
 
-class CoinFlipExplorer(_Explorer):
+@cache
+def module_source() -> str:
+    """The explorer's front end as the single ES module anywidget loads (see
+    :func:`chutes_edu.widgets._bundle.bundle`)."""
+    return bundle(_ENTRY, classic=False, folder=JS, global_name="ChutesCoinExplorer",
+                  what="coin-flip explorer", origin=_ORIGIN)
+
+
+def script_source() -> str:
+    """The explorer's front end as a classic script for a page opened from disk (the course
+    website), publishing ``window.ChutesCoinExplorer.mount(el, {p, n_trials, seed})``."""
+    return bundle(_ENTRY, classic=True, folder=JS, global_name="ChutesCoinExplorer",
+                  what="coin-flip explorer", origin=_ORIGIN)
+
+
+def style_source() -> str:
+    """The explorer's styles: the explorers' shared ``controls.css``, then
+    ``coin_explorer.css``."""
+    return styles("coin_explorer.css")
+
+
+def _probability(p: Any) -> float:
+    """``p`` as a float, checked by the library (its words for a bad ``p``)."""
+    expected_flips(p)
+    return float(p)
+
+
+def _whole(value: Any, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be from {low:,} to {high:,}, not {value}")
+    return int(value)
+
+
+class CoinFlipExplorer(_Offline, anywidget.AnyWidget):
     """The warm-up: flip until heads, many times; the running average against ``1/p``.
+
+    The page shows a slider for ``p`` and number boxes for the trials and the seed (each named,
+    all from the keyboard), the running average with its 95% band and the line ``1/p`` as a
+    picture with its description, the readout, and a polite announcement of the new average after
+    each change.
+
+    Parameters
+    ----------
+    p : float, default 0.5
+        The probability of heads, ``0 < p <= 1``.
+    n_trials : int, default 1000
+        The number of waits (runs of flips until heads), 1 to :data:`MAX_TRIALS`.
+    seed : int, default 0
+        The random seed, 0 to :data:`MAX_SEED`; the same seed gives the same waits.
 
     Attributes
     ----------
-    p : chutes_edu.widgets.controls.FloatSlider (a labelled native slider)
-        The probability of heads.
-    n : ipywidgets.BoundedIntText
-        The number of trials (runs of flips until heads).
-    seed : ipywidgets.IntText
-        The random seed.
-    readout, message : ipywidgets.HTML
-    image : chutes_edu.widgets.controls.Picture (a PNG with its alt text)
-        The running average with its 95% band and the line ``1/p``.
+    p, n_trials, seed
+        The state, shared with the page (a control there sets them; setting one here redraws it).
+    flips : numpy.ndarray
+        The library's waits for the current state (:func:`~chutes_edu.flips_until_heads`).
+    last_error : str
+        The last refusal of a value set here, "" if none.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, with the library's words for ``p``.
+
+    Examples
+    --------
+    >>> explorer = CoinFlipExplorer(p=0.2, n_trials=5000, seed=1)
+    >>> explorer.summary()["exact"]
+    5.0
     """
 
     offline_summary = ("Waiting for heads: flip a coin until heads and watch the average "
                        "number of flips")
 
-    def __init__(self, p: float = 0.5, n_trials: int = 1000, seed: int = 0) -> None:
-        super().__init__()
-        self.add_class("chutes-coin-explorer")
-        wide = {"description_width": "initial"}
-        self.p = FloatSlider(p, 0.01, 1.0, 0.01, decimals=2, description="P(heads), the chance "
-                             "of heads p")
-        self.p.add_class("chutes-p")
-        self.n = widgets.BoundedIntText(value=n_trials, min=1, max=1_000_000, step=100,
-                                        description="trials (waits)", style=wide,
-                                        layout=widgets.Layout(width="220px"))
-        self.seed = widgets.IntText(value=seed, description="random seed", style=wide,
-                                    layout=widgets.Layout(width="200px"))
-        self.readout = widgets.HTML("")
-        self.readout.add_class("chutes-readout")
-        self._painter: Any = None
-        self.view = _FigureView((512, 320), dynamic=lambda: (self._painter.dynamic_artists()
-                                                            if self._painter else []),
-                                css="chutes-coin-image")
-        self.image = self.view.image
-        self._ax = self.view.figure.add_subplot()
-        self.flips: np.ndarray = np.zeros(0, dtype=np.int64)
-        for control in (self.p, self.n, self.seed):
-            self._observe(control, self._refresh)
-        self._refresh()
-        self.children = [
-            widgets.HTML("<b>Waiting for heads</b>: flip a coin until it shows heads; how many "
-                         "flips does that take on average?"),
-            self.p, widgets.HBox([self.n, self.seed]), self.readout, self.message, self.image,
-            self.live]
+    _esm = module_source()
+    _css = style_source()
 
-    def _refresh(self) -> None:
-        p = self.p.value
-        self.flips = flips_until_heads(p, self.n.value, seed=self.seed.value)
-        exact = expected_flips(p)
+    p = traitlets.Float(0.5, help="The probability of heads.").tag(sync=True)
+    n_trials = traitlets.Int(1000, help="The number of waits.").tag(sync=True)
+    seed = traitlets.Int(0, help="The random seed.").tag(sync=True)
+
+    def __init__(self, p: float = 0.5, n_trials: int = 1000, seed: int = 0,
+                 **kwargs: Any) -> None:
+        _probability(p)                           # the library's own check of p, in its words
+        _whole(n_trials, "n_trials", 1, MAX_TRIALS)
+        _whole(seed, "seed", 0, MAX_SEED)
+        self.last_error = ""
+        super().__init__(p=float(p), n_trials=int(n_trials), seed=int(seed), **kwargs)
+
+    @traitlets.validate("p")
+    def _valid_p(self, proposal: Any) -> float:
+        return self._checked(lambda: _probability(proposal["value"]))
+
+    @traitlets.validate("n_trials")
+    def _valid_trials(self, proposal: Any) -> int:
+        return self._checked(lambda: _whole(proposal["value"], "n_trials", 1, MAX_TRIALS))
+
+    @traitlets.validate("seed")
+    def _valid_seed(self, proposal: Any) -> int:
+        return self._checked(lambda: _whole(proposal["value"], "seed", 0, MAX_SEED))
+
+    def _checked(self, check: Any) -> Any:
+        try:
+            value = check()
+        except ValueError as error:
+            self.last_error = str(error)
+            raise traitlets.TraitError(str(error)) from None
+        self.last_error = ""
+        return value
+
+    @property
+    def flips(self) -> np.ndarray:
+        """The library's waits for ``p``, ``n_trials`` and ``seed``
+        (:func:`~chutes_edu.flips_until_heads`)."""
+        return flips_until_heads(self.p, self.n_trials, seed=self.seed)
+
+    def summary(self) -> dict[str, float]:
+        """The library's numbers for the current state: the average wait of :attr:`flips`, its
+        95% half-width (:func:`~chutes_edu.running_mean`) and the exact answer ``1/p``.
+
+        Returns
+        -------
+        dict
+            ``{"mean", "half_width", "exact", "n_trials"}``.
+        """
         mean, half = running_mean(self.flips)
-        label = "1/p, the first-step answer"
-        if self._painter is None:
-            plot_convergence(self.flips, exact, ax=self._ax, unit="flips", what="trials",
-                             exact_label=label, title="Waiting for heads", legend_values=False)
-            self._painter = getattr(self._ax, _PAINTER)
-        changed = self._painter.update(self.flips, exact, exact_label=label, sticky=True)
-        self.view.render(full=changed, relayout=self._painter.relayout or None)
-        self._clear_error()
-        band = f" &plusmn; {half[-1]:.3f}" if np.isfinite(half[-1]) else ""
-        self._announce(f"Average {mean[-1]:.2f} flips over {self.flips.size:,} trials; "
-                       f"1/p = {exact:.2f} flips")
-        self.readout.value = (f"average of {self.flips.size:,} trials: "
-                              f"<b>{mean[-1]:.3f}</b>{band} flips (95%); "
-                              f"first-step answer 1/p = <b>{exact:.4f}</b> flips")
+        return {"mean": float(mean[-1]), "half_width": float(half[-1]),
+                "exact": expected_flips(self.p), "n_trials": float(self.n_trials)}

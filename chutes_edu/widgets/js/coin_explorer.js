@@ -1,0 +1,157 @@
+// @ts-check
+/**
+ * The coin-flip explorer of `chutes_edu` (chutes_edu/widgets/coin_explorer.py, Lesson 1): flip a
+ * coin until heads, many times, and watch the running average of the waits settle on 1/p. It
+ * computes in the page (coin_math.js, held equal to the library by tests), with no kernel.
+ *
+ * Two ways in, as the board editor has:
+ *
+ * - `export default { render }`: an anywidget front end. The model's traits are `p` (the chance
+ *   of heads), `n_trials` (the number of waits) and `seed`; a control sets them and saves, and a
+ *   change from Python redraws the page.
+ * - `mount(el, {p, n_trials, seed})`: the same explorer on a page with no widget manager (the
+ *   course website), on `createModel`'s stand-in for a model.
+ *
+ * On every change the page draws the waits (`createSampler`: only a pass of multiplications when
+ * p moves), the running mean at the picture's points (`runningMeanAt`), then the picture with its
+ * description, the readout, and a polite announcement. A value the explorer refuses (a number
+ * box left empty, too many trials) leaves the last one and says why in the message line.
+ *
+ * @module coin_explorer
+ */
+import {
+  checkProbability, checkSeed, checkTrials, createSampler, expectedFlips, logIndices, MAX_SEED,
+  MAX_TRIALS, runningMeanAt,
+} from "./coin_math.js";
+import { createConvergenceChart } from "./convergence_chart.js";
+import { h } from "./editor_dom.js";
+import { createModel } from "./editor_model.js";
+import {
+  errorWords, fixed, grouped, liveRegion, messageLine, numberBox, slider, uniqueId,
+} from "./explorer_ui.js";
+
+export { describeConvergence } from "./convergence_chart.js";
+export {
+  checkProbability, checkSeed, checkTrials, createRandom, createSampler, expectedFlips,
+  flipsUntilHeads, logIndices, MAX_SEED, MAX_TRIALS, runningMean, runningMeanAt,
+} from "./coin_math.js";
+
+/** The traits the explorer shares with Python. */
+export const TRAITS = ["p", "n_trials", "seed"];
+
+/** The readout and the announcement for a drawn state (the library's words, as before). */
+export function coinWords(/** @type {{n: number, mean: number, half: number, exact: number}} */
+  { n, mean, half, exact }) {
+  const band = Number.isFinite(half) ? ` ± ${fixed(half, 3)}` : "";
+  return {
+    readout: [`average of ${grouped(n)} trials: `, fixed(mean, 3),
+      `${band} flips (95%); first-step answer 1/p = `, fixed(exact, 4), " flips"],
+    announcement: `Average ${fixed(mean, 2)} flips over ${grouped(n)} trials; ` +
+      `1/p = ${fixed(exact, 2)} flips`,
+  };
+}
+
+/** The explorer's elements, laid out. */
+function layout(/** @type {any} */ parts) {
+  const { p, n, seed, readout, message, chart, live } = parts;
+  return h("div", { class: "chutes-coin-root" }, [
+    h("p", { class: "chutes-coin-title" }, [h("b", { text: "Waiting for heads" }),
+      ": flip a coin until it shows heads; how many flips does that take on average?"]),
+    p.box,
+    h("div", { class: "chutes-coin-row" }, [n.box, seed.box]),
+    readout, message.el,
+    h("div", { class: "chutes-picture chutes-coin-image" }, [chart.svg]),
+    live.el,
+  ]);
+}
+
+/**
+ * Draw the explorer into `el` for `model`; returns a function that stops listening.
+ * @param {any} model
+ * @param {HTMLElement} el
+ */
+function render(model, el) {
+  const id = uniqueId("chutes-coin");
+  const sampler = createSampler();
+  let drawn = "";
+  const save = (/** @type {string} */ name, /** @type {number} */ value) => {
+    model.set(name, value);
+    model.save_changes();
+  };
+  const p = slider({ id: `${id}-p`, label: "P(heads), the chance of heads p", min: 0.01, max: 1,
+    step: 0.01, decimals: 2, className: "chutes-p", onInput: (v) => save("p", v) });
+  /** A typed value, checked; refused in words, the box showing the last value again. */
+  const commit = (/** @type {string} */ name, /** @type {(v: number) => number} */ check) =>
+    (/** @type {string} */ typed) => {
+      try {
+        const value = check(typed.trim() === "" ? NaN : Number(typed));
+        if (value !== model.get(name)) save(name, value);
+        message.say("");
+      } catch (error) {
+        message.say(errorWords(error));
+        show();
+      }
+    };
+  const n = numberBox({ id: `${id}-n`, label: "trials (waits)", min: 1, max: MAX_TRIALS,
+    className: "chutes-n", onCommit: commit("n_trials", checkTrials) });
+  const seed = numberBox({ id: `${id}-seed`, label: "random seed", min: 0, max: MAX_SEED,
+    className: "chutes-seed", onCommit: commit("seed", checkSeed) });
+  const readout = h("p", { class: "chutes-readout" });
+  const message = messageLine();
+  const live = liveRegion();
+  const chart = createConvergenceChart({ id, title: "Waiting for heads", unit: "flips",
+    what: "trials", exactLabel: "1/p, the first-step answer" });
+
+  function show() {
+    const state = [model.get("p"), model.get("n_trials"), model.get("seed")];
+    p.set(state[0]);
+    n.set(state[1]);
+    seed.set(state[2]);
+    const key = state.join("|");
+    if (key === drawn) return;
+    try {
+      const [chance, trials, s] = [checkProbability(state[0]), checkTrials(state[1]),
+        checkSeed(state[2])];
+      const flips = sampler.flips(chance, trials, s);
+      const at = logIndices(trials);
+      const { mean, half } = runningMeanAt(flips, at);
+      const exact = expectedFlips(chance);
+      chart.draw({ n: trials, at, mean, half, exact });
+      const words = coinWords({ n: trials, mean: mean[mean.length - 1],
+        half: half[half.length - 1], exact });
+      const [before, average, middle, first, after] = words.readout;
+      readout.replaceChildren(before, h("b", { text: average }), middle, h("b", { text: first }),
+        after);
+      live.say(words.announcement);
+      message.say("");
+      drawn = key;
+    } catch (error) {
+      message.say(errorWords(error));
+    }
+  }
+
+  el.classList.add("chutes-explorer", "chutes-coin-explorer");
+  el.append(layout({ p, n, seed, readout, message, chart, live }));
+  for (const name of TRAITS) model.on(`change:${name}`, show);
+  show();
+  return () => {
+    for (const name of TRAITS) model.off(`change:${name}`, show);
+  };
+}
+
+/**
+ * The explorer on a page with no widget manager (the course website).
+ * @param {HTMLElement} el
+ * @param {{p?: number, n_trials?: number, seed?: number}} [start]
+ */
+export function mount(el, { p = 0.5, n_trials = 1000, seed = 0 } = {}) {
+  const model = createModel({ p, n_trials, seed });
+  const stop = render(model, el);
+  return { model, stop };
+}
+
+export default {
+  render(/** @type {{model: any, el: HTMLElement}} */ { model, el }) {
+    return render(model, el);
+  },
+};

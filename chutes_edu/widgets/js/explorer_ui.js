@@ -1,0 +1,104 @@
+// @ts-check
+/**
+ * What every explorer's front end in the page shares (issue 28): named native controls, the
+ * message line, the polite live region, and numbers written as the library writes them.
+ *
+ * - `slider`: an `<input type="range">` with a `<label>` (its accessible name) and
+ *   `aria-valuetext` (the value as shown beside it); the arrows, Page Up/Down, Home and End move
+ *   it, as in chutes_edu/widgets/controls.py.
+ * - `numberBox`: an `<input type="number">` with a `<label>`; a value counts when it is
+ *   committed (Enter, or leaving the box), so typing "1000" is one change, not four.
+ * - `messageLine`: a refusal in words (`role="alert"`), empty when all is well.
+ * - `liveRegion`: a polite status a screen reader reads once after a change (visually hidden).
+ *
+ * Explorers build their page from these and a `model` (an anywidget model, or `createModel`'s
+ * stand-in on a page with no widget manager): a control sets the model's trait and saves it;
+ * the explorer redraws on the model's `change:<trait>` events, whoever made the change.
+ *
+ * @module explorer_ui
+ */
+import { h, text } from "./editor_dom.js";
+
+let instances = 0;
+
+/** A fresh id prefix for one explorer on the page. */
+export function uniqueId(/** @type {string} */ prefix) {
+  instances += 1;
+  return `${prefix}-${instances}`;
+}
+
+/** A whole number with thousands separators, as Python's f"{n:,}". */
+export function grouped(/** @type {number} */ n) {
+  return Math.round(n).toLocaleString("en-US");
+}
+
+/** A number with `digits` decimals, as Python's f"{x:.{digits}f}" (ties aside). */
+export function fixed(/** @type {number} */ x, /** @type {number} */ digits) {
+  const out = x.toFixed(digits);
+  return /^-0\.?0*$/.test(out) ? out.slice(1) : out;
+}
+
+/**
+ * A labelled native slider. `onInput(value)` is called as it moves.
+ * @param {{id: string, label: string, min: number, max: number, step: number,
+ *          decimals: number, unit?: string, className?: string,
+ *          onInput: (value: number) => void}} options
+ */
+export function slider({ id, label, min, max, step, decimals, unit = "", className = "",
+  onInput }) {
+  const input = /** @type {HTMLInputElement} */ (h("input", { type: "range", id, min, max, step }));
+  const shown = h("span", { class: "chutes-slider-value", "aria-hidden": "true" });
+  const box = h("div", { class: `chutes-slider ${className}`.trim() },
+    [h("label", { for: id, text: label }), input, shown]);
+  const words = (/** @type {number} */ v) => (unit ? `${fixed(v, decimals)} ${unit}` : fixed(v, decimals));
+  const set = (/** @type {number} */ value) => {
+    if (Number(input.value) !== value) input.value = String(value);
+    const said = words(value);
+    if (input.getAttribute("aria-valuetext") !== said) input.setAttribute("aria-valuetext", said);
+    text(shown, said);
+  };
+  input.addEventListener("input", () => {
+    const value = Number(input.value);
+    set(value);
+    onInput(value);
+  });
+  return { box, input, set };
+}
+
+/**
+ * A labelled native number box. `onCommit(text)` gets what was typed when it is committed.
+ * @param {{id: string, label: string, min: number, max: number, step?: number,
+ *          className?: string, onCommit: (typed: string) => void}} options
+ */
+export function numberBox({ id, label, min, max, step = 1, className = "", onCommit }) {
+  const input = /** @type {HTMLInputElement} */ (h("input", { type: "number", id, min, max, step,
+    inputmode: "numeric" }));
+  const box = h("div", { class: `chutes-number ${className}`.trim() },
+    [h("label", { for: id, text: label }), input]);
+  input.addEventListener("change", () => onCommit(input.value));
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") onCommit(input.value);
+  });
+  const set = (/** @type {number} */ value) => {
+    if (input.value !== String(value)) input.value = String(value);
+  };
+  return { box, input, set };
+}
+
+/** The message line: a refusal in words, read out at once; `say("")` clears it. */
+export function messageLine() {
+  const el = h("p", { class: "chutes-message", role: "alert" });
+  return { el, say: (/** @type {string} */ words) => text(el, words) };
+}
+
+/** A polite live region, visually hidden: `say(words)` after a change. */
+export function liveRegion() {
+  const el = h("div", { class: "chutes-live chutes-visually-hidden", role: "status",
+    "aria-live": "polite", "aria-atomic": "true" });
+  return { el, say: (/** @type {string} */ words) => text(el, words) };
+}
+
+/** The words of an error (a BoardError's message is already one short line). */
+export function errorWords(/** @type {unknown} */ error) {
+  return error instanceof Error ? error.message : String(error);
+}
