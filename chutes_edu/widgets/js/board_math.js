@@ -153,7 +153,7 @@ export class BoardError extends Error {
  * @param {Generator<void, T, void>} steps
  * @returns {T}
  */
-function run(steps) {
+export function run(steps) {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -447,7 +447,7 @@ const tooMany = (/** @type {string} */ what, /** @type {number} */ count,
 const isWhole = (/** @type {unknown} */ v) => typeof v === "number" && Number.isInteger(v);
 
 /** The value as a whole number, or BoardError naming `what` (the library's `_square`). */
-function square(/** @type {unknown} */ value, /** @type {string} */ what) {
+export function square(/** @type {unknown} */ value, /** @type {string} */ what) {
   if (!isWhole(value)) {
     throw new BoardError(`${what} must be a whole number, not ${pyRepr(value, REPR_CAP)}`);
   }
@@ -661,7 +661,7 @@ function checkTraps(/** @type {unknown} */ traps, /** @type {number} */ size,
  * Where one roll of face r from square s ends (the library's `_landings`), for a face that the
  * rules allow ("bounce" never meets a face larger than the board here).
  */
-function landing(/** @type {number} */ n, /** @type {string} */ overshoot,
+export function landing(/** @type {number} */ n, /** @type {string} */ overshoot,
   /** @type {Int32Array} */ jump, /** @type {number} */ s, /** @type {number} */ r) {
   const target = s + r;
   if (target <= n) return jump[target];
@@ -779,7 +779,7 @@ function checkBoard(board) {
  * @returns {Generator<void, Model, void>}
  * @throws {BoardError} with the library's message (or the page's, beyond LIMITS).
  */
-function* compileSteps(board) {
+export function* compileSteps(board) {
   const { n, overshoot, probs, positive, jumps, traps, bonus } = checkBoard(board);
   const m = probs.length;
   // The tables: at most (n + 1) x min(faces, n + 1) moves, all within LIMITS.
@@ -906,7 +906,7 @@ export function validate(board) {
 }
 
 /** A square on the board, or BoardError naming `what` (the library's `_on_board`). */
-function onBoard(/** @type {Model} */ model, /** @type {unknown} */ value,
+export function onBoard(/** @type {Model} */ model, /** @type {unknown} */ value,
   /** @type {string} */ what) {
   const s = square(value, what);
   if (s < 0 || s > model.n) {
@@ -934,7 +934,7 @@ function takeMatrix(/** @type {number} */ n) {
 }
 
 /** Give a matrix back for the next solve. */
-function giveBack(/** @type {Float64Array} */ matrix) {
+export function giveBack(/** @type {Float64Array} */ matrix) {
   if (matrix.length <= KEEP && (spareMatrix === null || spareMatrix.length < matrix.length)) {
     spareMatrix = matrix;
   }
@@ -961,7 +961,7 @@ function giveBack(/** @type {Float64Array} */ matrix) {
  * @param {Model} model
  * @returns {Generator<void, {t: Float64Array, lu: Factors}, void>} t of length n + 1.
  */
-function* solveSteps(model) {
+export function* solveSteps(model) {
   const { n, end, rowStart, dest, moveChance, onward, bonusTo, pf } = model;
   const A = takeMatrix(n);
   const rhs = new Float64Array(n);
@@ -1188,7 +1188,7 @@ function solveExpected(model) {
  * @param {Model} model
  * @returns {Plan}
  */
-function stepPlan(model) {
+export function stepPlan(model) {
   const { n, m, chance, over, end, bonus, bonusTo, onward, overshoot } = model;
   const f = bonus ?? 0;
   let reach = 0;
@@ -1317,7 +1317,7 @@ function turnTaker(model, plan) {
  * w = v (I - F_on)^-1: the bonus rolls after which the game goes on, along the bonus graph in
  * topological order, then each of its cycles in closed form.
  */
-function bonusRolls(/** @type {Float64Array} */ v, /** @type {Float64Array} */ w,
+export function bonusRolls(/** @type {Float64Array} */ v, /** @type {Float64Array} */ w,
   /** @type {Int32Array} */ onward, /** @type {number} */ pf, /** @type {Int32Array} */ flow,
   /** @type {Int32Array[]} */ cycles) {
   w.set(v);
