@@ -3,7 +3,8 @@ against the library.
 
 ``tools/board_explorer_math_fixtures.py`` writes hundreds of boards with the library's answers
 (the expected visits from the start, where the token is after k turns, the exact expected length,
-the game-length picture's numbers and description, its refusals); Node's test runner checks the
+the game-length picture's numbers and description, the board picture's heat maps and description,
+its refusals); Node's test runner checks the
 JavaScript against them (``tests/js/board_explorer_math.test.mjs``), with known answers and
 properties besides.
 """
@@ -39,6 +40,8 @@ def test_the_fixtures_hold_at_least_300_boards_per_function(fixtures: Path) -> N
     data = json.loads(fixtures.read_text())
     assert len(data["boards"]) >= 300 and len(data["exact"]) >= 300
     assert sum(len(run) for run in data["pictures"]) >= 80 and len(data["refusals"]) >= 8
+    assert len(data["heat_maps"]) >= 300
+    assert {item["heat"] for item in data["heat_maps"]} == {"turns", "visits", "after"}
     assert {item["board"]["overshoot"] for item in data["boards"]} == {
         "stay", "win", "bounce", "stop_short"}
     assert any(item["board"]["traps"] for item in data["exact"])
@@ -52,5 +55,5 @@ def test_node_suite(fixtures: Path) -> None:
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-5000:] + run.stderr[-3000:]
     tests = re.search(r"^# tests (\d+)$", run.stdout, re.MULTILINE)
-    assert tests is not None and int(tests.group(1)) >= 12, run.stdout[-2000:]
+    assert tests is not None and int(tests.group(1)) >= 15, run.stdout[-2000:]
     assert "# fail 0" in run.stdout and "# skipped 0" in run.stdout, run.stdout[-2000:]

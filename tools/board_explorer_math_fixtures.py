@@ -15,6 +15,10 @@ boards of every overshoot rule, weighted dice, bonus rolls and traps) and writes
 - ``pictures``: runs of a few boards shown one after another in one explorer picture, each with
   the numbers of :func:`chutes_edu.plot_distribution` (mean, median, mode, the x-axis end, kept
   "sticky" from one board to the next as the explorer keeps it) and the picture's description;
+- ``heat_maps``: boards drawn as the explorer draws them (``BoardExplorer._draw_board``: the
+  heat map of expected turns, of expected visits, or of where the token is after k turns, with
+  its title and colour bar's label), each with the picture's description
+  (:func:`chutes_edu.draw_board`, :func:`chutes_edu.plots.description`);
 - ``refusals``: arguments of ``square_distribution`` that the library refuses, with its message.
 
 Usage: ``python tools/board_explorer_math_fixtures.py --out PATH [--count N] [--seed S]``
@@ -41,6 +45,8 @@ from board_math_fixtures import _named_and_edge_boards, _random_fields
 
 from chutes_edu import (
     MILTON_BRADLEY_1943,
+    Board,
+    draw_board,
     expected_turns,
     fundamental_matrix,
     plot_distribution,
@@ -95,6 +101,49 @@ def _picture_run(boards: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return shown
 
 
+HEAT_LABELS = {"turns": "expected turns to finish (turns)",
+               "visits": "expected visits from the start (turns begun there)",
+               "after": "probability of being on the square after k turns"}
+"""The explorer's heat maps and their colour bars' labels."""
+
+
+def _heat_map(board: Board, heat: str, turns: int, title: str) -> dict[str, Any]:
+    """One board picture as ``BoardExplorer._draw_board`` makes it, with its description."""
+    if heat == "visits":
+        # The library's inverse leaves rounding noise (-1.2e-16, -0.0) where no turn is ever
+        # begun (a jump's source, a square out of reach), and its description then says "from
+        # -1.19e-16 to ..."; the page's solve gives 0 there. The words are compared on the
+        # library's visits with that noise (below 1e-12 of the largest) set to 0; the numbers
+        # themselves are compared raw (``boards``).
+        values = fundamental_matrix(board)[0]
+        values = np.where(np.abs(values) <= 1e-12 * values.max(), 0.0, values)
+    elif heat == "after":
+        values = square_distribution(board, turns).copy()
+        finished, values[board.size] = float(values[board.size]), np.nan
+        title += (f"\nafter {turns} turn{'' if turns == 1 else 's'}: {finished:.3f} finished "
+                  f"(square {board.size}, grey)")
+    else:
+        values = expected_turns(board)
+    ax = draw_board(board, values, label=HEAT_LABELS[heat], title=title,
+                    ax=plt.figure(figsize=(3, 3)).add_subplot())
+    alt = description(ax)
+    plt.close("all")
+    return {"heat": heat, "turns": turns, "title": title, "alt": alt}
+
+
+def _heat_maps(boards: list[dict[str, Any]], rng: np.random.Generator) -> list[dict[str, Any]]:
+    out = []
+    for fields in boards:
+        name = str(rng.choice(["", "", "Milton Bradley 1943", "a board 'of mine'"]))
+        heat = str(rng.choice(list(HEAT_LABELS)))
+        turns = int(rng.choice([0, 1, 10, int(rng.integers(0, 101))]))
+        title = name or "custom board (edited)"
+        board = board_from_json(fields).replace(name=name)
+        out.append({"board": fields, "name": name, "base_title": title,
+                    **_heat_map(board, heat, turns, title)})
+    return out
+
+
 def _refusals() -> list[dict[str, Any]]:
     board = board_to_json(MILTON_BRADLEY_1943)
     big = {"size": 1000, "die": 6, "overshoot": "stay", "bonus_roll": None, "jumps": [],
@@ -130,8 +179,9 @@ def make_fixtures(count: int, seed: int) -> dict[str, Any]:
              if float(expected_turns(board_from_json(item["board"])).max()) * 40 < PMF_MAX]
     pictures = [_picture_run([quick[int(i)] for i in rng.choice(len(quick), size=4)])
                 for _ in range(max(20, count // 8))]
+    heat_maps = _heat_maps([item["board"] for item in boards], rng)
     return {"seed": seed, "boards": boards, "exact": exact, "pictures": pictures,
-            "title": TITLE, "refusals": _refusals()}
+            "title": TITLE, "heat_maps": heat_maps, "refusals": _refusals()}
 
 
 def main(argv: list[str] | None = None) -> int:

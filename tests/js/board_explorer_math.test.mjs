@@ -13,8 +13,8 @@ import {
   BoardError, expectedTurns, turnDistribution,
 } from "../../chutes_edu/widgets/js/board_math.js";
 import {
-  describeDistribution, distributionStats, exactExpectedTurns, expectedVisits, niceCeiling,
-  squareDistribution, stickyEnd,
+  describeBoard, describeDistribution, distributionStats, exactExpectedTurns, expectedVisits,
+  heatMap, HEAT_LABELS, niceCeiling, pyFixed, squareDistribution, stickyEnd,
 } from "../../chutes_edu/widgets/js/board_explorer_math.js";
 
 const TOLERANCE = 1e-9;
@@ -94,6 +94,20 @@ describe("the library's numbers", { skip }, () => {
     assert.ok(count >= 80);
   });
 
+  test("the board picture: heat map, title and description (draw_board's words)", () => {
+    assert.ok(fixtures.heat_maps.length >= 300);
+    const kinds = new Set();
+    for (const [i, item] of fixtures.heat_maps.entries()) {
+      const shown = heatMap(item.board, item.heat, { turns: item.turns, title: item.base_title });
+      assert.equal(shown.title, item.title, `board ${i} title`);
+      assert.equal(shown.label, HEAT_LABELS[item.heat]);
+      assert.equal(describeBoard(item.board, { name: item.name, ...shown }), item.alt,
+        `board ${i} (${item.heat})`);
+      kinds.add(item.heat);
+    }
+    assert.equal(kinds.size, 3);
+  });
+
   test("refusals in the library's words", () => {
     for (const { board, turns, start, message } of fixtures.refusals) {
       assert.throws(() => squareDistribution(board, turns, { start }),
@@ -164,6 +178,23 @@ describe("known answers and properties", () => {
     assert.equal(stickyEnd(100, 40, true), 40);
     assert.equal(stickyEnd(100, 101, true), 120);
     assert.equal(stickyEnd(null, 33, false), 33);
+  });
+
+  test("numbers written as Python writes them: a tie to even", () => {
+    const cases = [[0.0625, 3, "0.062"], [0.0635, 3, "0.064"], [2.5, 0, "2"], [3.5, 0, "4"],
+      [0.125, 2, "0.12"], [-0.125, 2, "-0.12"], [0.375, 2, "0.38"], [1.0005, 3, "1.000"],
+      [0.1, 3, "0.100"], [0.35, 1, "0.3"], [39.225, 4, "39.2250"]];
+    for (const [x, digits, python] of cases) assert.equal(pyFixed(x, digits), python, `${x}`);
+  });
+
+  test("the 1943 board's picture after one turn", () => {
+    const shown = heatMap(BOARD_1943, "after", { turns: 1, title: "Milton Bradley 1943" });
+    assert.equal(shown.title, "Milton Bradley 1943\nafter 1 turn: 0.000 finished " +
+      "(square 100, grey)");
+    assert.ok(Number.isNaN(shown.values[100]));
+    assert.match(describeBoard(BOARD_1943, { name: "Milton Bradley 1943", ...shown }),
+      /with 9 ladders .* and 10 chutes .*from 0 to 0\.167, 0 at the start \(grey: 1 square without a value\)\.$/);
+    assert.throws(() => heatMap(BOARD_1943, "colour"), BoardError);
   });
 
   test("refusals: an invalid board, a bad pmf", () => {

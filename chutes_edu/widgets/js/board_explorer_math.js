@@ -29,12 +29,15 @@
  *   largest, and the x-axis end just past the 99.9th percentile, `max(1.05 q + 1, 5)`, kept
  *   while the new end fits and fills half of it ("sticky", rounded up to 1, 1.2, 1.5, 2, 2.5, 3,
  *   4, 5, 6 or 8 times a power of ten); the picture's description in the library's words.
+ * - The board picture's heat map (the explorer's three: expected turns to finish, expected visits
+ *   from the start, where the token is after k turns with the finished games in the title) and
+ *   its description, word for word the library's `draw_board`.
  *
  * @module board_explorer_math
  */
 import {
-  BoardError, bonusRolls, compileSteps, DENSE_MAX, DISTRIBUTION_WORK, giveBack, landing, onBoard,
-  run, solveSteps, square, stepPlan,
+  BoardError, bonusRolls, compileSteps, DENSE_MAX, DISTRIBUTION_WORK, expectedTurns, formatG,
+  giveBack, landing, onBoard, run, solveSteps, square, stepPlan,
 } from "./board_math.js";
 
 /**
@@ -312,6 +315,125 @@ export function describeDistribution({ mean, median, mode }, xmax, title) {
   const text = titled(title || "Distribution of the game length T",
     "bars show the probability P(T = k) that a game takes k turns") +
     ", the dash-dotted line the cumulative probability P(T ≤ k)";
-  return `${text}, for k up to ${xmax.toFixed(0)}; mean ${mean.toFixed(2)} turns (solid line), ` +
+  return `${text}, for k up to ${pyFixed(xmax, 0)}; mean ${pyFixed(mean, 2)} turns (solid line), ` +
     `median ${median} turns (dashed), mode ${mode} turns (dotted).`;
+}
+
+/**
+ * x with `digits` decimals as Python's f"{x:.{digits}f}" writes it: the exact value of the
+ * double rounded, a tie to even (JavaScript's `toFixed` rounds a tie up: 0.0625 -> "0.063",
+ * Python "0.062"). A tie needs a short exact decimal, which `toFixed(60)` writes in full.
+ * @param {number} x
+ * @param {number} digits
+ */
+export function pyFixed(x, digits) {
+  const out = x.toFixed(digits);
+  if (!Number.isFinite(x) || Math.abs(x) >= 1e21) return out;
+  const long = Math.abs(x).toFixed(Math.min(100, digits + 60));
+  const point = long.indexOf(".");
+  const kept = digits === 0 ? long.slice(0, point) : long.slice(0, point + 1 + digits);
+  const rest = long.slice(point + 1 + digits);
+  // No tie, or a tie that toFixed rounded up to an even digit: its answer is Python's.
+  if (!/^50*$/.test(rest) || Number(kept.slice(-1)) % 2 === 1) return out;
+  return (x < 0 ? "-" : "") + kept;
+}
+
+/** The library's `_fmt`: 3 significant digits, or a whole number from 1000 on. */
+function fmt(/** @type {number} */ x) {
+  if (!Number.isFinite(x)) return "";
+  return Math.abs(x) < 1000 ? formatG(x, 3) : pyFixed(x, 0);
+}
+
+/** "1 ladder", "3 ladders", "no ladders" (the library's `_count`). */
+function count(/** @type {number} */ n, /** @type {string} */ thing) {
+  return n === 1 ? `${n} ${thing}` : `${n || "no"} ${thing}s`;
+}
+
+/** " (solid blue arrows)" for n jumps drawn that way, nothing for none (`_kind`). */
+function kind(/** @type {number} */ n, /** @type {string} */ style) {
+  return n === 0 ? "" : ` (${style} arrow${n === 1 ? "" : "s"})`;
+}
+
+/** "square 5", "squares 5 and 8", "squares 5, 8 and 9" (`_squares`). */
+function squaresWords(/** @type {number[]} */ squares) {
+  if (squares.length === 1) return `square ${squares[0]}`;
+  return `squares ${squares.slice(0, -1).join(", ")} and ${squares[squares.length - 1]}`;
+}
+
+/** What the explorer's heat map can show, with its colour bar's label. */
+export const HEAT_LABELS = Object.freeze({
+  turns: "expected turns to finish (turns)",
+  visits: "expected visits from the start (turns begun there)",
+  after: "probability of being on the square after k turns",
+});
+
+/**
+ * The explorer's heat map of a board: the values per square 0..size (NaN for none), the colour
+ * bar's label and the picture's title, as `BoardExplorer._draw_board` makes them.
+ *
+ * - "turns": the expected turns to finish from each square;
+ * - "visits": the expected visits from the start (square `size` has none);
+ * - "after": where the token is after `turns` turns; the final square, which collects the
+ *   finished games and would swamp the colours, has none, and its probability goes in the title.
+ * @param {object} board A JSON board.
+ * @param {"turns" | "visits" | "after"} heat
+ * @param {{turns?: number, title?: string}} [options] k for "after" (default 10); the title
+ *     before what "after" adds (the board's name, or the preset's name and " (edited)").
+ * @returns {{values: Float64Array, label: string, title: string}}
+ * @throws {BoardError} for an invalid board or k (the library's words), or an unknown heat map.
+ */
+export function heatMap(board, heat, { turns = 10, title = "" } = {}) {
+  if (heat === "turns") return { values: expectedTurns(board), label: HEAT_LABELS.turns, title };
+  if (heat === "visits") {
+    const visits = expectedVisits(board);
+    const values = new Float64Array(visits.length + 1);
+    values.set(visits);
+    values[visits.length] = NaN;
+    return { values, label: HEAT_LABELS.visits, title };
+  }
+  if (heat === "after") {
+    const values = squareDistribution(board, turns);
+    const n = values.length - 1;
+    const finished = values[n];
+    values[n] = NaN;
+    return { values, label: HEAT_LABELS.after, title: `${title}\nafter ${turns} ` +
+      `turn${turns === 1 ? "" : "s"}: ${pyFixed(finished, 3)} finished (square ${n}, grey)` };
+  }
+  throw new BoardError(`the heat map shows "turns", "visits" or "after", not ${String(heat)}`);
+}
+
+/**
+ * The board picture's description, word for word the library's (`draw_board`'s text
+ * alternative, as the explorer draws it: no tokens).
+ * @param {{size: number, jumps?: number[][], traps?: number[]}} board A JSON board.
+ * @param {{name?: string, title?: string, label?: string, values?: ArrayLike<number> | null}}
+ *     shown The board's name ("" for none), the picture's title, the colour bar's label and the
+ *     values per square 0..size.
+ * @returns {string}
+ */
+export function describeBoard({ size, jumps = [], traps = [] },
+  { name = "", title = "", label = "", values = null } = {}) {
+  const what = name ? `the ${size}-square board '${name}'` : `a ${size}-square Chutes and Ladders board`;
+  const shownTitle = title.replace(/\n/g, "; ");
+  let text = titled(shownTitle === name ? "" : shownTitle, what);
+  const ladders = jumps.filter(([a, b]) => b > a).length;
+  const chutes = jumps.length - ladders;
+  text += ` with ${count(ladders, "ladder")}${kind(ladders, "solid blue")} and ` +
+    `${count(chutes, "chute")}${kind(chutes, "dashed orange")}`;
+  if (traps.length) {
+    text += `, and ${count(traps.length, "trap")} where the game ends on ` +
+      `${squaresWords([...traps].sort((a, b) => a - b))} (dark red with white crosses)`;
+  }
+  if (values !== null) {
+    const finite = Array.from(values).filter(Number.isFinite);
+    if (finite.length) {
+      text += `; colour shows ${label || "a value per square"}, from ` +
+        `${fmt(Math.min(...finite))} to ${fmt(Math.max(...finite))}`;
+      if (Number.isFinite(values[0])) text += `, ${fmt(values[0])} at the start`;
+    }
+    let grey = 0;
+    for (let s = 1; s < values.length; s += 1) if (!Number.isFinite(values[s])) grey += 1;
+    if (grey) text += ` (grey: ${count(grey, "square")} without a value)`;
+  }
+  return `${text}.`;
 }

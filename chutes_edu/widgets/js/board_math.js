@@ -236,7 +236,7 @@ function exactDecimal(x) {
  * @param {number} [precision]
  * @returns {string}
  */
-function formatG(x, precision = 6) {
+export function formatG(x, precision = 6) {
   if (Number.isNaN(x)) return "nan";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
   if (x === 0) return Object.is(x, -0) ? "-0" : "0";
