@@ -413,10 +413,11 @@ def fundamental_matrix(board: Board, exact: bool = False) -> np.ndarray | sympy.
     n = board.size
     if not exact:
         if not board.traps:
-            return np.linalg.inv(np.eye(n) - _turn_matrix(board)[:n, :n])
+            return _exact_unentered(np.linalg.inv(np.eye(n) - _turn_matrix(board)[:n, :n]),
+                                    _turn_matrix(board)[:n, :n])
         live, Q, _ = _q_and_ends(board)
         N = np.zeros((n, n))
-        N[np.ix_(live, live)] = np.linalg.inv(np.eye(live.size) - Q)
+        N[np.ix_(live, live)] = _exact_unentered(np.linalg.inv(np.eye(live.size) - Q), Q)
         return N
     live = _transient(board).tolist()
     where = {s: i for i, s in enumerate(live)}
@@ -437,6 +438,21 @@ def fundamental_matrix(board: Board, exact: bool = False) -> np.ndarray | sympy.
     for i, s in enumerate(live):
         for j, u in enumerate(live):
             N[s, u] = inverse[i, j]
+    return N
+
+
+def _exact_unentered(N: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    r"""``N`` with exact zeros where a square is entered from no other square (a jump's source,
+    where a token only ever stays): from :math:`N = I + NQ`, such a column :math:`j` is
+    :math:`N_{ij} = 0` for :math:`i \ne j`, where the solve leaves rounding noise such as -3e-16
+    visits. Its diagonal entry is left as solved."""
+    others = Q.copy()
+    np.fill_diagonal(others, 0.0)
+    alone = np.flatnonzero(~others.any(axis=0))
+    if alone.size:
+        diagonal = N[alone, alone].copy()
+        N[:, alone] = 0.0
+        N[alone, alone] = diagonal
     return N
 
 
