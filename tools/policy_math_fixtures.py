@@ -9,7 +9,8 @@ sometimes the sliders' ``exact``/``lean`` form) and discount, and writes for
 
 - ``value``: :func:`~chutes_edu.control.value_iteration`'s values, policy and sweeps;
 - ``expected``: :func:`~chutes_edu.control.policy_expected_turns` for a random policy (one
-  target per square, or one target for all; ``null`` for an infinite entry);
+  target per square, or one target for all; ``null`` for an infinite entry), drawn again while
+  its expected game is longer than :data:`LONGEST` turns (see there);
 - ``optimal``: :func:`~chutes_edu.control.optimal_policy`'s policy, expected turns and rounds;
 - ``landings``: :func:`~chutes_edu.control.aim_landings` for a few squares and targets per board;
 - ``refusals``: calls the library refuses (traps, a "bounce" board too small, bad accuracies,
@@ -48,6 +49,20 @@ from chutes_edu.control import (
     value_iteration,
 )
 from chutes_edu.widgets.board_editor import board_from_json, board_to_json
+
+LONGEST = 1e6
+"""Policies whose expected game from some square is longer than this many turns are left out:
+the condition number of :math:`I - Q^\\pi` is about that length, so the library's own float
+answer (and any other) has fewer than 9 correct digits there, and no comparison to 1e-9 means
+anything (a random policy on a board of 102 squares once took 1.2e8 turns)."""
+
+DRAWS = 20
+"""Random policies drawn per board until one is within :data:`LONGEST`."""
+
+
+def _well_posed(turns: np.ndarray) -> bool:
+    finite = turns[np.isfinite(turns)]
+    return bool(finite.size == 0 or finite.max() <= LONGEST)
 
 
 def _json_numbers(values: np.ndarray) -> list[float | None]:
@@ -187,20 +202,24 @@ def make_fixtures(count: int, seed: int) -> dict[str, Any]:
         value.append({"board": fields, "accuracy": accuracy, "discount": discount,
                       "values": vi.values.tolist(), "policy": vi.policy.tolist(),
                       "iterations": vi.iterations})
-        policy: int | list[int] = (int(rng.integers(1, board.faces + 1)) if rng.random() < 0.2
-                                   else rng.integers(1, board.faces + 1, board.size).tolist())
-        turns = policy_expected_turns(board, policy, accuracy)
-        expected.append({"board": fields, "accuracy": accuracy, "policy": policy,
-                         "turns": _json_numbers(turns)})
+        for _ in range(DRAWS):
+            policy: int | list[int] = (int(rng.integers(1, board.faces + 1)) if rng.random() < 0.2
+                                       else rng.integers(1, board.faces + 1, board.size).tolist())
+            turns = policy_expected_turns(board, policy, accuracy)
+            if _well_posed(turns):
+                expected.append({"board": fields, "accuracy": accuracy, "policy": policy,
+                                 "turns": _json_numbers(turns)})
+                break
         try:
             best = optimal_policy(board, accuracy)
         except ValueError as error:
             optimal.append({"board": fields, "accuracy": accuracy, "message": str(error)})
         else:
-            optimal.append({"board": fields, "accuracy": accuracy,
-                            "policy": best.policy.tolist(),
-                            "turns": best.expected_turns.tolist(),
-                            "iterations": best.iterations})
+            if _well_posed(best.expected_turns):          # (so far, always)
+                optimal.append({"board": fields, "accuracy": accuracy,
+                                "policy": best.policy.tolist(),
+                                "turns": best.expected_turns.tolist(),
+                                "iterations": best.iterations})
         for _ in range(3):
             square = int(rng.integers(0, board.size + 1))
             target = int(rng.integers(1, board.faces + 1))

@@ -375,6 +375,48 @@ function* spreadSteps(/** @type {Uint8Array} */ marked, /** @type {Int32Array} *
 }
 
 /**
+ * Solve A x = b in place (x in b) by Gaussian elimination with partial pivoting; A is a dense
+ * size x size matrix by rows. Yields every SLICE operations.
+ * @returns {Generator<void, void, void>}
+ */
+function* gaussSolveSteps(/** @type {Float64Array} */ A, /** @type {Float64Array} */ b,
+  /** @type {number} */ size) {
+  for (let col = 0; col < size; col += 1) {
+    let pivot = col;
+    for (let r = col + 1; r < size; r += 1) {
+      if (Math.abs(A[r * size + col]) > Math.abs(A[pivot * size + col])) pivot = r;
+    }
+    if (pivot !== col) {
+      for (let c = col; c < size; c += 1) {
+        const t = A[col * size + c];
+        A[col * size + c] = A[pivot * size + c];
+        A[pivot * size + c] = t;
+      }
+      const t = b[col];
+      b[col] = b[pivot];
+      b[pivot] = t;
+    }
+    const p = A[col * size + col];
+    for (let r = col + 1; r < size; r += 1) {
+      const f = A[r * size + col] / p;
+      if (f === 0) continue;
+      A[r * size + col] = 0;
+      for (let c = col + 1; c < size; c += 1) A[r * size + c] -= f * A[col * size + c];
+      b[r] -= f * b[col];
+      pending += size - col;
+      if (pending >= SLICE) { pending = 0; yield; }
+    }
+  }
+  for (let r = size - 1; r >= 0; r -= 1) {
+    let v = b[r];
+    for (let c = r + 1; c < size; c += 1) v -= A[r * size + c] * b[c];
+    b[r] = v / A[r * size + r];
+    pending += size - r;
+    if (pending >= SLICE) { pending = 0; yield; }
+  }
+}
+
+/**
  * Expected turns to finish from each square 0..n when square s aims at `targets[s]` (0-based),
  * Infinity where finishing is not certain (the library's `_transition` then `_expected`).
  * Yields every SLICE operations.
@@ -424,39 +466,7 @@ function* expectedSteps(/** @type {AimTable} */ aim, /** @type {Float64Array} */
       if (c >= 0) A[r * size + c] -= chance[3 * s + i];
     }
   }
-  for (let col = 0; col < size; col += 1) {
-    let pivot = col;
-    for (let r = col + 1; r < size; r += 1) {
-      if (Math.abs(A[r * size + col]) > Math.abs(A[pivot * size + col])) pivot = r;
-    }
-    if (pivot !== col) {
-      for (let c = col; c < size; c += 1) {
-        const t = A[col * size + c];
-        A[col * size + c] = A[pivot * size + c];
-        A[pivot * size + c] = t;
-      }
-      const t = b[col];
-      b[col] = b[pivot];
-      b[pivot] = t;
-    }
-    const p = A[col * size + col];
-    for (let r = col + 1; r < size; r += 1) {
-      const f = A[r * size + col] / p;
-      if (f === 0) continue;
-      A[r * size + col] = 0;
-      for (let c = col + 1; c < size; c += 1) A[r * size + c] -= f * A[col * size + c];
-      b[r] -= f * b[col];
-      pending += size - col;
-      if (pending >= SLICE) { pending = 0; yield; }
-    }
-  }
-  for (let r = size - 1; r >= 0; r -= 1) {
-    let v = b[r];
-    for (let c = r + 1; c < size; c += 1) v -= A[r * size + c] * b[c];
-    b[r] = v / A[r * size + r];
-    pending += size - r;
-    if (pending >= SLICE) { pending = 0; yield; }
-  }
+  yield* gaussSolveSteps(A, b, size);
   for (let r = 0; r < size; r += 1) out[ok[r]] = b[r];
   return out;
 }
