@@ -147,6 +147,9 @@ def _refusals() -> list[dict[str, Any]]:
         ("expected", plain, {"policy": [2] * 50 + [0, 7, 9] + [2] * 47}),
         ("expected", plain, {"policy": [2] * 99 + [1.5]}),
         ("expected", plain, {"policy": 2, "accuracy": [1, 1, 1]}),
+        ("expected", plain, {"policy": None}),
+        ("expected", plain, {"policy": "aim"}),
+        ("expected", plain, {"policy": True}),
     ]
     out = []
     for call, fields, args in cases:

@@ -149,6 +149,12 @@ describe("known answers and properties", () => {
     assert.equal(table[(10 * m + 2) * 3 + 1], 13);
   });
 
+  test("a mixed policy is refused in words, not read as targets", () => {
+    const mixed = Array.from({ length: 100 }, () => [0.5, 0.5, 0, 0, 0, 0]);
+    assert.throws(() => policyExpectedTurns(MILTON_BRADLEY_1943, mixed),
+      (error) => error instanceof BoardError && /one target per square/.test(error.message));
+  });
+
   test("the step-by-step form yields often on the 1943 board and gives the same answer", () => {
     const steps = policyAnalysisSteps(MILTON_BRADLEY_1943, { exact: 0.5, lean: 0.5, discount: 0.99 });
     let yields = 0;

@@ -328,10 +328,14 @@ function checkPolicy(policy, n, m) {
     return new Int32Array(n).fill(policy - 1);
   }
   if (!Array.isArray(policy) && !ArrayBuffer.isView(policy)) {
-    throw new BoardError("a policy here is a target or one target per square, not " +
-      pyRepr(policy));
+    throw new BoardError("policy must be a target, one target per square, or a matrix of " +
+      "probabilities; got an array of shape ()");
   }
   const targets = Array.from(/** @type {ArrayLike<unknown>} */ (policy));
+  if (targets.some((t) => Array.isArray(t))) {
+    throw new BoardError("a mixed policy (a matrix of probabilities) is not computed in the " +
+      "page: give one target per square (chutes_edu.control.policy_expected_turns takes both)");
+  }
   if (targets.length !== n) {
     throw new BoardError(`a policy needs one target for each square 0..${n - 1} (${n} targets), ` +
       `got ${targets.length}`);
