@@ -165,7 +165,7 @@ export function run(steps) {
 // writes them. JSON cannot tell 2 from 2.0, so whole numbers are written as ints.
 
 /** Python's repr of a finite or infinite float. @param {number} x @returns {string} */
-function pyFloat(x) {
+export function pyFloat(x) {
   if (Number.isNaN(x)) return "nan";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
   if (Object.is(x, -0)) return "-0.0";
