@@ -153,7 +153,7 @@ export class BoardError extends Error {
  * @param {Generator<void, T, void>} steps
  * @returns {T}
  */
-function run(steps) {
+export function run(steps) {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -779,7 +779,7 @@ function checkBoard(board) {
  * @returns {Generator<void, Model, void>}
  * @throws {BoardError} with the library's message (or the page's, beyond LIMITS).
  */
-function* compileSteps(board) {
+export function* compileSteps(board) {
   const { n, overshoot, probs, positive, jumps, traps, bonus } = checkBoard(board);
   const m = probs.length;
   // The tables: at most (n + 1) x min(faces, n + 1) moves, all within LIMITS.
