@@ -80,6 +80,8 @@ EXPLORER_MOUNT = "chutes-explorer-mount"       # drawn by _static/explorers_site
 LIVE_EXPLORERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "CoinFlipExplorer": ("chutes_edu.widgets.coin_explorer", "ChutesCoinExplorer",
                          ("p", "n_trials", "seed")),
+    "RaceExplorer": ("chutes_edu.widgets.race_explorer", "ChutesRaceExplorer",
+                     ("board_json", "board_name", "positions")),
 }
 
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.

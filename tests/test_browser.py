@@ -75,11 +75,10 @@ def test_die_slider_moves_the_readout_in_a_real_browser(voila_url):
 EXPLORERS = [("chutes-board-explorer", "chutes-die"),
              ("chutes-simulation-explorer", "chutes-cap"),
              ("chutes-jump-explorer", "chutes-jump-to"),
-             ("chutes-race-explorer", "chutes-player-2"),
              ("chutes-policy-explorer", "chutes-exact")]
 # Explorers that draw in the page (an SVG picture, no PNG), with a readout too:
-# tests/test_coin_explorer_browser.py moves their sliders.
-LIVE = ["chutes-coin-explorer"]
+# tests/test_coin_explorer_browser.py and tests/test_race_explorer_browser.py move their sliders.
+LIVE = ["chutes-coin-explorer", "chutes-race-explorer"]
 
 # every picture of an explorer: shown at its PNG's own size (not stretched, not upscaled)
 _IMAGE_SIZES = """root => [...root.querySelectorAll('img')].map(img => {

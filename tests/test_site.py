@@ -608,3 +608,47 @@ def test_lessons_two_and_twelve_hold_a_live_editor(site):
         page = (site / "lessons" / f"{lesson}.html").read_text(encoding="utf-8")
         assert "chutes-board-editor-mount" in page, lesson
     assert "chutes-board-editor-mount" in (site / "playground.html").read_text(encoding="utf-8")
+
+
+def test_lesson_eight_holds_a_live_race_explorer(site):
+    """Issue 28: Lesson 8's race explorer runs in the page opened from disk, with no kernel and
+    every request off the disk refused: a seat's slider moves from the keyboard, and the readout
+    (with the library's chances), the picture's text alternative and the polite live region
+    follow; no page errors; axe-core finds nothing serious or critical in it."""
+    from playwright.sync_api import expect
+
+    from chutes_edu import NOORDENBOS_2023, win_probabilities
+
+    page_html = (site / "lessons" / "08_races.html").read_text(encoding="utf-8")
+    assert page_html.count('data-explorer="RaceExplorer"') == 1
+    squares = [14, 60, 31, 26, 48, 48]                   # the lesson's six players
+    with browser.chromium() as chromium:
+        context = chromium.new_context(viewport={"width": 1280, "height": 1000})
+        offsite = browser.refuse_network(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto((site / "lessons" / "08_races.html").as_uri())
+        root = page.locator(".chutes-race-explorer")
+        expect(root).to_have_count(1)
+        readout = root.locator(".chutes-readout")
+        picture = root.locator("svg[role=img]")
+        live = root.locator("[role=status][aria-live=polite]")
+        chances = win_probabilities(NOORDENBOS_2023, squares)
+        expect(readout).to_contain_text(f"seat 2 (square 60): {chances[1]:.4f}")
+        before = (picture.get_attribute("aria-label") or "", live.text_content() or "")
+        assert before[0].startswith("Who wins? (seat 1 moves first): bars show")
+        seat = root.get_by_role("slider", name="seat 1 starts on square")
+        seat.focus()
+        seat.press("ArrowRight")
+        moved = win_probabilities(NOORDENBOS_2023, [15, *squares[1:]])
+        expect(readout).to_contain_text(f"seat 1 (square 15): {moved[0]:.4f}")
+        expect(seat).to_have_attribute("aria-valuetext", "15")
+        after = (picture.get_attribute("aria-label") or "", live.text_content() or "")
+        assert after[0] != before[0] and f"seat 1 {moved[0]:.3f}" in after[0]
+        assert after[1] != before[1] and f"seat 1 {100 * moved[0]:.1f}%" in after[1]
+        violations = browser.axe_violations(
+            page, context="document.querySelector('.chutes-race-explorer')")
+        assert not violations, browser.describe_violations(violations)
+        root.screenshot(path=str(ARTIFACTS / "site_lesson08_race_explorer.png"))
+    assert not errors and not offsite, (errors, offsite)

@@ -380,7 +380,20 @@ def test_jump_explorer_explains_what_the_sliders_skip():
 
 # --------------------------------------------------------------------------- race
 def test_race_explorer():
+    """The explorer computes and draws in the page (tests/test_race_explorer_browser.py,
+    tests/js/race_math.test.mjs); Python holds the board and the squares, synced to the page,
+    checks them with the library and gives its numbers."""
+    import anywidget
+    import traitlets
+
+    from chutes_edu.widgets import race_explorer
+    from chutes_edu.widgets.board_editor import board_to_json
+
     ex = RaceExplorer()
+    assert isinstance(ex, anywidget.AnyWidget)
+    state = ex.get_state()
+    assert state["positions"] == [0, 0]
+    assert state["board_json"] == board_to_json(MILTON_BRADLEY_1943)
     assert ex.players.min == 2 and ex.players.max == 6
     assert len(ex.squares) == 2
     assert np.allclose(ex.probabilities, win_probabilities(MILTON_BRADLEY_1943, [0, 0]))
@@ -388,19 +401,44 @@ def test_race_explorer():
     assert len(ex.squares) == 4
     ex.squares[2].value = 30
     ex.squares[3].value = 50
+    assert ex.get_state()["positions"] == [0, 0, 30, 50]
     expected = win_probabilities(MILTON_BRADLEY_1943, [0, 0, 30, 50])
     assert np.allclose(ex.probabilities, expected)
-    assert f"{expected[3]:.4f}" in ex.readout.value
-    assert bytes(ex.image.value).startswith(PNG) and bytes(ex.board_image.value).startswith(PNG)
     ex.players.value = 2
     assert len(ex.squares) == 2 and ex.probabilities.size == 2
+    ex.players.value = 4                                  # seats come back on their squares
+    assert ex.positions == [0, 0, 30, 50]
+    # a square off the board, or too many players, is refused in words and the state kept
+    with pytest.raises(traitlets.TraitError, match=r"position of player 1 101 is off the board"):
+        ex.squares[1].value = 101
+    assert ex.positions == [0, 0, 30, 50] and "off the board" in ex.last_error
+    with pytest.raises(traitlets.TraitError, match="a race has 2 to 6 players, not 7"):
+        ex.positions = [0] * 7
+    with pytest.raises(ValueError, match="a race has 2 to 6 players, not 1"):
+        ex.players.value = 1
+    with pytest.raises(ValueError, match="does not handle traps"):
+        RaceExplorer(Board({1: 38}, traps=(5,)))
+    assert RaceExplorer(players=9).players.value == race_explorer.MAX_PLAYERS
 
 
 def test_race_reproduces_seed_004():
     ex = RaceExplorer(NOORDENBOS_2023, players=6)
     for slider, square in zip(ex.squares, (14, 60, 31, 26, 48, 48), strict=True):
         slider.value = square
-    assert "0.1328" in ex.readout.value and "0.2318" in ex.readout.value
+    chances = [f"{p:.4f}" for p in ex.probabilities]
+    assert "0.1328" in chances and "0.2318" in chances
+
+
+def test_race_explorer_front_end_is_one_module_with_its_maths():
+    from chutes_edu.widgets import race_explorer
+
+    source = race_explorer.module_source()
+    assert RaceExplorer._esm == source
+    for module in ("race_math.js", "race_chart.js", "explorer_ui.js", "board_math.js",
+                   "race_explorer.js"):
+        assert source.count(f"// {module}, bundled by") == 1, module
+    assert "window.ChutesRaceExplorer = { mount:" in race_explorer.script_source()
+    assert ".chutes-race-explorer" in race_explorer.style_source()
 
 
 # --------------------------------------------------------------------------- every explorer
@@ -416,8 +454,6 @@ def _views(ex):
     """(FigureView, image) pairs of an explorer."""
     if isinstance(ex, BoardExplorer):
         return [ex.board_view, ex.distribution_view]
-    if isinstance(ex, RaceExplorer):
-        return [ex.view, ex.board_view]
     return [ex.view]
 
 
@@ -428,11 +464,11 @@ def _png_size(data):
 
 
 def _explorers():
-    # (CoinFlipExplorer draws in the page, with no PNG: tests/test_coin_explorer_browser.py)
+    # (CoinFlipExplorer and RaceExplorer draw in the page, with no PNG:
+    # tests/test_coin_explorer_browser.py, tests/test_race_explorer_browser.py)
     return {"board": BoardExplorer(),
             "simulation": SimulationExplorer(n_games=3000), "jump": JumpExplorer(),
-            "jump10": JumpExplorer(min_length=10), "race": RaceExplorer(),
-            "policy": PolicyExplorer()}
+            "jump10": JumpExplorer(min_length=10), "policy": PolicyExplorer()}
 
 
 @pytest.fixture(scope="module")
@@ -462,11 +498,6 @@ def test_images_are_shown_at_their_pixel_size(every):
 
 
 def test_images_keep_their_size_after_a_change():
-    ex = RaceExplorer()
-    ex.players.value = 5
-    ex.squares[4].value = 40
-    for view in _views(ex):
-        assert _png_size(view.image.value) == view.size
     policy = PolicyExplorer()
     policy.discount.value = 0.5
     assert _png_size(policy.image.value) == policy.view.size
@@ -502,8 +533,7 @@ def test_smallest_text_is_11_px_at_display_size(every):
             smallest, glyphs = _smallest_text_px(view.figure)
             assert smallest >= 11.0, (name, smallest)
             assert all(g >= 11.0 for g in glyphs), (name, glyphs)
-            if name in ("board", "race", "policy") and view is _views(ex)[-1 if name == "race"
-                                                                           else 0]:
+            if name in ("board", "policy") and view is _views(ex)[0]:
                 assert glyphs, name                        # the square numbers were measured
     every["board"].heat.value = "turns"
 
@@ -545,9 +575,9 @@ def test_distribution_legend_and_summary_stay_off_the_curves():
                 assert not _points_inside(box, xy).any(), (die, line.get_label())
 
 
-def test_race_and_jump_legends_sit_below_their_axes(every):
-    for figure in (every["race"].view.figure, every["race"].board_view.figure,
-                   every["jump"].view.figure, every["policy"].view.figure):
+def test_jump_and_policy_legends_sit_below_their_axes(every):
+    # (the race's chart is drawn in the page: tests/test_race_explorer_browser.py)
+    for figure in (every["jump"].view.figure, every["policy"].view.figure):
         figure.canvas.draw()
         for ax in figure.axes:
             legend = ax.get_legend()

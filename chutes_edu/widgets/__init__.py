@@ -17,7 +17,9 @@ gives the library's numbers for their state.
   gives the library's numbers for it.
 - :class:`SimulationExplorer` -- Monte Carlo converging to the exact answer; the bias of a turn cap.
 - :class:`JumpExplorer` -- add one ladder or chute anywhere; the surprising ones are flagged.
-- :class:`RaceExplorer` -- 2 to 6 players on any squares: who wins, seat by seat.
+- :class:`RaceExplorer` -- 2 to 6 players on any squares: who wins, seat by seat. It computes
+  in the page (``js/race_explorer.js``, its maths ``js/race_math.js`` held equal to the library by
+  tests), as the coin-flip explorer does.
 - :class:`PolicyExplorer` -- aim each move: values and best targets as the aim changes.
 - :class:`DesignExplorer` -- design a board to a goal by adding ladders and chutes.
 - :class:`BoardEditor` -- draw ladders, chutes and traps on the board; the answers follow each

@@ -1,116 +1,225 @@
-"""RaceExplorer: 2 to 6 players on any squares, who wins, seat by seat."""
+r"""RaceExplorer: 2 to 6 players on any squares, who wins, seat by seat, computed in the page.
+
+Players move in seat order, seat 1 first; tokens do not interact, so the turns :math:`T_i` that
+player :math:`i` needs from their square are independent, each distributed as the game length
+from that square (:func:`~chutes_edu.turn_distribution`). Player :math:`i` wins if they finish on
+turn :math:`k` while every earlier seat needs more than :math:`k` turns and every later seat at
+least :math:`k` (Noordenbos):
+
+.. math:: \Pr(i \text{ wins}) = \sum_{k \ge 0} \Pr(T_i = k)
+          \prod_{j < i} \Pr(T_j > k) \prod_{j > i} \Pr(T_j \ge k)
+
+(:func:`~chutes_edu.win_probabilities`).
+
+The explorer is an anywidget whose front end (``js/race_explorer.js``, bundled with the modules
+it imports by :mod:`chutes_edu.widgets._bundle`) computes in the page with ``js/race_math.js``,
+the library's maths in JavaScript held equal to it by ``tests/js/race_math.test.mjs``: so it runs
+live in JupyterLab, in Voila and on the course website alike, with no kernel behind the page.
+Python holds the state (the board as ``board_json``, the players' squares as ``positions``,
+synced both ways and checked by the library) and gives a reader in the kernel the numbers through
+the library (:attr:`RaceExplorer.probabilities`).
+"""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
-import ipywidgets as widgets
+import anywidget
 import numpy as np
+import traitlets
 
-from ..board import Board
+from ..board import Board, _on_board
 from ..boards import MILTON_BRADLEY_1943
-from ..markov import (
-    win_probabilities,
-)
-from ..plots._style import _PAINTER
-from ..plots.board import draw_board
-from ..plots.charts import (
-    plot_win_probabilities,
-)
-from ._base import _Explorer, _FigureView
-from .controls import IntSlider
+from ..markov import win_probabilities
+from ._base import _Offline
+from ._bundle import JS, bundle, styles
+from .board_editor import board_to_json
+
+__all__ = ["RaceExplorer", "module_source", "script_source", "style_source", "MIN_PLAYERS",
+           "MAX_PLAYERS"]
+
+MIN_PLAYERS = 2
+"""The fewest players of the explorer (``MIN_PLAYERS`` of race_math.js)."""
+
+MAX_PLAYERS = 6
+"""The most players of the explorer (``MAX_PLAYERS`` of race_math.js)."""
+
+_ENTRY = "race_explorer.js"
+_ORIGIN = "chutes_edu.widgets.race_explorer"
 
 
-class RaceExplorer(_Explorer):
+@cache
+def module_source() -> str:
+    """The explorer's front end as the single ES module anywidget loads (see
+    :func:`chutes_edu.widgets._bundle.bundle`)."""
+    return bundle(_ENTRY, classic=False, folder=JS, global_name="ChutesRaceExplorer",
+                  what="race explorer", origin=_ORIGIN)
+
+
+def script_source() -> str:
+    """The explorer's front end as a classic script for a page opened from disk (the course
+    website), publishing ``window.ChutesRaceExplorer.mount(el, {board_json, board_name,
+    positions})``."""
+    return bundle(_ENTRY, classic=True, folder=JS, global_name="ChutesRaceExplorer",
+                  what="race explorer", origin=_ORIGIN)
+
+
+def style_source() -> str:
+    """The explorer's styles: the explorers' shared ``controls.css``, ``coin_explorer.css`` (which
+    holds the pictures drawn in the page, ``.chutes-chart``), then ``race_explorer.css``."""
+    return styles("coin_explorer.css", "race_explorer.css")
+
+
+def _positions(board: Board, value: Any) -> list[int]:
+    """The players' squares checked on ``board`` (the library's words), 2 to 6 of them."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+        raise ValueError(f"positions must be a list of squares, not {value!r}")
+    if not MIN_PLAYERS <= len(value) <= MAX_PLAYERS:
+        raise ValueError(f"a race has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(value)}")
+    return [_on_board(board, square, f"position of player {i}") for i, square in enumerate(value)]
+
+
+class _Players:
+    """The number of players, as the slider that set it before: ``value``, ``min``, ``max``."""
+
+    min = MIN_PLAYERS
+    max = MAX_PLAYERS
+
+    def __init__(self, explorer: RaceExplorer) -> None:
+        self._explorer = explorer
+
+    @property
+    def value(self) -> int:
+        return len(self._explorer.positions)
+
+    @value.setter
+    def value(self, players: int) -> None:
+        self._explorer._set_players(players)
+
+
+class _Seat:
+    """One player's square, as the slider that set it before: ``value``, ``min``, ``max``."""
+
+    min = 0
+
+    def __init__(self, explorer: RaceExplorer, seat: int) -> None:
+        self._explorer = explorer
+        self._seat = seat
+        self.max = explorer.board.size
+
+    @property
+    def value(self) -> int:
+        return int(self._explorer.positions[self._seat])
+
+    @value.setter
+    def value(self, square: int) -> None:
+        squares = list(self._explorer.positions)
+        squares[self._seat] = square
+        self._explorer.positions = squares
+
+
+class RaceExplorer(_Offline, anywidget.AnyWidget):
     """A race of 2 to 6 players on any squares: each seat's chance of winning (seat 1 moves first).
+
+    The page shows a slider for the number of players and one per seat for its square (each
+    named, all from the keyboard), the readout, the chances as a bar chart with its description,
+    and a polite announcement of the chances after each change.
 
     Parameters
     ----------
     board : Board, default MILTON_BRADLEY_1943
-        The board.
+        The board (with no traps: the library's race does not model them).
     players : int, default 2
-        The initial number of players.
+        The initial number of players (2..6; outside, the nearest), all on square 0.
 
     Attributes
     ----------
-    players : chutes_edu.widgets.controls.IntSlider (a labelled native slider)
-        The number of players (2..6).
-    squares : list of chutes_edu.widgets.controls.IntSlider
-        One slider per player (``len(squares) == players.value``), their squares in seat order.
-    readout, message : ipywidgets.HTML
+    board : Board
+        The board.
+    board_json, board_name, positions
+        The state shared with the page: the board in the editor's JSON form, its name, and the
+        players' squares in seat order (a control there sets ``positions``; setting it here
+        redraws the page).
+    players : object with ``value``, ``min``, ``max``
+        The number of players (2..6); setting ``players.value`` seats or unseats players, a
+        returning seat on the square it had.
+    squares : list of objects with ``value``, ``min``, ``max``
+        One per player (``len(squares) == players.value``): its square, in seat order.
     probabilities : numpy.ndarray
-        The last result of :func:`~chutes_edu.win_probabilities`.
-    image, board_image : chutes_edu.widgets.controls.Picture (a PNG with its alt text)
-        The bars and the board with the tokens.
+        The library's chances for the current state (:func:`~chutes_edu.win_probabilities`).
+    last_error : str
+        The last refusal of a value set here, "" if none.
+
+    Raises
+    ------
+    ValueError
+        For a board with traps, in the library's words.
+
+    Examples
+    --------
+    >>> race = RaceExplorer(players=3)
+    >>> race.squares[2].value = 30
+    >>> race.positions
+    [0, 0, 30]
     """
 
     offline_summary = ("Race explorer: put the players anywhere and see who is most likely to "
                        "win")
 
-    def __init__(self, board: Board = MILTON_BRADLEY_1943, players: int = 2) -> None:
-        super().__init__()
-        self.add_class("chutes-race-explorer")
+    _esm = module_source()
+    _css = style_source()
+
+    board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
+    board_name = traitlets.Unicode("", help="The board's name.").tag(sync=True)
+    positions = traitlets.List(traitlets.Int(), [0, 0],
+                               help="The players' squares, in seat order.").tag(sync=True)
+
+    def __init__(self, board: Board = MILTON_BRADLEY_1943, players: int = 2,
+                 **kwargs: Any) -> None:
+        if not isinstance(board, Board):
+            raise ValueError(f"board must be a Board, not {type(board).__name__}")
+        count = min(max(int(players), MIN_PLAYERS), MAX_PLAYERS)
+        win_probabilities(board, [0])             # the library's refusal of a board with traps
         self.board = board
-        self._pool = [IntSlider(0, 0, board.size - 1, description=f"seat {i + 1} starts on square")
-                      for i in range(6)]
-        for i, slider in enumerate(self._pool):
-            slider.add_class(f"chutes-player-{i + 1}")
-        self.players = IntSlider(min(max(players, 2), 6), 2, 6, description="players",
-                                 unit="players")
-        self.players.add_class("chutes-players")
-        self.squares: list[IntSlider] = []
-        self.readout = widgets.HTML("")
-        self.readout.add_class("chutes-readout")
-        self.probabilities = np.zeros(0)
-        self._bars: Any = None
-        self.view = _FigureView((448, 320), dynamic=lambda: (self._bars.dynamic_artists()
-                                                            if self._bars else []),
-                                css="chutes-race-image")
-        self.image = self.view.image
-        self._bar_ax = self.view.figure.add_subplot()
-        self.board_view = _FigureView((448, 496), dynamic=lambda: list(self._tokens.tokens),
-                                      css="chutes-race-board-image")
-        self.board_image = self.board_view.image
-        draw_board(board, ax=self.board_view.figure.add_subplot(), tokens=[0] * 6,
-                   title=board.name or None)
-        self._tokens = getattr(self.board_view.figure.axes[0], _PAINTER)
-        self.board_view.render()          # lay out room for the legend of six players, once
-        self._box = widgets.VBox()
-        for slider in self._pool:
-            self._observe(slider, self._refresh)
-        self._observe(self.players, self._on_players)
-        self._on_players()
-        self.children = [
-            widgets.HTML("<b>Race</b>: put the players anywhere; who is most likely to win? "
-                         "Seat 1 moves first."),
-            self.players, self._box, self.readout, self.message,
-            widgets.HBox([self.image, self.board_image],
-                         layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
-            self.live]
+        self.last_error = ""
+        self._pool = [0] * MAX_PLAYERS
+        super().__init__(board_json=board_to_json(board), board_name=board.name or "",
+                         positions=[0] * count, **kwargs)
+        self.players = _Players(self)
 
-    def _on_players(self) -> None:
-        self.squares = self._pool[: self.players.value]
-        self._box.children = tuple(self.squares)
-        self._refresh()
+    @traitlets.validate("positions")
+    def _valid_positions(self, proposal: Any) -> list[int]:
+        try:
+            squares = _positions(self.board, proposal["value"])
+        except ValueError as error:
+            self.last_error = str(error)
+            raise traitlets.TraitError(str(error)) from None
+        self.last_error = ""
+        self._pool[: len(squares)] = squares
+        return squares
 
-    def _refresh(self) -> None:
-        positions = [s.value for s in self.squares]
-        self.probabilities = win_probabilities(self.board, positions)
-        if self._bars is None:
-            plot_win_probabilities(self.probabilities, ax=self._bar_ax)
-            self._bars = getattr(self._bar_ax, _PAINTER)
-        ymax = self._bars.ymax
-        self._bars.update(self.probabilities, sticky=True)
-        # one background per number of players; a new probability scale redraws them all
-        self.view.render(full=self._bars.ymax != ymax, relayout=False, key=len(positions))
-        self._tokens.set_tokens(positions)
-        self.board_view.render(key=len(positions))          # the legend lists the players
-        self._clear_error()
-        best = int(np.argmax(self.probabilities))
-        self._announce("Chance to win: " + ", ".join(
-            f"seat {i + 1} {p:.1%}" for i, p in enumerate(self.probabilities)))
-        self.readout.value = ("<br>".join(f"seat {i + 1} (square {s}): <b>{p:.4f}</b>"
-                                          for i, (s, p) in
-                                          enumerate(zip(positions, self.probabilities,
-                                                        strict=True)))
-                              + f"<br>favourite: seat {best + 1}")
+    @traitlets.validate("board_json")
+    def _fixed_board(self, proposal: Any) -> dict[str, Any]:
+        if hasattr(self, "board") and proposal["value"] != board_to_json(self.board):
+            raise traitlets.TraitError("the race explorer's board is set when it is made: "
+                                       "make a new RaceExplorer(board) for another board")
+        return dict(proposal["value"])
+
+    def _set_players(self, players: int) -> None:
+        if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+            raise ValueError(f"players must be a whole number, not {players!r}")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"a race has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        self.positions = self._pool[: int(players)]
+
+    @property
+    def squares(self) -> list[_Seat]:
+        """One object per player whose ``value`` is its square (setting it moves the player)."""
+        return [_Seat(self, i) for i in range(len(self.positions))]
+
+    @property
+    def probabilities(self) -> np.ndarray:
+        """The library's chances of each seat for the current squares
+        (:func:`~chutes_edu.win_probabilities`)."""
+        return win_probabilities(self.board, self.positions)

@@ -1,0 +1,162 @@
+// @ts-check
+/**
+ * The race explorer of `chutes_edu` (chutes_edu/widgets/race_explorer.py, Lesson 8): put 2 to 6
+ * players on any squares and see each seat's chance of finishing first, seat 1 moving first. It
+ * computes in the page (race_math.js, held equal to the library's `win_probabilities` by tests),
+ * with no kernel.
+ *
+ * Two ways in, as the coin-flip explorer has:
+ *
+ * - `export default { render }`: an anywidget front end. The model's traits are `board_json`
+ *   (the board, in board_math.js's JSON form), `board_name` and `positions` (the players'
+ *   squares in seat order); a control sets `positions` and saves, and a change from Python
+ *   redraws the page.
+ * - `mount(el, {board_json, board_name, positions})`: the same explorer on a page with no widget
+ *   manager (the course website), on `createModel`'s stand-in for a model.
+ *
+ * On every change the page takes the game-length distribution from each player's square (kept
+ * per square, so moving one player costs one distribution), combines them, and renews the bars
+ * with their description, the readout, and a polite announcement. A value the explorer refuses
+ * (a board with traps, a square off the board) leaves the last answer and says why in the
+ * message line.
+ *
+ * @module race_explorer
+ */
+import { createModel } from "./editor_model.js";
+import { h } from "./editor_dom.js";
+import { errorWords, fixed, liveRegion, messageLine, slider, uniqueId } from "./explorer_ui.js";
+import { createRaceChart } from "./race_chart.js";
+import { createRace, MAX_PLAYERS, MIN_PLAYERS } from "./race_math.js";
+
+export { describeRace } from "./race_chart.js";
+export {
+  checkPositions, checkRaceBoard, createRace, MAX_PLAYERS, MIN_PLAYERS, winProbabilities,
+  winsFromDistributions,
+} from "./race_math.js";
+
+/** The traits the explorer shares with Python. */
+export const TRAITS = ["board_json", "board_name", "positions"];
+
+/**
+ * The readout's rows, the favourite and the announcement for a race (the library's words, as
+ * the explorer wrote them before it ran in the page).
+ * @param {number[]} positions
+ * @param {ArrayLike<number>} wins
+ */
+export function raceWords(positions, wins) {
+  let best = 0;
+  for (let i = 1; i < wins.length; i += 1) if (wins[i] > wins[best]) best = i;
+  return {
+    rows: positions.map((square, i) => `seat ${i + 1} (square ${square}): ${fixed(wins[i], 4)}`),
+    favourite: `favourite: seat ${best + 1}`,
+    announcement: "Chance to win: " + Array.from(wins, (p, i) =>
+      `seat ${i + 1} ${fixed(100 * p, 1)}%`).join(", "),
+  };
+}
+
+/**
+ * Draw the explorer into `el` for `model`; returns a function that stops listening.
+ * @param {any} model
+ * @param {HTMLElement} el
+ */
+function render(model, el) {
+  const id = uniqueId("chutes-race");
+  /** @type {ReturnType<typeof createRace> | null} */
+  let race = null;
+  let raceBoard = "";
+  let drawn = "";
+  const pool = [0, 0, 0, 0, 0, 0];              // the squares of seats not playing, kept
+  const positions = () => /** @type {number[]} */ ([...(model.get("positions") ?? [])]);
+  const save = (/** @type {number[]} */ squares) => {
+    model.set("positions", squares);
+    model.save_changes();
+  };
+  const players = slider({ id: `${id}-players`, label: "players", min: MIN_PLAYERS,
+    max: MAX_PLAYERS, step: 1, decimals: 0, unit: "players", className: "chutes-players",
+    onInput: (k) => {
+      const now = positions();
+      now.forEach((square, i) => { pool[i] = square; });
+      save(pool.slice(0, k));
+    } });
+  const seats = pool.map((_, i) => slider({ id: `${id}-seat-${i + 1}`,
+    label: `seat ${i + 1} starts on square`, min: 0, max: 100, step: 1, decimals: 0,
+    className: `chutes-player-${i + 1}`, onInput: (square) => {
+      const now = positions();
+      now[i] = square;
+      save(now);
+    } }));
+  const readout = h("p", { class: "chutes-readout" });
+  const message = messageLine();
+  const live = liveRegion();
+  const chart = createRaceChart({ id });
+
+  function show() {
+    const board = model.get("board_json");
+    const squares = positions();
+    const boardKey = JSON.stringify(board);
+    const key = `${boardKey}|${squares.join(",")}`;
+    if (key === drawn) return;
+    try {
+      if (race === null || boardKey !== raceBoard) {
+        race = null;
+        race = createRace(board);
+        raceBoard = boardKey;
+      }
+      const size = board.size ?? 100;
+      players.set(squares.length);
+      seats.forEach((seat, i) => {
+        seat.input.max = String(size);
+        seat.box.hidden = i >= squares.length;
+        if (i < squares.length) {
+          pool[i] = squares[i];
+          seat.set(squares[i]);
+        }
+      });
+      const wins = race.wins(squares);
+      chart.draw(wins);
+      const words = raceWords(squares, wins);
+      readout.replaceChildren(...words.rows.flatMap((row, i) => {
+        const [head, value] = row.split(": ");
+        return [...(i ? [h("br")] : []), `${head}: `, h("b", { text: value })];
+      }), h("br"), words.favourite);
+      live.say(words.announcement);
+      message.say("");
+      drawn = key;
+    } catch (error) {
+      message.say(errorWords(error));
+    }
+  }
+
+  el.classList.add("chutes-explorer", "chutes-race-explorer");
+  el.append(h("div", { class: "chutes-race-root" }, [
+    h("p", { class: "chutes-race-title" }, [h("b", { text: "Race" }),
+      ": put the players anywhere; who is most likely to win? Seat 1 moves first."]),
+    players.box,
+    h("div", { class: "chutes-race-seats" }, seats.map((seat) => seat.box)),
+    readout, message.el,
+    h("div", { class: "chutes-picture chutes-race-image" }, [chart.svg]),
+    live.el,
+  ]));
+  for (const name of TRAITS) model.on(`change:${name}`, show);
+  show();
+  return () => {
+    for (const name of TRAITS) model.off(`change:${name}`, show);
+  };
+}
+
+/**
+ * The explorer on a page with no widget manager (the course website).
+ * @param {HTMLElement} el
+ * @param {{board_json?: any, board_name?: string, positions?: number[]}} [start]
+ */
+export function mount(el, { board_json = {}, board_name = "", positions = [0, 0] } = {}) {
+  const model = createModel({ board_json, board_name, positions });
+  const stop = render(model, el);
+  return { model, stop };
+}
+
+export default {
+  render(/** @type {{model: any, el: HTMLElement}} */ { model, el }) {
+    return render(model, el);
+  },
+};
