@@ -101,6 +101,9 @@ def _picture_run(boards: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return shown
 
 
+HEAT_MAP_BOARDS = 90
+"""How many boards' pictures are drawn for their descriptions (each heat map on about 30)."""
+
 HEAT_LABELS = {"turns": "expected turns to finish (turns)",
                "visits": "expected visits from the start (turns begun there)",
                "after": "probability of being on the square after k turns"}
@@ -110,11 +113,11 @@ HEAT_LABELS = {"turns": "expected turns to finish (turns)",
 def _heat_map(board: Board, heat: str, turns: int, title: str) -> dict[str, Any]:
     """One board picture as ``BoardExplorer._draw_board`` makes it, with its description."""
     if heat == "visits":
-        # The library's inverse leaves rounding noise (-1.2e-16, -0.0) where no turn is ever
-        # begun (a jump's source, a square out of reach), and its description then says "from
-        # -1.19e-16 to ..."; the page's solve gives 0 there. The words are compared on the
-        # library's visits with that noise (below 1e-12 of the largest) set to 0; the numbers
-        # themselves are compared raw (``boards``).
+        # Where no turn is ever begun, the page's solve gives 0; the library gives exact zeros
+        # at a square entered from no other (a jump's source), and may leave rounding noise
+        # (-0.0) at one out of reach. The words are compared on the library's visits with such
+        # noise (below 1e-12 of the largest) set to 0; the numbers themselves are compared raw
+        # (``boards``).
         values = fundamental_matrix(board)[0]
         values = np.where(np.abs(values) <= 1e-12 * values.max(), 0.0, values)
     elif heat == "after":
@@ -179,7 +182,9 @@ def make_fixtures(count: int, seed: int) -> dict[str, Any]:
              if float(expected_turns(board_from_json(item["board"])).max()) * 40 < PMF_MAX]
     pictures = [_picture_run([quick[int(i)] for i in rng.choice(len(quick), size=4)])
                 for _ in range(max(20, count // 8))]
-    heat_maps = _heat_maps([item["board"] for item in boards], rng)
+    # The heat maps' numbers are the boards' above (all of them); their pictures' words take a
+    # matplotlib figure each (0.12 s), so a sample of boards of every kind says enough.
+    heat_maps = _heat_maps([item["board"] for item in boards[:HEAT_MAP_BOARDS]], rng)
     return {"seed": seed, "boards": boards, "exact": exact, "pictures": pictures,
             "title": TITLE, "heat_maps": heat_maps, "refusals": _refusals()}
 
