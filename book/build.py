@@ -603,10 +603,18 @@ def _config(args: argparse.Namespace) -> dict:
 
 
 def _editor_assets(static: Path) -> None:
-    """The board editor for pages with no kernel: its front end and maths as one classic script
-    (pages opened from disk cannot import ES modules), which draws an editor wherever a page has
-    a ``.chutes-board-editor-mount``, with the named boards to reset to; and its styles."""
-    from chutes_edu.widgets.board_editor import presets_json, script_source, style_source
+    """The board editor for pages with no kernel: every front end and its maths as one classic
+    script (pages opened from disk cannot import ES modules; a module several front ends import,
+    such as board_math.js, is in it once), which draws an editor wherever a page has a
+    ``.chutes-board-editor-mount``, with the named boards to reset to; and its styles. The
+    explorers of :data:`LIVE_EXPLORERS` are mounted by ``explorers_site.js``, loaded after it."""
+    import importlib
+
+    from chutes_edu.widgets._bundle import site_script
+    from chutes_edu.widgets.board_editor import FRONT_END, presets_json, style_source
+
+    fronts = [FRONT_END, *(importlib.import_module(module_name).FRONT_END
+                           for module_name, _, _ in LIVE_EXPLORERS.values())]
 
     mount = f"""
 (function () {{
@@ -629,22 +637,20 @@ def _editor_assets(static: Path) -> None:
   }}
 }})();
 """
-    (static / "board_editor_site.js").write_text(script_source() + mount, encoding="utf-8")
+    (static / "board_editor_site.js").write_text(site_script(fronts, origin="book/build.py")
+                                                 + mount, encoding="utf-8")
     (static / "board_editor.css").write_text(style_source(), encoding="utf-8")
 
 
 def _explorer_assets(static: Path) -> None:
     """The explorers that run with no kernel (:data:`LIVE_EXPLORERS`), for pages opened from disk:
-    each front end as a classic script, and a few lines that draw one wherever a page has a
-    ``.chutes-explorer-mount``, from its saved traits; and their styles (after the editor's, which
-    hold the explorers' shared controls.css)."""
+    a few lines that draw one wherever a page has a ``.chutes-explorer-mount``, from its saved
+    traits, with the front ends of ``board_editor_site.js`` (:func:`_editor_assets`); and their
+    styles (after the editor's, which hold the explorers' shared controls.css)."""
     import importlib
 
-    scripts, styles = [], []
-    for module_name, _, _ in LIVE_EXPLORERS.values():
-        module = importlib.import_module(module_name)
-        scripts.append(module.script_source())
-        styles.append(module.style_source())
+    styles = [importlib.import_module(module_name).style_source()
+              for module_name, _, _ in LIVE_EXPLORERS.values()]
     globals_ = ", ".join(f"{json.dumps(name)}: window.{spec[1]}"
                          for name, spec in LIVE_EXPLORERS.items())
     mount = f"""
@@ -664,7 +670,7 @@ def _explorer_assets(static: Path) -> None:
   }}
 }})();
 """
-    (static / "explorers_site.js").write_text("".join(scripts) + mount, encoding="utf-8")
+    (static / "explorers_site.js").write_text(mount, encoding="utf-8")
     (static / "explorers.css").write_text("\n".join(styles), encoding="utf-8")
 
 

@@ -652,3 +652,13 @@ def test_lesson_eight_holds_a_live_race_explorer(site):
         assert not violations, browser.describe_violations(violations)
         root.screenshot(path=str(ARTIFACTS / "site_lesson08_race_explorer.png"))
     assert not errors and not offsite, (errors, offsite)
+
+
+def test_every_front_end_is_in_one_script_and_its_maths_once(site: Path) -> None:
+    """The site loads the editor and every live explorer as one script: board_math.js, which
+    they all import, is in it once (each front end's own bundle would repeat it)."""
+    static = site / "_static"
+    scripts = (static / "board_editor_site.js").read_text(encoding="utf-8")
+    assert scripts.count("// board_math.js, bundled by") == 1
+    assert "window.ChutesBoardEditor = " in scripts and "window.ChutesCoinExplorer = " in scripts
+    assert "// board_math.js" not in (static / "explorers_site.js").read_text(encoding="utf-8")

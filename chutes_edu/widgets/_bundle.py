@@ -81,8 +81,9 @@ class _Module:
         return [p for p, _ in self.imports] + [p for p, _ in self.reexports] + self.stars
 
 
-def _read_modules(entry: str, folder: Path, what: str) -> list[_Module]:
-    """The modules ``entry`` needs, each once, every module after the ones it imports."""
+def _read_modules(entry: str | list[str], folder: Path, what: str) -> list[_Module]:
+    """The modules ``entry`` (or each of a list of entries) needs, each once, every module after
+    the ones it imports."""
     order: list[_Module] = []
     done: dict[str, _Module] = {}
     path_of: list[str] = []            # the import chain being followed (to name a cycle)
@@ -105,7 +106,8 @@ def _read_modules(entry: str, folder: Path, what: str) -> list[_Module]:
         done[path] = module
         order.append(module)
 
-    visit(entry)
+    for each in [entry] if isinstance(entry, str) else entry:
+        visit(each)
     return order
 
 
@@ -166,6 +168,49 @@ def bundle(entry: str, *, classic: bool, folder: Path = JS, global_name: str,
     """
     order = _read_modules(entry, folder, what)
     modules = {m.path: m for m in order}
+    parts = _parts(order, modules, origin)
+    top = _variable(entry)
+    exported_names = [n for n in _exports(modules[entry], modules) if n != "default"]
+    if classic:
+        return (f"// chutes_edu's {what} as a classic script: {origin}.script_source\n"
+                "(function () {\n\"use strict\";\n" + "".join(parts) +
+                f"window.{global_name} = {{ mount: {top}.mount }};\n}})();\n")
+    return (f"// chutes_edu's {what} as one ES module: {origin}.module_source\n"
+            + "".join(parts) + f"export default {top}.default;\n"
+            f"export const {{ {', '.join(exported_names)} }} = {top};\n")
+
+
+
+
+def site_script(fronts: list[tuple[str, str]], *, folder: Path = JS, origin: str) -> str:
+    """Several front ends as ONE classic script, for the course website: a module that several
+    of them import (``board_math.js``) is in it once, not once per front end.
+
+    Parameters
+    ----------
+    fronts : list of (str, str)
+        Each front end's entry module in ``folder`` and the global that publishes its ``mount``,
+        e.g. ``("coin_explorer.js", "ChutesCoinExplorer")``.
+    folder : pathlib.Path
+        Where the modules are (default: the explorers' ``js`` folder).
+    origin : str
+        What makes the script, named in its comments.
+
+    Returns
+    -------
+    str
+        JavaScript source that sets ``window[<global>] = {mount}`` for each front end.
+    """
+    order = _read_modules([entry for entry, _ in fronts], folder, "website's front ends")
+    parts = _parts(order, {m.path: m for m in order}, origin)
+    published = "".join(f"window.{name} = {{ mount: {_variable(entry)}.mount }};\n"
+                        for entry, name in fronts)
+    return (f"// chutes_edu's front ends for the course website, one classic script: {origin}\n"
+            "(function () {\n\"use strict\";\n" + "".join(parts) + published + "})();\n")
+
+
+def _parts(order: list[_Module], modules: dict[str, _Module], origin: str) -> list[str]:
+    """Each module of ``order`` as a function scope that returns its exports."""
     parts = []
     for module in order:
         lines = []
@@ -182,15 +227,7 @@ def bundle(entry: str, *, classic: bool, folder: Path = JS, global_name: str,
         parts.append(f"// {module.path}, bundled by {origin}\n"
                      f"const {_variable(module.path)} = (() => {{\n" + "\n".join(lines) +
                      f"\n{module.body}\nreturn {{ {table} }};\n}})();\n")
-    top = _variable(entry)
-    exported_names = [n for n in _exports(modules[entry], modules) if n != "default"]
-    if classic:
-        return (f"// chutes_edu's {what} as a classic script: {origin}.script_source\n"
-                "(function () {\n\"use strict\";\n" + "".join(parts) +
-                f"window.{global_name} = {{ mount: {top}.mount }};\n}})();\n")
-    return (f"// chutes_edu's {what} as one ES module: {origin}.module_source\n"
-            + "".join(parts) + f"export default {top}.default;\n"
-            f"export const {{ {', '.join(exported_names)} }} = {top};\n")
+    return parts
 
 
 def styles(*names: str, folder: Path = JS) -> str:

@@ -58,7 +58,8 @@ from ..board import Board
 from ..boards import MILTON_BRADLEY_1943, PRESETS
 from ._bundle import bundle, styles
 
-__all__ = ["BoardEditor", "board_to_json", "board_from_json", "presets_json", "module_source",
+__all__ = ["FRONT_END",
+           "BoardEditor", "board_to_json", "board_from_json", "presets_json", "module_source",
            "script_source", "style_source"]
 
 _JS = Path(__file__).parent / "js"
@@ -72,6 +73,10 @@ limit (``LIMITS.size`` of board_math.js, ``MAX_SIZE`` in the editor's modules), 
 anything is built, so that an address asking for 10^9 squares costs nothing."""
 
 _ENTRY = "board_editor.js"
+FRONT_END = (_ENTRY, "ChutesBoardEditor")
+"""The front end's entry module and the global that publishes its ``mount`` on the course
+website, which loads every front end as one script
+(:func:`chutes_edu.widgets._bundle.site_script`)."""
 
 
 def _weight(w: Any) -> int | float:

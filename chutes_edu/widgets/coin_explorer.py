@@ -32,7 +32,8 @@ from ..simulation import running_mean
 from ._base import _Offline
 from ._bundle import JS, bundle, styles
 
-__all__ = ["CoinFlipExplorer", "module_source", "script_source", "style_source", "MAX_TRIALS",
+__all__ = ["FRONT_END",
+           "CoinFlipExplorer", "module_source", "script_source", "style_source", "MAX_TRIALS",
            "MAX_SEED"]
 
 MAX_TRIALS = 100_000
@@ -43,6 +44,10 @@ MAX_SEED = 2**32 - 1
 """The largest seed (``MAX_SEED`` of coin_math.js): seeds are whole numbers from 0 to 2^32 - 1."""
 
 _ENTRY = "coin_explorer.js"
+FRONT_END = (_ENTRY, "ChutesCoinExplorer")
+"""The front end's entry module and the global that publishes its ``mount`` on the course
+website, which loads every front end as one script
+(:func:`chutes_edu.widgets._bundle.site_script`)."""
 _ORIGIN = "chutes_edu.widgets.coin_explorer"
 
 

@@ -36,7 +36,8 @@ from ._base import _Offline
 from ._bundle import JS, bundle, styles
 from .board_editor import board_to_json
 
-__all__ = ["RaceExplorer", "module_source", "script_source", "style_source", "MIN_PLAYERS",
+__all__ = ["FRONT_END",
+           "RaceExplorer", "module_source", "script_source", "style_source", "MIN_PLAYERS",
            "MAX_PLAYERS"]
 
 MIN_PLAYERS = 2
@@ -46,6 +47,10 @@ MAX_PLAYERS = 6
 """The most players of the explorer (``MAX_PLAYERS`` of race_math.js)."""
 
 _ENTRY = "race_explorer.js"
+FRONT_END = (_ENTRY, "ChutesRaceExplorer")
+"""The front end's entry module and the global that publishes its ``mount`` on the course
+website, which loads every front end as one script
+(:func:`chutes_edu.widgets._bundle.site_script`)."""
 _ORIGIN = "chutes_edu.widgets.race_explorer"
 
 
