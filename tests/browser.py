@@ -374,3 +374,52 @@ def describe_violations(violations: list[dict[str, Any]], limit: int = 3) -> str
         for node in v["nodes"][:limit]:
             lines.append(f"    {node['target']}: {node['html'][:160]}")
     return "\n".join(lines)
+
+
+# An explorer's speed in the page (tests/test_*_explorer_browser.py): from each key press on one
+# of its inputs to the change of its readout, and the page's tasks over 50 ms meanwhile.
+_WATCH_KEYS = """root => {
+  window.__long = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__long.push(Math.round(e.duration));
+  }).observe({type: "longtask", buffered: false});
+  const explorer = document.querySelector(root);
+  const readout = explorer.querySelector(".chutes-readout");
+  window.__times = [];
+  let t0 = null;
+  for (const input of explorer.querySelectorAll("input")) {
+    input.addEventListener("keydown", () => { t0 = performance.now(); }, true);
+  }
+  new MutationObserver(() => {
+    if (t0 !== null) { window.__times.push(performance.now() - t0); t0 = null; }
+  }).observe(readout, {childList: true, subtree: true, characterData: true});
+}"""
+
+
+def watch_key_presses(page: Any, root: str) -> None:
+    """Start timing, on ``page``, each key press in the explorer ``root`` (a CSS selector) to the
+    change of its ``.chutes-readout``, and noting the tasks over 50 ms."""
+    page.evaluate(_WATCH_KEYS, root)
+
+
+def time_key_presses(page: Any, control: str, keys: list[str]) -> tuple[list[float], list[int]]:
+    """Press ``keys`` on ``control`` (a selector) at a student's pace, after
+    :func:`watch_key_presses`: the milliseconds from each press to the readout's change (every
+    press must change it) and the durations of the tasks over 50 ms meanwhile."""
+    page.evaluate("window.__times = []; window.__long = []")
+    locator = page.locator(control)
+    locator.focus()
+    for key in keys:
+        locator.press(key)
+        page.wait_for_timeout(40)              # a student's pace, well over a frame
+    times = page.evaluate("window.__times")
+    assert len(times) == len(keys), (control, times)   # every press changed the readout
+    return [float(t) for t in times], [int(t) for t in page.evaluate("window.__long")]
+
+
+def least_bad_run(runs: list[dict[str, tuple[float, float, list[int]]]]
+                  ) -> dict[str, tuple[float, float, list[int]]]:
+    """Of runs of {control: (median ms, slowest ms, tasks over 50 ms)}, the one with the fewest
+    long tasks, then the smallest worst median (a starved CPU can stretch one run)."""
+    return min(runs, key=lambda run: (sum(len(long) for _, _, long in run.values()),
+                                      max(median for median, _, _ in run.values())))

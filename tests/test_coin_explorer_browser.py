@@ -126,24 +126,6 @@ def _serve(page: Any, refused: list[str], start: dict[str, Any]) -> None:
     browser.serve_files(page, "coin.test", files, refused)
 
 
-_WATCH = """() => {
-  window.__long = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__long.push(Math.round(e.duration));
-  }).observe({type: "longtask", buffered: false});
-  const root = document.querySelector(".chutes-coin-explorer");
-  const readout = root.querySelector(".chutes-readout");
-  window.__times = [];
-  let t0 = null;
-  for (const input of root.querySelectorAll("input")) {
-    input.addEventListener("keydown", () => { t0 = performance.now(); }, true);
-  }
-  new MutationObserver(() => {
-    if (t0 !== null) { window.__times.push(performance.now() - t0); t0 = null; }
-  }).observe(readout, {childList: true, subtree: true, characterData: true});
-}"""
-
-
 def _time_the_controls(chromium: Any, presses: int = 30) -> dict[str, tuple[list[float], list[int]]]:
     """Open the no-kernel page at the most trials; press ArrowRight ``presses`` times on the
     slider for p, then ArrowUp ``presses // 3`` times in the seed's box (each seed draws every
@@ -155,19 +137,12 @@ def _time_the_controls(chromium: Any, presses: int = 30) -> dict[str, tuple[list
     page.goto("http://coin.test/", timeout=60_000)
     page.locator(".chutes-coin-explorer .chutes-readout").wait_for()
     browser.settle(page, quiet=500)
-    page.evaluate(_WATCH)
+    browser.watch_key_presses(page, ".chutes-coin-explorer")
     out = {}
     for name, selector, key, count in [("p", "input[type=range]", "ArrowRight", presses),
                                        ("seed", ".chutes-seed input", "ArrowUp", presses // 3)]:
-        page.evaluate("window.__times = []; window.__long = []")
-        control = page.locator(f".chutes-coin-explorer {selector}")
-        control.focus()
-        for _ in range(count):
-            control.press(key)
-            page.wait_for_timeout(40)              # a student's pace, well over a frame
-        times = page.evaluate("window.__times")
-        assert len(times) == count, (name, times)  # every press changed the readout
-        out[name] = ([float(t) for t in times], [int(t) for t in page.evaluate("window.__long")])
+        out[name] = browser.time_key_presses(page, f".chutes-coin-explorer {selector}",
+                                             [key] * count)
     page.close()
     assert not [u for u in refused if "favicon" not in u], refused
     return out
@@ -189,11 +164,7 @@ def test_a_control_change_takes_under_a_frame_and_never_holds_the_page():
             if all(median < BUDGET_MS and not long for median, _, long in run.values()):
                 break
 
-    def badness(run: dict[str, tuple[float, float, list[int]]]) -> tuple[int, float]:
-        return (sum(len(long) for _, _, long in run.values()),
-                max(median for median, _, _ in run.values()))
-
-    best = min(runs, key=badness)
+    best = browser.least_bad_run(runs)
     for name, (median, _, long) in best.items():
         assert median < BUDGET_MS, f"{name}: median ms per change, each run: {runs}"
         assert not long, f"{name}: tasks over {LONG_TASK_MS} ms in every run: {runs}"
