@@ -20,7 +20,10 @@ import html.parser
 import importlib.util
 import re
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import nbformat
@@ -562,6 +565,34 @@ def test_the_playground_edits_a_board_offline_and_a_link_opens_it(site):
     assert not errors and not offsite, (errors, offsite)
 
 
+@contextmanager
+def _live_explorer(site: Path, rel: str, explorer: str, kind: str) -> Iterator[tuple[Any, Any]]:
+    """A site page opened from disk in Chromium with every request off the disk refused: its one
+    live explorer ``kind`` (its class ``.explorer``), as (page, explorer); on leaving, axe-core
+    finds nothing serious or critical in the explorer, its screenshot is kept, and the page had
+    no errors and fetched nothing from the network."""
+    from playwright.sync_api import expect
+
+    page_html = (site / rel).read_text(encoding="utf-8")
+    assert page_html.count(f'data-explorer="{kind}"') == 1
+    with browser.chromium() as chromium:
+        context = chromium.new_context(viewport={"width": 1280, "height": 1000})
+        offsite = browser.refuse_network(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto((site / rel).as_uri())
+        root = page.locator(f".{explorer}")
+        expect(root).to_have_count(1)
+        yield page, root
+        violations = browser.axe_violations(
+            page, context=f"document.querySelector('.{explorer}')")
+        assert not violations, browser.describe_violations(violations)
+        picture = f"site_lesson{Path(rel).stem[:2]}_{explorer.removeprefix('chutes-')}.png"
+        root.screenshot(path=str(ARTIFACTS / picture.replace("-", "_")))
+    assert not errors and not offsite, (errors, offsite)
+
+
 def test_lesson_one_holds_a_live_coin_explorer(site):
     """Issue 28: Lesson 1's coin-flip explorer runs in the page opened from disk, with no kernel
     and every request off the disk refused: the slider moves from the keyboard, and the readout
@@ -571,17 +602,8 @@ def test_lesson_one_holds_a_live_coin_explorer(site):
 
     from chutes_edu import expected_flips
 
-    page_html = (site / "lessons" / "01_waiting_for_heads.html").read_text(encoding="utf-8")
-    assert page_html.count('data-explorer="CoinFlipExplorer"') == 1
-    with browser.chromium() as chromium:
-        context = chromium.new_context(viewport={"width": 1280, "height": 1000})
-        offsite = browser.refuse_network(context)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto((site / "lessons" / "01_waiting_for_heads.html").as_uri())
-        root = page.locator(".chutes-coin-explorer")
-        expect(root).to_have_count(1)
+    with _live_explorer(site, "lessons/01_waiting_for_heads.html", "chutes-coin-explorer",
+                        "CoinFlipExplorer") as (_, root):
         readout = root.locator(".chutes-readout")
         picture = root.locator("svg[role=img]")
         live = root.locator("[role=status][aria-live=polite]")
@@ -596,11 +618,6 @@ def test_lesson_one_holds_a_live_coin_explorer(site):
         after = (picture.get_attribute("aria-label") or "", live.text_content() or "")
         assert after[0] != before[0] and f"{expected_flips(0.49):.4f} flips." in after[0]
         assert after[1] != before[1] and "1/p = 2.04 flips" in after[1]
-        violations = browser.axe_violations(
-            page, context="document.querySelector('.chutes-coin-explorer')")
-        assert not violations, browser.describe_violations(violations)
-        root.screenshot(path=str(ARTIFACTS / "site_lesson01_coin_explorer.png"))
-    assert not errors and not offsite, (errors, offsite)
 
 
 def test_lessons_two_and_twelve_hold_a_live_editor(site):
@@ -619,18 +636,9 @@ def test_lesson_eight_holds_a_live_race_explorer(site):
 
     from chutes_edu import NOORDENBOS_2023, win_probabilities
 
-    page_html = (site / "lessons" / "08_races.html").read_text(encoding="utf-8")
-    assert page_html.count('data-explorer="RaceExplorer"') == 1
     squares = [14, 60, 31, 26, 48, 48]                   # the lesson's six players
-    with browser.chromium() as chromium:
-        context = chromium.new_context(viewport={"width": 1280, "height": 1000})
-        offsite = browser.refuse_network(context)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto((site / "lessons" / "08_races.html").as_uri())
-        root = page.locator(".chutes-race-explorer")
-        expect(root).to_have_count(1)
+    with _live_explorer(site, "lessons/08_races.html", "chutes-race-explorer",
+                        "RaceExplorer") as (_, root):
         readout = root.locator(".chutes-readout")
         picture = root.locator("svg[role=img]")
         live = root.locator("[role=status][aria-live=polite]")
@@ -647,11 +655,6 @@ def test_lesson_eight_holds_a_live_race_explorer(site):
         after = (picture.get_attribute("aria-label") or "", live.text_content() or "")
         assert after[0] != before[0] and f"seat 1 {moved[0]:.3f}" in after[0]
         assert after[1] != before[1] and f"seat 1 {100 * moved[0]:.1f}%" in after[1]
-        violations = browser.axe_violations(
-            page, context="document.querySelector('.chutes-race-explorer')")
-        assert not violations, browser.describe_violations(violations)
-        root.screenshot(path=str(ARTIFACTS / "site_lesson08_race_explorer.png"))
-    assert not errors and not offsite, (errors, offsite)
 
 
 def test_every_front_end_is_in_one_script_and_its_maths_once(site: Path) -> None:
