@@ -69,6 +69,50 @@ TEACHER_FIX = "Errata from your teacher"
 
 
 # ---------------------------------------------------------------- the pieces we start
+# jupyter_client picks a kernel's five ports by binding port 0 and letting go; the kernel binds
+# them a moment later. Another process on the machine can take one in between, and the kernel
+# dies ("Kernel died before replying to kernel_info"; jupyter_client#487, which its LocalPortCache
+# closes only within one process). A hub's pods each have a network of their own; this test's
+# servers share one. So each server's kernels take ports from a block of its own, below Linux's
+# ephemeral range (32768 and up), which nothing else here binds: the two pytest workers have
+# blocks 10000 apart, a hub's users 200 each by user id.
+KERNEL_PORTS_PER_SERVER = 200
+ONE_MACHINE_CONFIG = '''"""tests/test_hub.py: this server's kernels take ports from its own block."""
+import os
+import socket
+
+from jupyter_client.connect import LocalPortCache
+
+_FIRST, _COUNT = (int(n) for n in os.environ["CHUTES_TEST_KERNEL_PORTS"].split("+"))
+_turn = [0]
+
+
+def _find_available_port(self, ip):
+    for _ in range(_COUNT):  # round the block, so a port just given back rests
+        port = _FIRST + _turn[0] % _COUNT
+        _turn[0] += 1
+        if port in self.currently_used_ports:
+            continue
+        with socket.socket() as probe:
+            try:
+                probe.bind((ip, port))
+            except OSError:
+                continue
+        self.currently_used_ports.add(port)
+        return port
+    raise RuntimeError(f"no free kernel port in {_FIRST}..{_FIRST + _COUNT - 1}")
+
+
+LocalPortCache.find_available_port = _find_available_port
+'''
+
+
+def _kernel_ports_base() -> int:
+    """The first kernel port of this pytest worker's hubs (gw0: 10000, gw1: 20000, ...)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    return 10000 * (1 + int(worker) if worker.isdigit() else 1)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -177,6 +221,9 @@ class Hub:
         self.base = base
         self.homes = base / "homes"
         self.homes.mkdir()
+        self.one_machine = base / "one-machine"  # a Jupyter config folder of every server
+        self.one_machine.mkdir()
+        (self.one_machine / "jupyter_server_config.py").write_text(ONE_MACHINE_CONFIG)
         self.port, self.hub_port, self.api_port = _free_port(), _free_port(), _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = base / "jupyterhub.log"
@@ -206,7 +253,16 @@ c.SimpleLocalProcessSpawner.home_dir_template = "{self.homes}/{{username}}"
 c.Spawner.cmd = [{str(bin_dir / 'jupyterhub-singleuser')!r}]
 c.Spawner.args = ["--ServerApp.allow_root=True"]
 c.Spawner.default_url = "/lab"
-c.Spawner.environment = {{"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}}
+
+
+def _kernel_ports(spawner):  # this server's block of kernel ports (ONE_MACHINE_CONFIG)
+    first = {_kernel_ports_base()} + {KERNEL_PORTS_PER_SERVER} * spawner.user.id
+    return f"{{first}}+{KERNEL_PORTS_PER_SERVER}"
+
+
+c.Spawner.environment = {{"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+                         "CHUTES_TEST_KERNEL_PORTS": _kernel_ports,
+                         "JUPYTER_CONFIG_PATH": {str(self.one_machine)!r}}}
 # {STUDENTS} servers start at once on a 2-core machine: give them time
 c.Spawner.start_timeout = 600
 c.Spawner.http_timeout = 600
@@ -529,6 +585,9 @@ HOME_CODE = (
     "print('cwd', os.getcwd())\n"
     "print('file', chutes_edu.__file__)\n"
     "print('turns', round(float(expected_turns(MILTON_BRADLEY_1943)[0]), 4))\n"
+    "import ipykernel, json\n"
+    "info = json.loads(ipykernel.get_connection_info())\n"
+    "print('ports', *sorted(v for k, v in info.items() if k.endswith('_port')))\n"
 )
 
 
@@ -643,11 +702,19 @@ def test_lesson_and_exercises_run_on_every_students_kernel(classroom: Classroom)
 
 def test_the_library_imports_in_a_kernel_started_in_the_home_folder(classroom: Classroom) -> None:
     assert not _failures(classroom), _failures(classroom)
+    blocks = {}
     for s in classroom.students:
         out = s.home_import
         assert f"cwd {classroom.hub.homes / s.name}\n" in out, (s.name, out)
         assert f"file {ROOT / 'chutes_edu' / '__init__.py'}\n" in out, (s.name, out)
         assert "turns 39.2251" in out, (s.name, out)
+        # the kernel's ports come from its server's own block (ONE_MACHINE_CONFIG)
+        ports = [int(p) for p in re.search(r"^ports (.*)$", out, re.M)[1].split()]
+        block = {(p - _kernel_ports_base()) // KERNEL_PORTS_PER_SERVER for p in ports}
+        assert len(ports) == 5 and len(block) == 1 and min(ports) >= _kernel_ports_base(), (
+            s.name, ports)
+        blocks[s.name] = block.pop()
+    assert len(set(blocks.values())) == len(blocks), blocks  # a block for each server
 
 
 def test_a_second_pull_brings_the_teachers_fix_and_keeps_every_edit(classroom: Classroom) -> None:

@@ -146,8 +146,10 @@ c.Authenticator.allowed_users = {sorted(students | {TEACHER})!r}
 c.Authenticator.admin_users = {{{TEACHER!r}}}
 # The image's settings (sys.prefix) and /etc/jupyter of a pod: below a teacher's folder in priority.
 # singleuser.extraEnv of hub/config.yaml (the course secret: every student has their own numbers)
-c.Spawner.environment = {{**{environment!r},
-                          "JUPYTER_CONFIG_PATH": {os.pathsep.join([str(everyone), str(image_etc)])!r}}}
+# (test_hub's one-machine folder last: it only keeps kernels' ports apart)
+c.Spawner.environment = {{**c.Spawner.environment, **{environment!r},
+                          "JUPYTER_CONFIG_PATH": {os.pathsep.join([str(everyone), str(image_etc)])!r}
+                                                 + {os.pathsep!r} + c.Spawner.environment["JUPYTER_CONFIG_PATH"]}}
 # The test drives the hub as a service: it starts servers and gives each user a token of their own.
 c.JupyterHub.services = [{{"name": "grading-test", "api_token": {SERVICE_TOKEN!r}}}]
 c.JupyterHub.load_roles = [{{"name": "grading-test", "services": ["grading-test"],
