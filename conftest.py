@@ -28,6 +28,8 @@ from pathlib import Path
 import pytest
 from nbval.plugin import IPyNbFile
 
+from tests import kernel_ports
+
 # As in the Makefile: small matrices run faster on one BLAS thread, and with two workers every
 # further thread only fights the other worker for a core. Set before any kernel or server starts.
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
@@ -76,6 +78,8 @@ def _kernels(config: pytest.Config) -> list[str]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # the kernels this process starts (nbval's, nbclient's) take ports no other process takes
+    kernel_ports.use_port_block(29000 + 1000 * kernel_ports.worker_index(), 1000)
     config.pluginmanager.register(_GroupsArrived(), "xdist-groups-arrived")
     if not hasattr(config, "workerinput"):     # the controller (or a run without xdist)
         config.pluginmanager.register(_TimeByPart(_kernels(config)), "time-by-part")

@@ -46,6 +46,8 @@ from typing import Any
 
 import pytest
 
+from tests import kernel_ports
+
 psutil = pytest.importorskip("psutil")
 requests = pytest.importorskip("requests")
 websocket = pytest.importorskip("websocket")  # websocket-client
@@ -69,48 +71,23 @@ TEACHER_FIX = "Errata from your teacher"
 
 
 # ---------------------------------------------------------------- the pieces we start
-# jupyter_client picks a kernel's five ports by binding port 0 and letting go; the kernel binds
-# them a moment later. Another process on the machine can take one in between, and the kernel
-# dies ("Kernel died before replying to kernel_info"; jupyter_client#487, which its LocalPortCache
-# closes only within one process). A hub's pods each have a network of their own; this test's
-# servers share one. So each server's kernels take ports from a block of its own, below Linux's
-# ephemeral range (32768 and up), which nothing else here binds: the two pytest workers have
-# blocks 10000 apart, a hub's users 200 each by user id.
+# A pod has a network of its own; these servers share one. So each server's kernels take their
+# ports from a block of its own (tests/kernel_ports.py), from the worker's base, 200 per user id.
 KERNEL_PORTS_PER_SERVER = 200
-ONE_MACHINE_CONFIG = '''"""tests/test_hub.py: this server's kernels take ports from its own block."""
+ONE_MACHINE_CONFIG = f'''"""tests/test_hub.py: this server's kernels take ports from its own block."""
+import importlib.util
 import os
-import socket
 
-from jupyter_client.connect import LocalPortCache
-
-_FIRST, _COUNT = (int(n) for n in os.environ["CHUTES_TEST_KERNEL_PORTS"].split("+"))
-_turn = [0]
-
-
-def _find_available_port(self, ip):
-    for _ in range(_COUNT):  # round the block, so a port just given back rests
-        port = _FIRST + _turn[0] % _COUNT
-        _turn[0] += 1
-        if port in self.currently_used_ports:
-            continue
-        with socket.socket() as probe:
-            try:
-                probe.bind((ip, port))
-            except OSError:
-                continue
-        self.currently_used_ports.add(port)
-        return port
-    raise RuntimeError(f"no free kernel port in {_FIRST}..{_FIRST + _COUNT - 1}")
-
-
-LocalPortCache.find_available_port = _find_available_port
+_spec = importlib.util.spec_from_file_location("kernel_ports", {str(ROOT / "tests" / "kernel_ports.py")!r})
+_kernel_ports = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_kernel_ports)
+_kernel_ports.use_port_block(*(int(n) for n in os.environ["CHUTES_TEST_KERNEL_PORTS"].split("+")))
 '''
 
 
 def _kernel_ports_base() -> int:
     """The first kernel port of this pytest worker's hubs (gw0: 10000, gw1: 20000, ...)."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
-    return 10000 * (1 + int(worker) if worker.isdigit() else 1)
+    return 10000 * (1 + kernel_ports.worker_index())
 
 
 def _free_port() -> int:
