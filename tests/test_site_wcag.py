@@ -53,6 +53,7 @@ FOCUS_PAGES = [("lessons/11_long_run.html", 1280), ("lessons/03_markov_chains.ht
                ("exercises/06_exercises_game_length.html", 1280), ("playground.html", 1280),
                ("playground.html", 390)]
 MARGIN = 6            # px around an element in which its focus ring must show
+OF_A_KIND = 4         # elements of one kind compared per page (the first ones Tab reaches)
 
 _TYPESET = """async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
@@ -226,7 +227,7 @@ def _focus_changes(page: Any, index: int, width: int, height: int) -> bool | Non
 def test_focus_is_visible_on_everything_the_keyboard_reaches(site: Path) -> None:
     unseen: dict[str, list[str]] = {}
     compared: dict[str, int] = {}
-    seen_chrome: dict[int, set[str]] = {}
+    seen_chrome: dict[int, dict[str, int]] = {}
     matrices = 0
     header_buttons: set[str] = set()
     with browser.chromium() as chromium:
@@ -244,12 +245,18 @@ def test_focus_is_visible_on_everything_the_keyboard_reaches(site: Path) -> None
             elements = page.evaluate(_FOCUSABLE)
             page.mouse.move(width - 1, 899)
             page.keyboard.press("Tab")             # the keyboard's focus: :focus-visible
-            chrome = seen_chrome.setdefault(width, set())
+            chrome = seen_chrome.setdefault(width, {})
+            kinds: dict[str, int] = {}
             for element in elements:
-                if not element["own"]:
-                    if element["signature"] in chrome:
-                        continue
-                    chrome.add(element["signature"])
+                # Elements of one kind (tag and class: 59 copy buttons on Lesson 11, 33 scroll
+                # boxes, 45 links of the sidebar) share their focus style: the first few of each
+                # kind on each page, and of the header's and sidebar's at each width.
+                tag, css_class, _ = element["signature"].split("|", 2)
+                counts = kinds if element["own"] else chrome
+                kind = f"{tag}|{css_class}"
+                counts[kind] = counts.get(kind, 0) + 1
+                if counts[kind] > OF_A_KIND and not element["matrix"]:
+                    continue
                 changed = _focus_changes(page, element["i"], width, 900)
                 if changed is None:
                     continue
@@ -263,7 +270,7 @@ def test_focus_is_visible_on_everything_the_keyboard_reaches(site: Path) -> None
             context.close()
     assert matrices == 3, f"the three matrix boxes of Lessons 3 and 11 were not all reached: {matrices}"
     assert header_buttons == {"Toggle primary sidebar", "Download this page"}, header_buttons
-    assert sum(compared.values()) > 150, compared
+    assert sum(compared.values()) > 120, compared
     assert not unseen, "no visible change on focus:\n" + "\n".join(
         f"{where}: {len(names)}: {names[:8]}" for where, names in unseen.items())
 
