@@ -7,9 +7,10 @@ The website built once for the site's tests (tests/conftest.py), opened from dis
   cell and output on a few long pages either fits or scrolls inside its own box, which then shows a
   shadow on the side that has more, is a Tab stop and has a name (axe's scrollable-region-focusable);
   nothing is cut by a box that clips without scrolling.
-- **Focus visible** (2.4.7): on a sample of pages, every element Tab reaches looks different when it
-  has the focus: a screenshot of it and a margin around it, focused and not, must differ. The header's
-  and sidebar's elements, the same on every page, are compared on the first page only.
+- **Focus visible** (2.4.7): on a sample of pages, every kind of element Tab reaches (tag and class)
+  looks different when it has the focus: a screenshot of it and a margin around it, focused and not,
+  must differ. The first four of each kind on each page are compared (every matrix box); the
+  header's and sidebar's, the same on every page, the first four of each kind at each width.
 - **Formulas are no Tab stops** (MathJax's inTabOrder off), and keep their MathML for screen readers.
 - **Contrast** (1.4.3) of the "+" in the search field's shortcut.
 - **Forced colours** (1.4.11, Windows' contrast themes): the board editor's key, chart and start
