@@ -17,7 +17,7 @@
 import { describeBoard, stickyEnd } from "./board_explorer_math.js";
 import { formatG } from "./board_math.js";
 import { CHUTE, hex, LADDER, SOURCE_GREY, textOn, viridis } from "./editor_colours.js";
-import { attr, s } from "./editor_dom.js";
+import { attr, s, text } from "./editor_dom.js";
 import { centre, grid, START_WIDTH } from "./editor_geometry.js";
 import { fixed } from "./explorer_ui.js";
 
@@ -140,19 +140,9 @@ function jumpArrow(/** @type {string} */ id, /** @type {number} */ a, /** @type 
   ]);
 }
 
-/**
- * The explorer's picture for `board`: `draw(shown)` renews it and returns its description.
- * @param {{id: string, board: any, name: string}} options
- */
-export function createPolicyPicture({ id, board, name }) {
-  const size = board.size ?? 100;
-  const faces = typeof board.die === "number" ? board.die : (board.die ?? [1, 2, 3, 4, 5, 6]).length;
-  const { rows } = grid(size);
-  const feet = new Set((board.jumps ?? []).map((/** @type {number[]} */ j) => j[0]));
-  const svg = /** @type {SVGSVGElement} */ (s("svg", { class: "chutes-chart chutes-policy-chart",
-    role: "img", id: `${id}-picture`, viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH,
-    height: HEIGHT }));
-  const defs = s("defs", {}, [
+/** The arrow heads of ladders and chutes, and the colour bar's viridis. */
+function definitions(/** @type {string} */ id) {
+  return s("defs", {}, [
     s("marker", { id: `${id}-ladder-head`, viewBox: "0 0 10 10", refX: 8, refY: 5,
       markerWidth: 5, markerHeight: 5, orient: "auto" },
     [s("path", { d: "M0,0 L10,5 L0,10 z", fill: LADDER })]),
@@ -160,26 +150,34 @@ export function createPolicyPicture({ id, board, name }) {
       markerWidth: 5, markerHeight: 5, orient: "auto" },
     [s("path", { d: "M1,1 L9,5 L1,9", fill: "none", stroke: CHUTE, "stroke-width": 1.8 })]),
     s("linearGradient", { id: `${id}-viridis`, x1: 0, y1: 1, x2: 0, y2: 0 },
-      Array.from({ length: 9 }, (_, i) => s("stop", { offset: i / 8, "stop-color": hex(viridis(i / 8)) }))),
+      Array.from({ length: 9 }, (_, i) => s("stop", { offset: i / 8,
+        "stop-color": hex(viridis(i / 8)) }))),
   ]);
-  // the board: one cell, one square number and (off the jumps' feet) one target per square
+}
+
+/**
+ * The board's part of the picture: a cell, a square number and (off the jumps' feet) a target
+ * per square, the jumps, the title and the colour bar; `draw(shown)` colours and writes them.
+ * @param {string} id
+ * @param {any} board
+ */
+function boardPanel(id, board) {
+  const size = board.size ?? 100;
+  const { rows } = grid(size);
+  const feet = new Set((board.jumps ?? []).map((/** @type {number[]} */ j) => j[0]));
   const cells = [];
   const numbers = [];
   /** @type {(SVGElement | null)[]} */
   const targets = [];
-  const cellGroup = s("g", { class: "chutes-policy-cells" });
-  const textGroup = s("g", { class: "chutes-policy-numbers" });
   for (let sq = 0; sq <= size; sq += 1) {
     const [x, y] = centre(sq, size);
     const w = sq === 0 ? START_WIDTH : 1;
     const [px, py] = boardPoint(x - w / 2, y + 0.5, rows);
-    const cell = s("rect", { x: px.toFixed(1), y: py.toFixed(1), width: (w * CELL).toFixed(1),
-      height: CELL, fill: "#f2f2f2", stroke: "#ffffff", "stroke-width": 0.8 });
-    cells.push(cell);
+    cells.push(s("rect", { x: px.toFixed(1), y: py.toFixed(1), width: (w * CELL).toFixed(1),
+      height: CELL, fill: "#f2f2f2", stroke: "#ffffff", "stroke-width": 0.8 }));
     const [nx, ny] = boardPoint(x - w / 2 + 0.06, y + 0.5 - 0.06, rows);
-    const number = s("text", { x: nx.toFixed(1), y: (ny + 10).toFixed(1), class: "chutes-policy-square",
-      text: sq === 0 ? "start" : String(sq) });
-    numbers.push(number);
+    numbers.push(s("text", { x: nx.toFixed(1), y: (ny + 10).toFixed(1),
+      class: "chutes-policy-square", text: sq === 0 ? "start" : String(sq) }));
     let target = null;
     if (sq < size && !feet.has(sq)) {
       const [tx, ty] = boardPoint(x + 0.12, y - 0.18, rows);
@@ -187,83 +185,39 @@ export function createPolicyPicture({ id, board, name }) {
         class: "chutes-policy-target" });
     }
     targets.push(target);
-    cellGroup.append(cell);
-    textGroup.append(number);
   }
-  const targetGroup = s("g", { class: "chutes-policy-targets" },
-    /** @type {SVGElement[]} */ (targets.filter((t) => t !== null)));
-  const arrows = s("g", { class: "chutes-policy-jumps" }, (board.jumps ?? []).map(
-    (/** @type {number[]} */ [a, b]) => jumpArrow(id, a, b, size, rows)));
-  const boardTitleText = s("text", { x: 8, y: 24, class: "chutes-chart-title" });
-  // the colour bar
+  const title = s("text", { x: 8, y: 24, class: "chutes-chart-title" });
   const barTop = BOARD.top;
   const barBottom = BOARD.top + rows * CELL;
   const barTicks = s("g", { class: "chutes-chart-ticks" });
   const barText = s("text", { transform: `translate(${BAR.left + BAR.width + 52} ` +
     `${(barTop + barBottom) / 2}) rotate(90)`, "text-anchor": "middle" });
-  // the profile
-  const valueLine = s("path", { fill: "none", stroke: BLUE, "stroke-width": 1.5 });
-  const policyLine = s("path", { fill: "none", stroke: ORANGE, "stroke-width": 1.3 });
-  const compare = s("g", { class: "chutes-policy-compare" });
-  const valueTicks = s("g", { class: "chutes-chart-ticks", "text-anchor": "end" });
-  const valueGrid = s("g", { class: "chutes-chart-grid" });
-  const xOf = (/** @type {number} */ sq) => PANEL.left + (sq / size) * (PANEL.right - PANEL.left);
-  const targetY = (/** @type {number} */ t) =>
-    BOTTOM.bottom - ((t - 0.5) / faces) * (BOTTOM.bottom - BOTTOM.top);
-  const xTicks = ticks(size).filter((v) => Number.isInteger(v));
-  const frame = (/** @type {{top: number, bottom: number}} */ box) => s("rect", { x: PANEL.left,
-    y: box.top, width: PANEL.right - PANEL.left, height: box.bottom - box.top, fill: "none",
-    stroke: "#333333", "stroke-width": 1 });
-  const legendY = HEIGHT - 18;
-  svg.append(
-    defs,
-    s("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, fill: "#ffffff" }),
-    boardTitleText, cellGroup, arrows, textGroup, targetGroup,
+  const parts = [
+    title, s("g", { class: "chutes-policy-cells" }, cells),
+    s("g", { class: "chutes-policy-jumps" }, (board.jumps ?? []).map(
+      (/** @type {number[]} */ [a, b]) => jumpArrow(id, a, b, size, rows))),
+    s("g", { class: "chutes-policy-numbers" }, numbers),
+    s("g", { class: "chutes-policy-targets" },
+      /** @type {SVGElement[]} */ (targets.filter((e) => e !== null))),
     s("rect", { x: BAR.left, y: barTop, width: BAR.width, height: barBottom - barTop,
       fill: `url(#${id}-viridis)`, stroke: "#333333", "stroke-width": 0.8 }),
     barTicks, barText,
-    s("text", { x: (PANEL.left + PANEL.right) / 2, y: 24, "text-anchor": "middle",
-      class: "chutes-chart-title", text: "along the board" }),
-    valueGrid, valueLine, frame(TOP), valueTicks,
-    s("text", { transform: `translate(${PANEL.left - 44} ${(TOP.top + TOP.bottom) / 2}) rotate(-90)`,
-      "text-anchor": "middle", text: "value" }),
-    policyLine, compare, frame(BOTTOM),
-    s("g", { class: "chutes-chart-ticks", "text-anchor": "end" },
-      Array.from({ length: faces }, (_, i) => s("text", { x: PANEL.left - 6,
-        y: (targetY(i + 1) + 4).toFixed(1), text: String(i + 1) }))),
-    s("g", { class: "chutes-chart-ticks", "text-anchor": "middle" },
-      xTicks.map((v) => s("text", { x: xOf(v).toFixed(1), y: BOTTOM.bottom + 16, text: String(v) }))),
-    s("text", { transform: `translate(${PANEL.left - 44} ${(BOTTOM.top + BOTTOM.bottom) / 2}) ` +
-      "rotate(-90)", "text-anchor": "middle", text: "target" }),
-    s("text", { x: (PANEL.left + PANEL.right) / 2, y: BOTTOM.bottom + 34, "text-anchor": "middle",
-      text: "square" }),
-    s("line", { x1: PANEL.left + 40, x2: PANEL.left + 66, y1: legendY - 4, y2: legendY - 4,
-      stroke: ORANGE, "stroke-width": 1.3 }),
-    s("text", { x: PANEL.left + 72, y: legendY, text: "this policy" }),
-    s("circle", { cx: PANEL.left + 190, cy: legendY - 4, r: 3.5, fill: "none", stroke: "#333333" }),
-    s("text", { x: PANEL.left + 200, y: legendY, text: "fewest turns" }),
-  );
-  /** The colour scale's ends (kept while the values fit, as the library keeps them). */
+  ];
+  /** The colour scale's ends (renewed when the values leave them or fill under half). */
   let low = Infinity;
   let high = -Infinity;
-  let valueTop = /** @type {number | null} */ (null);
 
-  /**
-   * Draw `shown`; returns the picture's description (also its aria-label).
-   * @param {PolicyPicture} shown
-   */
-  const draw = (shown) => {
-    const { values, policy, best } = shown;
+  const draw = (/** @type {PolicyPicture} */ shown) => {
+    const { values, policy } = shown;
     const finite = Array.from(values).filter(Number.isFinite);
     const vmin = finite.length ? Math.min(...finite) : 0;
     const vmax = finite.length ? Math.max(...finite) : 1;
     if (vmin < low || vmax > high || vmax - vmin < 0.5 * (high - low)) {
       low = vmin;
       high = vmax > vmin ? vmax : vmin + 1;
-      const labels = [0, 0.25, 0.5, 0.75, 1].map((f) => low + f * (high - low));
-      barTicks.replaceChildren(...labels.map((v) => s("text", { x: BAR.left + BAR.width + 5,
-        y: (barBottom - ((v - low) / (high - low)) * (barBottom - barTop) + 4).toFixed(1),
-        text: formatG(v, 3) })));
+      barTicks.replaceChildren(...[0, 0.25, 0.5, 0.75, 1].map((f) => s("text", {
+        x: BAR.left + BAR.width + 5, y: (barBottom - f * (barBottom - barTop) + 4).toFixed(1),
+        text: formatG(low + f * (high - low), 3) })));
     }
     for (let sq = 0; sq <= size; sq += 1) {
       const v = values[sq];
@@ -272,24 +226,72 @@ export function createPolicyPicture({ id, board, name }) {
       attr(cells[sq], "fill", hex(rgb));
       attr(numbers[sq], "style", `fill: ${textOn(rgb)}`);
       const target = targets[sq];
-      if (target !== null) {
-        const said = String(policy[sq]);
-        if (target.textContent !== said) target.textContent = said;
-      }
+      if (target !== null) text(target, String(policy[sq]));
     }
-    boardTitleText.textContent = boardTitle(shown.discount);
-    barText.textContent = barLabel(shown.reward);
-    const top = stickyEnd(valueTop, vmax * 1.05, true);
-    if (top !== valueTop) {
-      valueTop = top;
-      const marks = ticks(top);
-      const yOf = (/** @type {number} */ v) => TOP.bottom - (v / top) * (TOP.bottom - TOP.top);
+    text(title, boardTitle(shown.discount));
+    text(barText, barLabel(shown.reward));
+  };
+  return { parts, draw };
+}
+
+/**
+ * The profile's part of the picture: the value along the board (top), the targets (bottom,
+ * steps) and the fewest-turns policy's targets (open circles); `draw(shown)` renews them.
+ * @param {any} board
+ */
+function profilePanel(board) {
+  const size = board.size ?? 100;
+  const die = board.die ?? 6;
+  const faces = typeof die === "number" ? die : die.length;
+  const valueLine = s("path", { fill: "none", stroke: BLUE, "stroke-width": 1.5 });
+  const policyLine = s("path", { fill: "none", stroke: ORANGE, "stroke-width": 1.3 });
+  const compare = s("g", { class: "chutes-policy-compare" });
+  const valueTicks = s("g", { class: "chutes-chart-ticks", "text-anchor": "end" });
+  const valueGrid = s("g", { class: "chutes-chart-grid" });
+  const xOf = (/** @type {number} */ sq) => PANEL.left + (sq / size) * (PANEL.right - PANEL.left);
+  const targetY = (/** @type {number} */ t) =>
+    BOTTOM.bottom - ((t - 0.5) / faces) * (BOTTOM.bottom - BOTTOM.top);
+  const frame = (/** @type {{top: number, bottom: number}} */ box) => s("rect", { x: PANEL.left,
+    y: box.top, width: PANEL.right - PANEL.left, height: box.bottom - box.top, fill: "none",
+    stroke: "#333333", "stroke-width": 1 });
+  const yLabel = (/** @type {string} */ words, /** @type {{top: number, bottom: number}} */ box) =>
+    s("text", { transform: `translate(${PANEL.left - 44} ${(box.top + box.bottom) / 2}) ` +
+      "rotate(-90)", "text-anchor": "middle", text: words });
+  const legendY = HEIGHT - 18;
+  const parts = [
+    s("text", { x: (PANEL.left + PANEL.right) / 2, y: 24, "text-anchor": "middle",
+      class: "chutes-chart-title", text: "along the board" }),
+    valueGrid, valueLine, frame(TOP), valueTicks, yLabel("value", TOP),
+    policyLine, compare, frame(BOTTOM), yLabel("target", BOTTOM),
+    s("g", { class: "chutes-chart-ticks", "text-anchor": "end" },
+      Array.from({ length: faces }, (_, i) => s("text", { x: PANEL.left - 6,
+        y: (targetY(i + 1) + 4).toFixed(1), text: String(i + 1) }))),
+    s("g", { class: "chutes-chart-ticks", "text-anchor": "middle" },
+      ticks(size).filter(Number.isInteger).map((v) => s("text", { x: xOf(v).toFixed(1),
+        y: BOTTOM.bottom + 16, text: String(v) }))),
+    s("text", { x: (PANEL.left + PANEL.right) / 2, y: BOTTOM.bottom + 34, "text-anchor": "middle",
+      text: "square" }),
+    s("line", { x1: PANEL.left + 40, x2: PANEL.left + 66, y1: legendY - 4, y2: legendY - 4,
+      stroke: ORANGE, "stroke-width": 1.3 }),
+    s("text", { x: PANEL.left + 72, y: legendY, text: "this policy" }),
+    s("circle", { cx: PANEL.left + 190, cy: legendY - 4, r: 3.5, fill: "none", stroke: "#333333" }),
+    s("text", { x: PANEL.left + 200, y: legendY, text: "fewest turns" }),
+  ];
+  /** The value axis's top (kept while the values fit and fill half of it, as the library). */
+  let top = /** @type {number | null} */ (null);
+
+  const draw = (/** @type {PolicyPicture} */ { values, policy, best }) => {
+    const finite = Array.from(values).filter(Number.isFinite);
+    const needed = stickyEnd(top, (finite.length ? Math.max(...finite) : 1) * 1.05, true);
+    const yOf = (/** @type {number} */ v) => TOP.bottom - (v / needed) * (TOP.bottom - TOP.top);
+    if (needed !== top) {
+      top = needed;
+      const marks = ticks(needed);
       valueGrid.replaceChildren(...marks.map((v) => s("line", { x1: PANEL.left, x2: PANEL.right,
         y1: yOf(v).toFixed(1), y2: yOf(v).toFixed(1), stroke: "#d9d9d9" })));
       valueTicks.replaceChildren(...marks.map((v) => s("text", { x: PANEL.left - 6,
         y: (yOf(v) + 4).toFixed(1), text: formatG(v) })));
     }
-    const yOf = (/** @type {number} */ v) => TOP.bottom - (v / top) * (TOP.bottom - TOP.top);
     const line = [];
     for (let sq = 0; sq < values.length; sq += 1) {
       line.push(`${sq ? "L" : "M"}${xOf(sq).toFixed(1)},${yOf(values[sq]).toFixed(1)}`);
@@ -305,6 +307,30 @@ export function createPolicyPicture({ id, board, name }) {
     attr(policyLine, "d", steps.join(""));
     compare.replaceChildren(...Array.from(best, (t, sq) => s("circle", { cx: xOf(sq).toFixed(1),
       cy: targetY(t).toFixed(1), r: 3.5, fill: "none", stroke: "#333333" })));
+  };
+  return { parts, draw };
+}
+
+/**
+ * The explorer's picture for `board`: `draw(shown)` renews it and returns its description.
+ * @param {{id: string, board: any, name: string}} options
+ */
+export function createPolicyPicture({ id, board, name }) {
+  const svg = /** @type {SVGSVGElement} */ (s("svg", { class: "chutes-chart chutes-policy-chart",
+    role: "img", id: `${id}-picture`, viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH,
+    height: HEIGHT }));
+  const boardPart = boardPanel(id, board);
+  const profilePart = profilePanel(board);
+  svg.append(definitions(id), s("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT,
+    fill: "#ffffff" }), ...boardPart.parts, ...profilePart.parts);
+
+  /**
+   * Draw `shown`; returns the picture's description (also its aria-label).
+   * @param {PolicyPicture} shown
+   */
+  const draw = (shown) => {
+    boardPart.draw(shown);
+    profilePart.draw(shown);
     const words = describePolicy(board, name, shown);
     attr(svg, "aria-label", words);
     return words;
