@@ -167,7 +167,7 @@ def widget_timings(repeat: int = 15, browser: bool = True) -> list[tuple[str, fl
                 _median_change(policy.discount, [0.8, 0.9], repeat)))
 
     # The PNG encoder: Pillow (what the widgets use) against the struct/zlib writer it replaced.
-    for name, view in (("board 480x480", board.board_view), ("policy 960x448", policy.view)):
+    for name, view in (("board 480x480", board.board_view),):
         pixels = np.asarray(view.canvas.buffer_rgba())
         for encoder, label in ((_png, "Pillow"), (_zlib_png, "struct/zlib baseline")):
             out.append((f"PNG of the {name} picture: {label}",

@@ -82,6 +82,8 @@ LIVE_EXPLORERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
                          ("p", "n_trials", "seed")),
     "RaceExplorer": ("chutes_edu.widgets.race_explorer", "ChutesRaceExplorer",
                      ("board_json", "board_name", "positions")),
+    "PolicyExplorer": ("chutes_edu.widgets.policy_explorer", "ChutesPolicyExplorer",
+                       ("board_json", "board_name", "aim_exact", "aim_lean", "discount_factor")),
 }
 
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.

@@ -20,11 +20,12 @@ import os
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -423,3 +424,55 @@ def least_bad_run(runs: list[dict[str, tuple[float, float, list[int]]]]
     long tasks, then the smallest worst median (a starved CPU can stretch one run)."""
     return min(runs, key=lambda run: (sum(len(long) for _, _, long in run.values()),
                                       max(median for median, _, _ in run.values())))
+
+
+def timed_runs(measure: Callable[[], dict[str, tuple[list[float], list[int]]]], *,
+               attempts: int, budget_ms: float, log: Path, what: str
+               ) -> tuple[dict[str, tuple[float, float, list[int]]],
+                          list[dict[str, tuple[float, float, list[int]]]]]:
+    """Run ``measure`` (per control: the milliseconds of each change, the tasks over 50 ms, as
+    :func:`time_key_presses` gives them) up to ``attempts`` times, until a run has every median
+    under ``budget_ms`` and no long task; each run appended to ``log`` as a line per control
+    ("<control>, <what>: median ..."). Returns the least bad run (:func:`least_bad_run`) and all
+    the runs."""
+    runs = []
+    log.parent.mkdir(exist_ok=True)
+    for _ in range(attempts):
+        run = {name: (statistics.median(times), max(times), long)
+               for name, (times, long) in measure().items()}
+        runs.append(run)
+        with log.open("a", encoding="utf-8") as out:
+            for name, (median, slowest, long) in run.items():
+                out.write(f"{name}, {what}: median {median:.1f} ms, slowest {slowest:.1f} ms; "
+                          f"tasks over 50 ms: {long}\n")
+        if all(median < budget_ms and not long for median, _, long in run.values()):
+            break
+    return least_bad_run(runs), runs
+
+
+_EXPLORER_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>%(title)s, no kernel</title>
+<link rel="stylesheet" href="/explorer.css"></head>
+<body><main><h1>%(heading)s</h1><div id="explorer"></div></main>
+<script type="module">
+import { mount } from "/%(entry)s";
+window.explorer = mount(document.getElementById("explorer"), %(start)s);
+</script></body></html>"""
+
+
+def serve_explorer(page: Any, host: str, refused: list[str], *, entry: str, css: str,
+                   start: dict[str, Any], title: str, heading: str) -> None:
+    """Serve, at ``http://<host>/``, a page with no kernel that mounts an explorer's front end:
+    ``mount(el, start)`` of ``entry`` (a module of chutes_edu/widgets/js, each module served as
+    its own file, as a browser imports them), its styles ``css`` and the heading ``heading``;
+    every other URL refused and noted (:func:`serve_files`). The page keeps ``mount``'s answer
+    as ``window.explorer``."""
+    import json
+
+    folder = ROOT / "chutes_edu" / "widgets" / "js"
+    files = {f"/{path.name}": (path.read_text(encoding="utf-8"), "text/javascript")
+             for path in folder.glob("*.js")}
+    files["/"] = (_EXPLORER_PAGE % {"title": title, "heading": heading, "entry": entry,
+                                    "start": json.dumps(start)}, "text/html")
+    files["/explorer.css"] = (css, "text/css")
+    serve_files(page, host, files, refused)

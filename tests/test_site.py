@@ -665,3 +665,38 @@ def test_every_front_end_is_in_one_script_and_its_maths_once(site: Path) -> None
     assert scripts.count("// board_math.js, bundled by") == 1
     assert "window.ChutesBoardEditor = " in scripts and "window.ChutesCoinExplorer = " in scripts
     assert "// board_math.js" not in (static / "explorers_site.js").read_text(encoding="utf-8")
+
+
+def test_lesson_ten_holds_a_live_policy_explorer(site):
+    """Issue 28: Lesson 10's policy explorer runs in the page opened from disk, with no kernel and
+    every request off the disk refused: the discount's slider moves from the keyboard, and the
+    readout (with the library's sweeps and expected turns), the picture's text alternative and
+    the polite live region follow; no page errors; axe-core finds nothing serious or critical."""
+    from playwright.sync_api import expect
+
+    from chutes_edu import AIMING_GAME_2021, control
+
+    def sweeps(discount: float) -> str:
+        result = control.value_iteration(AIMING_GAME_2021, discount=discount)
+        return f"value iteration: {result.iterations} sweeps; value of square 0: " \
+               f"{result.values[0]:.4g}"
+
+    fewest = control.optimal_policy(AIMING_GAME_2021).expected_turns[0]
+    with _live_explorer(site, "lessons/10_optimal_control.html", "chutes-policy-explorer",
+                        "PolicyExplorer") as (_, root):
+        readout = root.locator(".chutes-readout")
+        picture = root.locator("svg[role=img]")
+        live = root.locator("[role=status][aria-live=polite]")
+        expect(readout).to_contain_text(sweeps(0.9))
+        expect(readout).to_contain_text(f"the fewest possible is {fewest:.3f}")
+        before = (picture.get_attribute("aria-label") or "", live.text_content() or "")
+        assert before[0].startswith("value map and targets (number = target), discount 0.90: "
+                                    "the 100-square board 'Aiming game 2021 (stop short)'")
+        slider = root.get_by_role("slider", name="discount factor γ")
+        slider.focus()
+        slider.press("ArrowLeft")
+        expect(readout).to_contain_text(sweeps(0.89))
+        expect(slider).to_have_attribute("aria-valuetext", "0.89")
+        after = (picture.get_attribute("aria-label") or "", live.text_content() or "")
+        assert after[0] != before[0] and "discount 0.89" in after[0]
+        assert after[1].startswith("This policy takes ") and f"{fewest:.3f}" in after[1]

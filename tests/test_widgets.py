@@ -445,7 +445,7 @@ def test_race_explorer_front_end_is_one_module_with_its_maths():
 from matplotlib.collections import PathCollection  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 
-from chutes_edu import PolicyExplorer, square_distribution  # noqa: E402
+from chutes_edu import square_distribution  # noqa: E402
 
 DIGIT_HEIGHT = 0.729      # DejaVu Sans digits are 0.729 em high
 
@@ -464,11 +464,12 @@ def _png_size(data):
 
 
 def _explorers():
-    # (CoinFlipExplorer and RaceExplorer draw in the page, with no PNG:
-    # tests/test_coin_explorer_browser.py, tests/test_race_explorer_browser.py)
+    # (CoinFlipExplorer, RaceExplorer and PolicyExplorer draw in the page, with no PNG:
+    # tests/test_coin_explorer_browser.py, tests/test_race_explorer_browser.py,
+    # tests/test_policy_explorer_browser.py)
     return {"board": BoardExplorer(),
             "simulation": SimulationExplorer(n_games=3000), "jump": JumpExplorer(),
-            "jump10": JumpExplorer(min_length=10), "policy": PolicyExplorer()}
+            "jump10": JumpExplorer(min_length=10)}
 
 
 @pytest.fixture(scope="module")
@@ -498,9 +499,9 @@ def test_images_are_shown_at_their_pixel_size(every):
 
 
 def test_images_keep_their_size_after_a_change():
-    policy = PolicyExplorer()
-    policy.discount.value = 0.5
-    assert _png_size(policy.image.value) == policy.view.size
+    simulation = SimulationExplorer(n_games=2000)
+    simulation.cap.value = 60
+    assert _png_size(simulation.image.value) == simulation.view.size
 
 
 def _glyph_font_px(collection):
@@ -533,7 +534,7 @@ def test_smallest_text_is_11_px_at_display_size(every):
             smallest, glyphs = _smallest_text_px(view.figure)
             assert smallest >= 11.0, (name, smallest)
             assert all(g >= 11.0 for g in glyphs), (name, glyphs)
-            if name in ("board", "policy") and view is _views(ex)[0]:
+            if name == "board" and view is _views(ex)[0]:
                 assert glyphs, name                        # the square numbers were measured
     every["board"].heat.value = "turns"
 
@@ -575,9 +576,9 @@ def test_distribution_legend_and_summary_stay_off_the_curves():
                 assert not _points_inside(box, xy).any(), (die, line.get_label())
 
 
-def test_jump_and_policy_legends_sit_below_their_axes(every):
-    # (the race's chart is drawn in the page: tests/test_race_explorer_browser.py)
-    for figure in (every["jump"].view.figure, every["policy"].view.figure):
+def test_jump_legend_sits_below_its_axes(every):
+    # (the race's and the policy's pictures are drawn in the page: their browser tests)
+    for figure in (every["jump"].view.figure,):
         figure.canvas.draw()
         for ax in figure.axes:
             legend = ax.get_legend()
@@ -587,11 +588,11 @@ def test_jump_and_policy_legends_sit_below_their_axes(every):
 
 def test_square_numbers_are_drawn_after_the_arrows(every):
     """Blitting draws the dynamic artists in list order: the numbers must come after arrows."""
-    # both draw the numbers as one picture (_NumberLayer), after the arrows
-    policy, board = every["policy"]._painter, every["board"]
-    for artists, painter, layer in ((policy.dynamic_artists(), policy.cells, policy._numbers),
-                                    (board._board_artists(), board._board_painter,
-                                     board._numbers)):
+    # it draws the numbers as one picture (_NumberLayer), after the arrows (the policy
+    # explorer's board is drawn in the page)
+    board = every["board"]
+    for artists, painter, layer in ((board._board_artists(), board._board_painter,
+                                     board._numbers),):
         order = {id(a): i for i, a in enumerate(artists)}
         assert painter.arrows
         assert max(order[id(a)] for a in painter.arrows) < order[id(layer)]

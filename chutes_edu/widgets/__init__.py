@@ -20,7 +20,9 @@ gives the library's numbers for their state.
 - :class:`RaceExplorer` -- 2 to 6 players on any squares: who wins, seat by seat. It computes
   in the page (``js/race_explorer.js``, its maths ``js/race_math.js`` held equal to the library by
   tests), as the coin-flip explorer does.
-- :class:`PolicyExplorer` -- aim each move: values and best targets as the aim changes.
+- :class:`PolicyExplorer` -- aim each move: values and best targets as the aim changes. It
+  computes in the page (``js/policy_explorer.js``, its maths ``js/policy_math.js`` held equal to
+  the library by tests), as the race explorer does.
 - :class:`DesignExplorer` -- design a board to a goal by adding ladders and chutes.
 - :class:`BoardEditor` -- draw ladders, chutes and traps on the board; the answers follow each
   edit at once. Its maths runs in the page (``js/board_math.js``, held equal to the library by

@@ -1,115 +1,236 @@
-"""PolicyExplorer: aim each move; sliders for the aim's accuracy and the discount factor, the values
-and the best targets redrawn on the board."""
+r"""PolicyExplorer: aim each move; sliders for the aim's accuracy and the discount factor, the
+values and the best targets redrawn on the board, computed in the page.
+
+The aimed game (LosAlfajores, 2021): instead of rolling, the player picks a target :math:`t` and
+moves :math:`t - 1`, :math:`t` or :math:`t + 1` squares with the chances
+:math:`a = (a_-, a_0, a_+)`. The explorer's sliders set :math:`a_0` (``exact``) and the share of
+the misses that go one too far (``lean``): :math:`a_- = (1 - a_0)(1 - \text{lean})`,
+:math:`a_+ = (1 - a_0)\,\text{lean}`. Discounted value iteration
+(:func:`~chutes_edu.control.value_iteration`) repeats
+
+.. math:: V(s) \leftarrow \gamma \max_t \sum_k a_k V(\ell(s, t, k))
+
+from :math:`V = 0`, with the reward on the final square, until the values settle; its best
+targets are the policy. Next to it the explorer shows the expected turns of that policy
+(:func:`~chutes_edu.control.policy_expected_turns`) and the fewest possible, by policy iteration
+(:func:`~chutes_edu.control.optimal_policy`).
+
+The explorer is an anywidget whose front end (``js/policy_explorer.js``, bundled with the modules
+it imports by :mod:`chutes_edu.widgets._bundle`) computes in the page with ``js/policy_math.js``,
+the library's maths in JavaScript held equal to it by ``tests/js/policy_math.test.mjs``, in slices
+that never hold the page: so it runs live in JupyterLab, in Voila and on the course website alike,
+with no kernel behind the page. Python holds the state (the board as ``board_json``, and
+``aim_exact``, ``aim_lean`` and ``discount_factor``, synced both ways and checked) and gives a
+reader in the kernel the numbers through the library (:attr:`PolicyExplorer.result`,
+:attr:`PolicyExplorer.best`).
+"""
 
 from __future__ import annotations
 
-import ipywidgets as widgets
-import numpy as np
+import math
+from functools import cache
+from typing import Any
+
+import anywidget
+import traitlets
 
 from .. import control
 from ..board import Board
 from ..boards import AIMING_GAME_2021
-from ..plots.policy import _PolicyPainter
-from ._base import _Explorer, _FigureView
-from .controls import FloatSlider
+from ._base import _Offline
+from ._bundle import JS, bundle, styles
+from .board_editor import board_to_json
+
+__all__ = ["FRONT_END", "PolicyExplorer", "module_source", "script_source", "style_source",
+           "SLIDERS"]
+
+SLIDERS: dict[str, tuple[str, float, float, float]] = {
+    "exact": ("aim_exact", 0.0, 1.0, 0.05),
+    "lean": ("aim_lean", 0.0, 1.0, 0.05),
+    "discount": ("discount_factor", 0.1, 0.99, 0.01),
+}
+"""Each slider's trait and (min, max, step), as the page draws them (``SLIDERS`` of
+policy_explorer.js)."""
+
+_ENTRY = "policy_explorer.js"
+FRONT_END = (_ENTRY, "ChutesPolicyExplorer")
+"""The front end's entry module and the global that publishes its ``mount`` on the course
+website, which loads every front end as one script
+(:func:`chutes_edu.widgets._bundle.site_script`)."""
+_ORIGIN = "chutes_edu.widgets.policy_explorer"
 
 
-class PolicyExplorer(_Explorer):
-    """Sliders for the aim and the discount factor; the value map and policy redraw.
+@cache
+def module_source() -> str:
+    """The explorer's front end as the single ES module anywidget loads (see
+    :func:`chutes_edu.widgets._bundle.bundle`)."""
+    return bundle(_ENTRY, classic=False, folder=JS, global_name="ChutesPolicyExplorer",
+                  what="policy explorer", origin=_ORIGIN)
+
+
+def script_source() -> str:
+    """The explorer's front end as a classic script for a page opened from disk (the course
+    website), publishing ``window.ChutesPolicyExplorer.mount(el, {board_json, board_name,
+    aim_exact, aim_lean, discount_factor})``."""
+    return bundle(_ENTRY, classic=True, folder=JS, global_name="ChutesPolicyExplorer",
+                  what="policy explorer", origin=_ORIGIN)
+
+
+def style_source() -> str:
+    """The explorer's styles: the explorers' shared ``controls.css``, ``coin_explorer.css`` (which
+    holds the pictures drawn in the page, ``.chutes-chart``), then ``policy_explorer.css``."""
+    return styles("coin_explorer.css", "policy_explorer.css")
+
+
+def _setting(name: str, value: Any) -> float:
+    """A slider's value checked: a finite number within its slider's range."""
+    _, low, high, _ = SLIDERS[name]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{name} must be a number, not {value!r}")
+    if not math.isfinite(value) or not low <= value <= high:
+        raise ValueError(f"{name} must be from {low:g} to {high:g}, not {value!r}")
+    return float(value)
+
+
+class _Slider:
+    """One setting, as the slider that set it before: ``value``, ``min``, ``max``, ``step``."""
+
+    def __init__(self, explorer: PolicyExplorer, name: str) -> None:
+        self._explorer = explorer
+        self._trait, self.min, self.max, self.step = SLIDERS[name]
+
+    @property
+    def value(self) -> float:
+        return float(getattr(self._explorer, self._trait))
+
+    @value.setter
+    def value(self, value: float) -> None:
+        setattr(self._explorer, self._trait, value)
+
+
+class PolicyExplorer(_Offline, anywidget.AnyWidget):
+    """Sliders for the aim and the discount factor; the value map and the policy redraw.
 
     The aim: ``exact`` is the chance of moving exactly the target; the rest is split between one
     short and one too far, ``lean`` of it going too far (0.5: evenly, as in LosAlfajores (2021)).
+    The page shows the three sliders (each named, all from the keyboard), the readout (sweeps, the
+    value of square 0, the expected turns of the policy next to the fewest possible), the board
+    with each square's value and target beside the value and target along the board, as a
+    picture with its description, and a polite announcement after each change.
 
     Parameters
     ----------
     board : Board, default AIMING_GAME_2021
-        The board (by default the one of LosAlfajores (2021)).
+        The board (by default the one of LosAlfajores (2021)); one with traps is refused.
 
     Attributes
     ----------
-    exact, lean, discount : chutes_edu.widgets.controls.FloatSlider (a labelled native slider)
-        The controls; set ``.value`` to change them from code.
-    readout : ipywidgets.HTML
-        Sweeps, the value of square 0, and the expected turns of the resulting policy next to the
-        fewest possible.
-    message : ipywidgets.HTML
-        Empty, or why the current settings cannot be solved.
-    image : chutes_edu.widgets.controls.Picture (a PNG with its alt text)
-        The board with values and targets, and the value/target profile (PNG, shown at its own
-        pixel size).
+    board : Board
+        The board.
+    board_json, board_name, aim_exact, aim_lean, discount_factor
+        The state shared with the page: the board in the editor's JSON form, its name, and the
+        three settings (a slider there sets them; setting one here redraws the page).
+    exact, lean, discount : objects with ``value``, ``min``, ``max``, ``step``
+        The three settings as the sliders that set them; set ``.value`` to change them from code.
+    accuracy : tuple of float
+        (under, exact, over) from the settings.
     result : chutes_edu.control.ValueIterationResult or None
-        The last solution.
+        The library's value iteration for the current settings (None if they cannot be solved).
+    best : chutes_edu.control.OptimalPolicyResult or None
+        The library's fewest-turns policy for the current aim (None if no aim finishes).
+    problem : str
+        Why the current settings cannot be solved (the library's words), "" if they can.
+    last_error : str
+        The last refusal of a value set here, "" if none.
+
+    Raises
+    ------
+    ValueError
+        For an argument that is not a Board, or a board with traps (the library's words).
+
+    Examples
+    --------
+    >>> explorer = PolicyExplorer()
+    >>> explorer.discount.value = 0.5
+    >>> explorer.get_state()["discount_factor"]
+    0.5
+    >>> explorer.result.iterations == control.value_iteration(AIMING_GAME_2021,
+    ...                                                       discount=0.5).iterations
+    True
     """
 
     offline_summary = ("Aiming explorer: set how accurately the token moves and see the best "
                        "target from every square")
 
-    def __init__(self, board: Board = AIMING_GAME_2021) -> None:
+    _esm = module_source()
+    _css = style_source()
+
+    board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
+    board_name = traitlets.Unicode("", help="The board's name.").tag(sync=True)
+    aim_exact = traitlets.Float(0.5, help="The chance of moving exactly the target.").tag(
+        sync=True)
+    aim_lean = traitlets.Float(0.5, help="The share of misses that go one too far.").tag(
+        sync=True)
+    discount_factor = traitlets.Float(0.9, help="The discount factor gamma.").tag(sync=True)
+
+    def __init__(self, board: Board = AIMING_GAME_2021, **kwargs: Any) -> None:
         if not isinstance(board, Board):
             raise ValueError(f"PolicyExplorer needs a Board, not {type(board).__name__}")
-        super().__init__()
+        control.aim_landings(board, 0, 1)         # the library's refusal of a board with traps
         self.board = board
-        self.exact = FloatSlider(0.5, 0.0, 1.0, 0.05, description="P(exact move), the chance of "
-                                 "moving exactly the target", continuous_update=False)
-        self.lean = FloatSlider(0.5, 0.0, 1.0, 0.05, description="share of misses that go too "
-                                "far", continuous_update=False)
-        self.discount = FloatSlider(0.9, 0.1, 0.99, 0.01, description="discount factor γ",
-                                    continuous_update=False)
-        for slider, css in ((self.exact, "chutes-exact"), (self.lean, "chutes-lean"),
-                            (self.discount, "chutes-discount")):
-            slider.add_class(css)
-        self.readout = widgets.HTML()
-        self.readout.add_class("chutes-readout")
-        self._painter: _PolicyPainter | None = None
-        self.view = _FigureView((960, 448), css="chutes-policy-image",
-                                dynamic=lambda: (self._painter.dynamic_artists()
-                                                 if self._painter else []))
-        self.image = self.view.image
-        self.result: control.ValueIterationResult | None = None
-        for slider in (self.exact, self.lean, self.discount):
-            self._observe(slider, self._redraw)
-        self.children = [self.exact, self.lean, self.discount, self.readout, self.message,
-                         self.image, self.live]
-        self.add_class("chutes-policy-explorer")
-        self._redraw()
+        self.last_error = ""
+        super().__init__(board_json=board_to_json(board), board_name=board.name or "", **kwargs)
+        self.exact = _Slider(self, "exact")
+        self.lean = _Slider(self, "lean")
+        self.discount = _Slider(self, "discount")
+
+    @traitlets.validate("aim_exact", "aim_lean", "discount_factor")
+    def _valid_setting(self, proposal: Any) -> float:
+        name = {trait: name for name, (trait, *_) in SLIDERS.items()}[proposal["trait"].name]
+        try:
+            value = _setting(name, proposal["value"])
+        except ValueError as error:
+            self.last_error = str(error)
+            raise traitlets.TraitError(str(error)) from None
+        self.last_error = ""
+        return value
+
+    @traitlets.validate("board_json")
+    def _fixed_board(self, proposal: Any) -> dict[str, Any]:
+        if hasattr(self, "board") and proposal["value"] != board_to_json(self.board):
+            raise traitlets.TraitError("the policy explorer's board is set when it is made: "
+                                       "make a new PolicyExplorer(board) for another board")
+        return dict(proposal["value"])
 
     @property
     def accuracy(self) -> tuple[float, float, float]:
-        """(under, exact, over) from the sliders."""
-        miss = 1.0 - self.exact.value
-        return (miss * (1.0 - self.lean.value), self.exact.value, miss * self.lean.value)
+        """(under, exact, over) from the settings."""
+        exact, lean = self.aim_exact, self.aim_lean
+        miss = 1.0 - exact
+        return (miss * (1.0 - lean), exact, miss * lean)
 
-    def _redraw(self) -> None:
-        accuracy = self.accuracy
-        gamma = self.discount.value
+    def _solve(self) -> tuple[control.ValueIterationResult | None, Any, str]:
         try:
-            result = control.value_iteration(self.board, accuracy, discount=gamma)
-            turns = control.policy_expected_turns(self.board, result.policy, accuracy)
-            best = control.optimal_policy(self.board, accuracy)
-        except (ValueError, RuntimeError) as err:
-            self._show_error(str(err))
-            self.readout.value = ""
-            return
-        self._clear_error()
-        self.result = result
-        if self._painter is None:
-            self._painter = _PolicyPainter(self.view.figure, self.board, result, best)
-        changed = self._painter.update(result, best)
-        self.view.render(full=changed)
-        under, exact, over = accuracy
-        differ = int(np.sum(result.policy != best.policy))
-        self._announce(f"This policy takes {_turns(turns[0])} turns on average; the fewest "
-                       f"possible is {_turns(best.expected_turns[0])}; targets differ on "
-                       f"{differ} squares")
-        self.readout.value = (
-            f"aim: one short {under:.3f}, exact {exact:.3f}, one too far {over:.3f}<br>"
-            f"value iteration: <b>{result.iterations}</b> sweeps; value of square 0: "
-            f"<b>{result.values[0]:.4g}</b> "
-            f"(≈ {result.reward:g} × E[γ<sup>T</sup>], T = turns to finish)<br>"
-            f"this policy takes <b>{_turns(turns[0])}</b> turns on average from square 0; "
-            f"the fewest possible is <b>{_turns(best.expected_turns[0])}</b> "
-            f"(targets differ on {differ} squares)")
+            result = control.value_iteration(self.board, self.accuracy,
+                                             discount=self.discount_factor)
+            best = control.optimal_policy(self.board, self.accuracy)
+        except (ValueError, RuntimeError) as error:
+            return None, None, str(error)
+        return result, best, ""
 
+    @property
+    def result(self) -> control.ValueIterationResult | None:
+        """The library's value iteration for the current settings, or None if they cannot be
+        solved (:attr:`problem` says why)."""
+        return self._solve()[0]
 
-def _turns(x: float) -> str:
-    return "never finishes" if not np.isfinite(x) else f"{x:.3f}"
+    @property
+    def best(self) -> Any:
+        """The library's fewest-turns policy for the current aim
+        (:func:`~chutes_edu.control.optimal_policy`), or None if the settings cannot be solved."""
+        return self._solve()[1]
+
+    @property
+    def problem(self) -> str:
+        """Why the current settings cannot be solved, in the library's words; "" if they can."""
+        return self._solve()[2]

@@ -1,0 +1,220 @@
+// @ts-check
+/**
+ * The policy explorer of `chutes_edu` (chutes_edu/widgets/policy_explorer.py, Lesson 10): aim each
+ * move instead of rolling; sliders for the aim (the chance of an exact move, and the share of the
+ * misses that go one too far) and the discount factor. It computes in the page (policy_math.js,
+ * held equal to the library's `chutes_edu.control` by tests), with no kernel: value iteration, the
+ * expected turns of its policy and the fewest possible, by policy iteration.
+ *
+ * Two ways in, as the race explorer has:
+ *
+ * - `export default { render }`: an anywidget front end. The model's traits are `board_json`
+ *   (the board, in board_math.js's JSON form), `board_name`, `aim_exact`, `aim_lean` and
+ *   `discount_factor`; a slider sets its trait and saves, and a change from Python redraws the
+ *   page.
+ * - `mount(el, {board_json, board_name, aim_exact, aim_lean, discount_factor})`: the same explorer
+ *   on a page with no widget manager (the course website), on `createModel`'s stand-in for a
+ *   model.
+ *
+ * On every change the page runs the maths in slices (`policyAnalysisSteps`, driven by the
+ * editor's runner: 8 ms at most at a time, the page's thread given back between slices; a newer
+ * change drops the older one, and answers are kept, so going back is at once), then renews the
+ * picture with its description, the readout, and a polite announcement. Settings the library
+ * cannot solve (an aim from which no way of aiming finishes) leave the last picture, clear the
+ * readout and say why in the message line, in the library's words.
+ *
+ * @module policy_explorer
+ */
+import { BoardError, formatG } from "./board_math.js";
+import { createModel } from "./editor_model.js";
+import { h } from "./editor_dom.js";
+import { createRunner } from "./editor_runner.js";
+import { errorWords, fixed, liveRegion, messageLine, slider, uniqueId } from "./explorer_ui.js";
+import { policyAnalysisSteps, VALUE_DEFAULTS } from "./policy_math.js";
+import { createPolicyPicture } from "./policy_picture.js";
+
+export {
+  describePolicy, describeProfile, describeTargets,
+} from "./policy_picture.js";
+export {
+  optimalPolicy, policyAnalysisSteps, policyExpectedTurns, sliderAccuracy, valueIteration,
+} from "./policy_math.js";
+
+/** The traits the explorer shares with Python. */
+export const TRAITS = ["board_json", "board_name", "aim_exact", "aim_lean", "discount_factor"];
+
+/** Each slider: its trait, label, class, range and step (policy_explorer.py's SLIDERS). */
+export const SLIDERS = Object.freeze([
+  { trait: "aim_exact", label: "P(exact move), the chance of moving exactly the target",
+    className: "chutes-exact", min: 0, max: 1, step: 0.05 },
+  { trait: "aim_lean", label: "share of misses that go too far", className: "chutes-lean",
+    min: 0, max: 1, step: 0.05 },
+  { trait: "discount_factor", label: "discount factor γ", className: "chutes-discount",
+    min: 0.1, max: 0.99, step: 0.01 },
+]);
+
+/** Expected turns as the library's explorer wrote them. */
+export const turnsWords = (/** @type {number} */ x) =>
+  (Number.isFinite(x) ? fixed(x, 3) : "never finishes");
+
+/**
+ * The readout's lines and the announcement for an analysis (the Python explorer's words).
+ * @param {import("./policy_math.js").PolicyAnalysis} analysis
+ * @param {number} reward
+ */
+export function policyWords({ accuracy, result, turns, best, differ }, reward) {
+  const [under, exact, over] = accuracy;
+  return {
+    lines: [
+      [`aim: one short ${fixed(under, 3)}, exact ${fixed(exact, 3)}, one too far ${fixed(over, 3)}`],
+      ["value iteration: ", { b: String(result.iterations) }, " sweeps; value of square 0: ",
+        { b: formatG(result.values[0], 4) },
+        ` (≈ ${formatG(reward)} × E[γ`, { sup: "T" }, "], T = turns to finish)"],
+      ["this policy takes ", { b: turnsWords(turns[0]) }, " turns on average from square 0; " +
+        "the fewest possible is ", { b: turnsWords(best.expectedTurns[0]) },
+      ` (targets differ on ${differ} squares)`],
+    ],
+    announcement: `This policy takes ${turnsWords(turns[0])} turns on average; the fewest ` +
+      `possible is ${turnsWords(best.expectedTurns[0])}; targets differ on ${differ} squares`,
+  };
+}
+
+/** The readout's pieces as nodes. */
+const nodes = (/** @type {any[]} */ line) => line.map((part) => (typeof part === "string" ? part
+  : part.b !== undefined ? h("b", { text: part.b }) : h("sup", { text: part.sup })));
+
+/**
+ * The analysis for a request, or `{error}` with the library's words for settings it refuses.
+ * @param {{board: any, exact: number, lean: number, discount: number}} request
+ */
+function* analysis({ board, exact, lean, discount }) {
+  try {
+    return { analysis: yield* policyAnalysisSteps(board, { exact, lean, discount }) };
+  } catch (error) {
+    if (error instanceof BoardError) return { error: error.message };
+    throw error;
+  }
+}
+
+/**
+ * Draw the explorer into `el` for `model`; returns a function that stops listening.
+ * @param {any} model
+ * @param {HTMLElement} el
+ */
+function render(model, el) {
+  const id = uniqueId("chutes-policy");
+  const runner = createRunner({ steps: analysis });
+  /** @type {ReturnType<typeof createPolicyPicture> | null} */
+  let picture = null;
+  let pictureBoard = "";
+  let drawn = "";
+  let asked = "";
+  const controls = SLIDERS.map((spec) => slider({ id: `${id}-${spec.className.slice(7)}`,
+    label: spec.label, min: spec.min, max: spec.max, step: spec.step, decimals: 2,
+    className: spec.className, onInput: (value) => {
+      model.set(spec.trait, value);
+      model.save_changes();
+    } }));
+  const readout = h("p", { class: "chutes-readout" });
+  const message = messageLine();
+  const live = liveRegion();
+  const frame = h("div", { class: "chutes-picture chutes-policy-image" });
+
+  /** Show an answer (the analysis, or why there is none) for the settings `key`; the picture
+   * is made for a board when its first answer comes (one the library refuses draws none). */
+  function paint(/** @type {any} */ answer, /** @type {string} */ key,
+    /** @type {{board: any, name: string, boardKey: string, discount: number}} */ shown) {
+    root.removeAttribute("aria-busy");
+    try {
+      drawAnswer(answer, key, shown);
+    } catch (error) {            // a picture that cannot be drawn says why, never a stack trace
+      message.say(errorWords(error));
+      drawn = key;
+    }
+  }
+
+  /** Draw an answer: the message and the readout, or the picture, readout and announcement. */
+  function drawAnswer(/** @type {any} */ answer, /** @type {string} */ key,
+    /** @type {{board: any, name: string, boardKey: string, discount: number}} */
+    { board, name, boardKey, discount }) {
+    if (answer.error !== undefined) {
+      message.say(answer.error);
+      readout.replaceChildren();
+      drawn = key;
+      return;
+    }
+    const { analysis: found } = answer;
+    if (picture === null || boardKey !== pictureBoard) {      // a new board: a new picture
+      picture = createPolicyPicture({ id, board, name });
+      frame.replaceChildren(picture.svg);
+      pictureBoard = boardKey;
+    }
+    const reward = VALUE_DEFAULTS.reward;
+    picture.draw({ accuracy: found.accuracy, discount, reward,
+      values: found.result.values, policy: found.result.policy, best: found.best.policy });
+    const words = policyWords(found, reward);
+    readout.replaceChildren(...words.lines.flatMap((line, i) => [...(i ? [h("br")] : []),
+      ...nodes(line)]));
+    live.say(words.announcement);
+    message.say("");
+    drawn = key;
+  }
+
+  function show() {
+    const board = model.get("board_json");
+    const name = model.get("board_name") ?? "";
+    const [exact, lean, discount] = SLIDERS.map((spec) => Number(model.get(spec.trait)));
+    const boardKey = JSON.stringify(board);
+    const key = `${boardKey}|${exact}|${lean}|${discount}`;
+    controls.forEach((control, i) => control.set([exact, lean, discount][i]));
+    if (key === drawn) {                     // back to what is shown: drop the work under way
+      runner.cancel();
+      asked = key;
+      root.removeAttribute("aria-busy");
+      return;
+    }
+    if (key === asked) return;
+    asked = key;
+    const shown = { board, name, boardKey, discount };
+    const answer = runner.run({ board, exact, lean, discount }, key, (/** @type {any} */ later) => {
+      if (asked === key) paint(later, key, shown);
+    });
+    if (answer !== null) paint(answer, key, shown);
+    else root.setAttribute("aria-busy", "true");
+  }
+
+  el.classList.add("chutes-explorer", "chutes-policy-explorer");
+  const root = h("div", { class: "chutes-policy-root" }, [
+    h("p", { class: "chutes-policy-title" }, [h("b", { text: "Aiming" }),
+      ": choose how accurately the token moves and the discount; the value of each square and " +
+      "the best target from it follow."]),
+    ...controls.map((control) => control.box),
+    readout, message.el, frame, live.el,
+  ]);
+  el.append(root);
+  for (const name of TRAITS) model.on(`change:${name}`, show);
+  show();
+  return () => {
+    runner.cancel();
+    for (const name of TRAITS) model.off(`change:${name}`, show);
+  };
+}
+
+/**
+ * The explorer on a page with no widget manager (the course website).
+ * @param {HTMLElement} el
+ * @param {{board_json?: any, board_name?: string, aim_exact?: number, aim_lean?: number,
+ *     discount_factor?: number}} [start]
+ */
+export function mount(el, { board_json = {}, board_name = "", aim_exact = 0.5, aim_lean = 0.5,
+  discount_factor = 0.9 } = {}) {
+  const model = createModel({ board_json, board_name, aim_exact, aim_lean, discount_factor });
+  const stop = render(model, el);
+  return { model, stop };
+}
+
+export default {
+  render(/** @type {{model: any, el: HTMLElement}} */ { model, el }) {
+    return render(model, el);
+  },
+};

@@ -1,0 +1,232 @@
+"""PolicyExplorer in a real browser (tests/browser.py: Voila on 127.0.0.1, Debian's Chromium).
+
+Through Voila (tests/notebooks/policy_explorer_demo.ipynb, which also shows what Python sees): the
+explorer draws in the page; the discount's slider moves from the keyboard, and the readout (the
+library's sweeps), the picture's text alternative (the library's words for the same figure) and
+the polite live region follow; Python's settings follow the page; axe-core finds no serious or
+critical WCAG 2.1 A/AA violation; no page errors.
+
+With no kernel at all (what the course website does): a page served from memory by Playwright
+(every other request refused; each module served as its own file, as a browser imports them)
+mounts the explorer with ``mount(el, {board_json, board_name, aim_exact, aim_lean,
+discount_factor})``. There the issue's budget is measured on the 1943 board (issue 28: a control
+change on a settled page under 16 ms median, no task over 50 ms on the page's thread, value
+iteration and policy iteration included): key presses on the slider of the exact move and on
+the discount's, each timed from the key press to the readout's change (every press settings the
+page has not computed before), and Chromium's 'longtask' entries meanwhile. A shared machine can
+stretch a task, so the best of a few runs counts; all runs are written to
+tests/artifacts/policy_explorer_timings.txt. Every control is then used from the keyboard alone,
+and settings the library cannot solve are refused in its words.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chutes_edu import AIMING_GAME_2021, MILTON_BRADLEY_1943, Board, control
+from chutes_edu.widgets.board_editor import board_to_json
+from chutes_edu.widgets.policy_explorer import style_source
+
+from . import browser
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK = ROOT / "tests" / "notebooks" / "policy_explorer_demo.ipynb"
+ARTIFACTS = ROOT / "tests" / "artifacts"
+PAGE_TIMEOUT = 180_000   # ms for the kernel to start and the widget to appear
+UPDATE_TIMEOUT = 30_000  # ms for the page (and, for the mirror, the kernel) to follow a change
+BUDGET_MS = 16           # the issue's median for a control change ...
+LONG_TASK_MS = 50        # ... and no task longer than this
+ATTEMPTS = 3             # best of: a starved CPU can stretch a task past 50 ms
+EXACT = "P(exact move), the chance of moving exactly the target"
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))]
+
+
+def _accuracy(exact: float, lean: float) -> tuple[float, float, float]:
+    miss = 1.0 - exact
+    return (miss * (1.0 - lean), exact, miss * lean)
+
+
+def _library(board: Board, exact: float, lean: float, discount: float) -> dict[str, Any]:
+    """The library's numbers for the settings, as the readout writes them, and the figure's
+    description (the library's painter, as the explorer drew it in Python)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    from chutes_edu.plots.alt_text import description
+    from chutes_edu.plots.policy import _PolicyPainter
+
+    accuracy = _accuracy(exact, lean)
+    result = control.value_iteration(board, accuracy, discount=discount)
+    turns = control.policy_expected_turns(board, result.policy, accuracy)
+    best = control.optimal_policy(board, accuracy)
+    figure = Figure(figsize=(9.6, 4.48), dpi=100)
+    painter = _PolicyPainter(figure, board, result, best)
+    painter.update(result, best)
+    return {"sweeps": f"value iteration: {result.iterations} sweeps",
+            "value": f"value of square 0: {result.values[0]:.4g}",
+            "turns": f"this policy takes {turns[0]:.3f} turns on average from square 0; the "
+                     f"fewest possible is {best.expected_turns[0]:.3f}",
+            "alt": description(figure)}
+
+
+@pytest.fixture(scope="module")
+def voila_url():
+    with browser.voila(NOTEBOOK) as url:
+        yield url
+
+
+def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
+    from playwright.sync_api import expect
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    first = _library(AIMING_GAME_2021, 0.5, 0.5, 0.9)
+    moved = _library(AIMING_GAME_2021, 0.5, 0.5, 0.91)
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 1200, "height": 1000})
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.set_default_timeout(PAGE_TIMEOUT)
+        page.goto(voila_url, timeout=PAGE_TIMEOUT)
+        root = page.locator(".chutes-policy-explorer")
+        readout = root.locator(".chutes-readout")
+        picture = root.locator("svg[role=img]")
+        live = root.locator("[role=status][aria-live=polite]")
+        mirror = page.locator(".python-mirror")
+        expect(readout).to_contain_text(first["sweeps"], timeout=PAGE_TIMEOUT)
+        expect(readout).to_contain_text(first["value"])
+        expect(readout).to_contain_text(first["turns"])
+        expect(mirror).to_contain_text("exact = 0.50, lean = 0.50, discount = 0.90")
+        assert picture.get_attribute("aria-label") == first["alt"]
+        before = live.text_content()
+        discount = root.get_by_role("slider", name="discount factor γ")
+        assert discount.get_attribute("aria-valuetext") == "0.90"
+        discount.focus()
+        discount.press("ArrowRight")
+        expect(readout).to_contain_text(moved["sweeps"], timeout=UPDATE_TIMEOUT)
+        expect(readout).to_contain_text(moved["value"])
+        assert discount.get_attribute("aria-valuetext") == "0.91"
+        assert picture.get_attribute("aria-label") == moved["alt"]
+        assert live.text_content() != before
+        expect(mirror).to_contain_text("discount = 0.91", timeout=UPDATE_TIMEOUT)
+        expect(mirror).to_contain_text(moved["sweeps"].split(": ")[1].split()[0])
+        violations = browser.axe_violations(
+            page, context="document.querySelector('.chutes-policy-explorer')")
+        assert not violations, browser.describe_violations(violations)
+        root.screenshot(path=str(ARTIFACTS / "browser_policy_explorer.png"))
+        assert "Traceback" not in page.content()
+        assert not errors, errors
+
+
+def _serve(page: Any, refused: list[str], start: dict[str, Any]) -> None:
+    """The explorer with no kernel at http://policy.test/ (:func:`browser.serve_explorer`)."""
+    browser.serve_explorer(page, "policy.test", refused, entry="policy_explorer.js",
+                           css=style_source(), start=start, title="Policy explorer",
+                           heading="Aiming")
+
+
+def _start(board: Board, **settings: float) -> dict[str, Any]:
+    return {"board_json": board_to_json(board), "board_name": board.name or "",
+            "aim_exact": 0.5, "aim_lean": 0.5, "discount_factor": 0.9, **settings}
+
+
+def _time_the_controls(chromium: Any, presses: int = 12) -> dict[str, tuple[list[float], list[int]]]:
+    """Open the no-kernel page on the 1943 board; press ArrowRight ``presses`` times on the
+    slider of the exact move (from 0.2), then on the discount's (from 0.85): per control, the
+    milliseconds from each key press to the readout's change, and the durations of the page's
+    tasks over 50 ms meanwhile."""
+    page = chromium.new_page(viewport={"width": 1100, "height": 900})
+    refused: list[str] = []
+    _serve(page, refused, _start(MILTON_BRADLEY_1943, aim_exact=0.2, discount_factor=0.85))
+    page.goto("http://policy.test/", timeout=60_000)
+    page.locator(".chutes-policy-explorer .chutes-readout b").first.wait_for()
+    browser.settle(page, quiet=500)
+    browser.watch_key_presses(page, ".chutes-policy-explorer")
+    out = {}
+    for name, selector in [("exact move", ".chutes-exact input"),
+                           ("discount", ".chutes-discount input")]:
+        out[name] = browser.time_key_presses(page, f".chutes-policy-explorer {selector}",
+                                             ["ArrowRight"] * presses)
+    page.close()
+    assert not [u for u in refused if "favicon" not in u], refused
+    return out
+
+
+def test_a_control_change_takes_under_a_frame_and_never_holds_the_page():
+    with browser.chromium() as chromium:
+        best, runs = browser.timed_runs(lambda: _time_the_controls(chromium), attempts=ATTEMPTS,
+                                        budget_ms=BUDGET_MS, what="the 1943 board",
+                                        log=ARTIFACTS / "policy_explorer_timings.txt")
+    for name, (median, _, long) in best.items():
+        assert median < BUDGET_MS, f"{name}: median ms per change, each run: {runs}"
+        assert not long, f"{name}: tasks over {LONG_TASK_MS} ms in every run: {runs}"
+
+
+def test_with_no_kernel_every_control_works_from_the_keyboard():
+    from playwright.sync_api import expect
+
+    refused: list[str] = []
+    board = MILTON_BRADLEY_1943
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 1100, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        _serve(page, refused, _start(board))
+        page.goto("http://policy.test/", timeout=60_000)
+        root = page.locator(".chutes-policy-explorer")
+        readout = root.locator(".chutes-readout")
+        picture = root.locator("svg[role=img]")
+        start = _library(board, 0.5, 0.5, 0.9)
+        expect(readout).to_contain_text(start["turns"])
+        assert picture.get_attribute("aria-label") == start["alt"]
+        # Tab from the heading: the exact move, the misses' lean, the discount; then out
+        page.locator("h1").click()
+        page.keyboard.press("Tab")
+        exact = root.get_by_role("slider", name=EXACT)
+        expect(exact).to_be_focused()
+        page.keyboard.press("End")                                   # a perfect aim
+        perfect = _library(board, 1.0, 0.5, 0.9)
+        expect(readout).to_contain_text(perfect["sweeps"])
+        expect(readout).to_contain_text(perfect["turns"])
+        assert picture.get_attribute("aria-label") == perfect["alt"]
+        assert exact.get_attribute("aria-valuetext") == "1.00"
+        page.keyboard.press("Home")                                  # every move a miss
+        page.keyboard.press("Tab")
+        lean = root.get_by_role("slider", name="share of misses that go too far")
+        expect(lean).to_be_focused()
+        page.keyboard.press("End")                   # every move 2..7 squares: 99 never finishes
+        expect(root.locator(".chutes-message")).to_contain_text(
+            "no way of aiming can finish the game from squares 99 with accuracy (0.0, 0.0, 1.0)")
+        expect(readout).to_have_text("")
+        page.keyboard.press("Home")
+        missing = _library(board, 0.0, 0.0, 0.9)
+        expect(readout).to_contain_text(missing["turns"])
+        expect(root.locator(".chutes-message")).to_have_text("")
+        page.keyboard.press("Tab")
+        discount = root.get_by_role("slider", name="discount factor γ")
+        expect(discount).to_be_focused()
+        page.keyboard.press("PageDown")
+        gamma = float(discount.input_value())
+        assert gamma < 0.9
+        shortsighted = _library(board, 0.0, 0.0, gamma)
+        expect(readout).to_contain_text(shortsighted["sweeps"])
+        assert picture.get_attribute("aria-label") == shortsighted["alt"]
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.closest('.chutes-policy-explorer')") is None
+        assert page.evaluate("window.explorer.model.get('aim_exact')") == 0.0
+        # a board with traps is refused in the library's words
+        page.evaluate("""() => { const m = window.explorer.model;
+            m.set('board_json', {...m.get('board_json'), traps: [5]}); m.save_changes(); }""")
+        expect(root.locator(".chutes-message")).to_contain_text(
+            "aimed moves (chutes_edu.control) do not handle traps (this board has traps on 5)")
+        violations = browser.axe_violations(page)
+        assert not violations, browser.describe_violations(violations)
+        page.screenshot(path=str(ARTIFACTS / "browser_policy_explorer_mount.png"), full_page=True)
+    assert not errors, errors
+    assert not [u for u in refused if "favicon" not in u], refused
