@@ -82,6 +82,8 @@ LIVE_EXPLORERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
                          ("p", "n_trials", "seed")),
     "RaceExplorer": ("chutes_edu.widgets.race_explorer", "ChutesRaceExplorer",
                      ("board_json", "board_name", "positions")),
+    "SimulationExplorer": ("chutes_edu.widgets.simulation_explorer", "ChutesSimulationExplorer",
+                           ("board_json", "board_name", "games", "random_seed", "turn_cap")),
 }
 
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.
