@@ -23,11 +23,11 @@
  *
  * A change of the board, the number of games or the seed (or the "run" button) plays the games
  * anew, a few milliseconds at a time (`simulateInSteps`, a slice of rolls per step, driven in
- * tasks of at most `TASK_MS`), so 10^5 games never hold the page; the progress bar follows, and a
- * newer run stops an older one. A change of the cap only redraws the games already played. Each
- * drawing renews the picture with its description, the readout, and a polite announcement. A
- * value the explorer refuses (a number box left empty, too many games) leaves the last one and
- * says why in the message line.
+ * tasks of about `TASK_MS`, each the page's next task), so 10^5 games never hold the page; the
+ * progress bar follows, and a newer run stops an older one. A change of the cap only redraws the
+ * games already played. Each drawing renews the picture with its description, the readout, and a
+ * polite announcement. A value the explorer refuses (a number box left empty, too many games)
+ * leaves the last one and says why in the message line.
  *
  * @module simulation_explorer
  */
@@ -42,7 +42,9 @@ import {
 import { cappedMean, checkGames, MAX_GAMES, simulateInSteps } from "./simulation_math.js";
 
 export { describeConvergence } from "./convergence_chart.js";
-export { cappedMean, checkGames, MAX_GAMES, simulateGames, simulateInSteps } from "./simulation_math.js";
+export {
+  cappedMean, checkGames, MAX_GAMES, simulateGames, simulateInSteps,
+} from "./simulation_math.js";
 
 /** The traits the explorer shares with Python. */
 export const TRAITS = ["board_json", "board_name", "games", "random_seed", "turn_cap"];
@@ -77,7 +79,8 @@ export function simulationWords({ n, mean, half, exact, cap, capped = NaN, cut =
   /** @type {Array<string | {bold: string}>} */
   const readout = [`mean of ${grouped(n)} games: `, { bold: fixed(mean, 4) },
     `${band} turns (95%); exact: `, { bold: fixed(exact, 4) }, " turns"];
-  let announcement = `Mean of ${grouped(n)} games ${fixed(mean, 2)} turns, exact ${fixed(exact, 2)}`;
+  let announcement = `Mean of ${grouped(n)} games ${fixed(mean, 2)} turns, exact ` +
+    fixed(exact, 2);
   if (cap > 0) {
     const off = capped - exact;
     readout.push("\n", `capped at ${cap} turns: `, { bold: fixed(capped, 4) }, " turns, off by ",
@@ -139,7 +142,26 @@ function render(model, el) {
   let drawn = "";
   let playing = "";                    // the key of the run under way, "" if none
   let job = 0;                         // bumped by every new run: an older one stops
-  let timer = /** @type {ReturnType<typeof setTimeout> | null} */ (null);
+  // The next slice of a run, as a new task of the page: a message to itself (nested timers
+  // would wait 4 ms each), or a timer where there are no message channels.
+  const channel = typeof MessageChannel === "undefined" ? null : new MessageChannel();
+  /** @type {(() => void) | null} */
+  let nextSlice = null;
+  if (channel) {
+    channel.port1.onmessage = () => {
+      const slice = nextSlice;
+      nextSlice = null;
+      slice?.();
+    };
+  }
+  const later = (/** @type {() => void} */ slice) => {
+    if (channel === null) {
+      setTimeout(slice, 0);
+    } else {
+      nextSlice = slice;
+      channel.port2.postMessage(0);
+    }
+  };
   const save = (/** @type {string} */ name, /** @type {number} */ value) => {
     model.set(name, value);
     model.save_changes();
@@ -191,9 +213,8 @@ function render(model, el) {
 
   /** Stop the run under way, if any. */
   function stop() {
-    job += 1;
-    if (timer !== null) clearTimeout(timer);
-    timer = null;
+    job += 1;                          // a slice of an older run returns at once
+    nextSlice = null;
     playing = "";
     readout.removeAttribute("aria-busy");
   }
@@ -226,7 +247,6 @@ function render(model, el) {
     progress.value = 0;
     readout.setAttribute("aria-busy", "true");
     const slice = () => {
-      timer = null;
       if (mine !== job) return;
       const start = performance.now();
       try {
@@ -245,9 +265,9 @@ function render(model, el) {
         message.say(errorWords(error));
         return;
       }
-      timer = setTimeout(slice, 0);
+      later(slice);
     };
-    timer = setTimeout(slice, 0);
+    later(slice);
   }
 
   /** The games of `key` are played: keep them and draw. */
@@ -293,7 +313,8 @@ function render(model, el) {
         capped: cappedMean(turns, c), cut: capped.cut });
     } else {
       chart.draw({ n: turns.length, at, mean, half, exact });
-      words = simulationWords({ n: turns.length, mean: mean[last], half: half[last], exact, cap: 0 });
+      words = simulationWords({ n: turns.length, mean: mean[last], half: half[last], exact,
+        cap: 0 });
     }
     readout.replaceChildren(...words.readout.map((part) => (part === "\n" ? h("br")
       : typeof part === "string" ? part : h("b", { text: part.bold }))));
@@ -318,6 +339,7 @@ function render(model, el) {
   show();
   return () => {
     stop();
+    channel?.port1.close();
     for (const trait of TRAITS) model.off(`change:${trait}`, show);
   };
 }
