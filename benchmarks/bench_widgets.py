@@ -140,10 +140,11 @@ def widget_timings(repeat: int = 15, browser: bool = True) -> list[tuple[str, fl
     # CoinFlipExplorer computes and draws in the page: a change of p costs Python a trait's sync
     # only (its page timing: the browser part below, and tests/test_coin_explorer_browser.py).
 
+    # SimulationExplorer plays its games and draws in the page: a change of the cap costs Python
+    # a trait's sync only (its page timing: the browser part below, and
+    # tests/test_simulation_explorer_browser.py).
     sim = SimulationExplorer()
     out.append(("SimulationExplorer cap 0->60", _median_change(sim.cap, [60, 0], repeat)))
-    out.append(("SimulationExplorer run 10,000 games (button)",
-                _median_call(sim.run.click, max(3, repeat // 3))))
 
     jump = JumpExplorer()
     sources = [v for _, v in jump.jump_from.options]

@@ -84,6 +84,8 @@ LIVE_EXPLORERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
                      ("board_json", "board_name", "positions")),
     "PolicyExplorer": ("chutes_edu.widgets.policy_explorer", "ChutesPolicyExplorer",
                        ("board_json", "board_name", "aim_exact", "aim_lean", "discount_factor")),
+    "SimulationExplorer": ("chutes_edu.widgets.simulation_explorer", "ChutesSimulationExplorer",
+                           ("board_json", "board_name", "games", "random_seed", "turn_cap")),
 }
 
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.

@@ -286,19 +286,15 @@ def test_a_notebook_output_carries_alt_text_and_the_picture(tmp_path):
 
 # --------------------------------------------------------------------------- widgets
 def test_every_explorer_image_says_what_it_shows_and_follows_the_picture():
-    # (CoinFlipExplorer and RaceExplorer draw in the page: their pictures' words are checked
-    # against the library's by tests/js/coin_math.test.mjs and race_math.test.mjs, and followed in
-    # the browser by test_coin_explorer_browser.py and test_race_explorer_browser.py; so does
-    # PolicyExplorer, whose picture's words test_policy_explorer_browser.py compares with the
-    # library's painter's, word for word)
-    from chutes_edu import (
-        JumpExplorer,
-        SimulationExplorer,
-    )
+    # (CoinFlipExplorer, RaceExplorer, PolicyExplorer and SimulationExplorer draw in the page:
+    # their pictures' words are checked against the library's by tests/js/coin_math.test.mjs and
+    # race_math.test.mjs, and followed in the browser by test_coin_explorer_browser.py,
+    # test_race_explorer_browser.py and test_simulation_explorer_browser.py;
+    # test_policy_explorer_browser.py compares the policy picture's words with the library's
+    # painter's, word for word)
+    from chutes_edu import JumpExplorer
     cases = [(BoardExplorer(), lambda ex: setattr(ex.die, "value", 7),
               ["board_image", "distribution_image"]),
-             (SimulationExplorer(n_games=2000), lambda ex: setattr(ex.cap, "value", 60),
-              ["image"]),
              (JumpExplorer(), lambda ex: setattr(ex.jump_to, "value", 31), ["image"])]
     for ex, change, names in cases:
         before = {n: (getattr(ex, n).alt, getattr(ex, n).value) for n in names}

@@ -73,12 +73,13 @@ def test_die_slider_moves_the_readout_in_a_real_browser(voila_url):
 
 # (explorer's CSS class, the CSS class of one of its sliders)
 EXPLORERS = [("chutes-board-explorer", "chutes-die"),
-             ("chutes-simulation-explorer", "chutes-cap"),
              ("chutes-jump-explorer", "chutes-jump-to")]
 # Explorers that draw in the page (an SVG picture, no PNG), with a readout too:
-# tests/test_coin_explorer_browser.py, tests/test_race_explorer_browser.py and
-# tests/test_policy_explorer_browser.py move their sliders.
-LIVE = ["chutes-coin-explorer", "chutes-race-explorer", "chutes-policy-explorer"]
+# tests/test_coin_explorer_browser.py, tests/test_race_explorer_browser.py,
+# tests/test_policy_explorer_browser.py and tests/test_simulation_explorer_browser.py move their
+# sliders.
+LIVE = ["chutes-coin-explorer", "chutes-race-explorer", "chutes-policy-explorer",
+        "chutes-simulation-explorer"]
 
 # every picture of an explorer: shown at its PNG's own size (not stretched, not upscaled)
 _IMAGE_SIZES = """root => [...root.querySelectorAll('img')].map(img => {

@@ -700,3 +700,37 @@ def test_lesson_ten_holds_a_live_policy_explorer(site):
         after = (picture.get_attribute("aria-label") or "", live.text_content() or "")
         assert after[0] != before[0] and "discount 0.89" in after[0]
         assert after[1].startswith("This policy takes ") and f"{fewest:.3f}" in after[1]
+
+
+def test_lessons_one_and_seven_hold_a_live_simulation_explorer(site):
+    """Issue 28: Lesson 7's simulation explorer plays its games in the page opened from disk,
+    with no kernel and every request off the disk refused: the readout gives the library's exact
+    mean; the cap's slider moves from the keyboard, and the readout, the picture's text
+    alternative and the polite live region follow; no page errors; axe-core finds nothing serious
+    or critical in it. Lesson 1 mounts one too, beside its coin-flip explorer."""
+    from playwright.sync_api import expect
+
+    from chutes_edu import MILTON_BRADLEY_1943, expected_turns
+
+    lesson_one = (site / "lessons" / "01_waiting_for_heads.html").read_text(encoding="utf-8")
+    assert lesson_one.count('data-explorer="SimulationExplorer"') == 1
+    exact = f"{float(expected_turns(MILTON_BRADLEY_1943)[0]):.4f}"
+    with _live_explorer(site, "lessons/07_simulation.html", "chutes-simulation-explorer",
+                        "SimulationExplorer") as (_, root):
+        readout = root.locator(".chutes-readout")
+        picture = root.locator("svg[role=img]")
+        live = root.locator("[role=status][aria-live=polite]")
+        expect(readout).to_contain_text("mean of 10,000 games: ")
+        expect(readout).to_contain_text(f"exact: {exact} turns")
+        before = (picture.get_attribute("aria-label") or "", live.text_content() or "")
+        assert before[0].startswith("Monte Carlo convergence: the running mean of 10,000 games")
+        cap = root.get_by_role("slider", name="cap on a game's length (0: no cap)")
+        cap.focus()
+        cap.press("PageUp")
+        turns = int(cap.input_value())
+        assert turns > 0
+        expect(readout).to_contain_text(f"capped at {turns} turns: ")
+        expect(cap).to_have_attribute("aria-valuetext", f"{turns} turns")
+        after = (picture.get_attribute("aria-label") or "", live.text_content() or "")
+        assert after[0] != before[0] and f"with each capped at {turns} turns" in after[0]
+        assert after[1] != before[1] and f"capped at {turns} turns" in after[1]

@@ -29,7 +29,7 @@ from chutes_edu import (  # noqa: E402
     simulate,
     win_probabilities,
 )
-from chutes_edu.widgets.controls import IntSlider, SelectionSlider  # noqa: E402
+from chutes_edu.widgets.controls import SelectionSlider  # noqa: E402
 
 PNG = b"\x89PNG"
 
@@ -278,38 +278,80 @@ def test_coin_flip_explorer_front_end_is_one_module_with_its_maths():
 
 # --------------------------------------------------------------------------- simulation
 def test_simulation_explorer_runs_headless():
+    """The explorer plays and draws in the page (tests/test_simulation_explorer_browser.py,
+    tests/js/simulation_math.test.mjs); Python holds the board, the number of games, the seed and
+    the cap, synced to the page, checks them, and gives the library's numbers."""
+    import anywidget
+
+    from chutes_edu.widgets.board_editor import board_to_json
+
     ex = SimulationExplorer(n_games=2000)
-    assert ex.turns.size == 2000 and ex.progress.value == 100
-    assert "39.2251" in ex.readout.value
-    assert isinstance(ex.progress, (widgets.IntProgress, widgets.FloatProgress))
+    assert isinstance(ex, anywidget.AnyWidget)
+    state = ex.get_state()
+    assert (state["games"], state["random_seed"], state["turn_cap"]) == (2000, 0, 0)
+    assert state["board_json"] == board_to_json(MILTON_BRADLEY_1943)
+    assert ex.turns.size == 2000
+    assert f"{ex.exact:.4f}" == "39.2251"
+    assert np.array_equal(ex.turns, simulate(MILTON_BRADLEY_1943, 2000, seed=0))
     ex.n_games.value = 5000
     ex.seed.value = 3
+    assert ex.get_state()["games"] == 5000 and ex.get_state()["random_seed"] == 3
     turns = ex.run_simulation()
-    assert turns.size == 5000 and ex.progress.value == 100
-    assert f"{turns.mean():.4f}" in ex.readout.value
+    assert turns.size == 5000
+    assert ex.summary()["mean"] == pytest.approx(turns.mean())
     # the same seed plays the same games
     assert np.array_equal(turns, ex.run_simulation())
 
 
 def test_simulation_button_and_cap():
+    import traitlets
+
     ex = SimulationExplorer(n_games=3000)
     ex.n_games.value = 4000
     ex.run.click()
     assert ex.turns.size == 4000
-    assert "capped" not in ex.readout.value
-    assert isinstance(ex.cap, IntSlider) and ex.cap.min == 0
+    assert "capped" not in ex.summary()
+    assert ex.cap.min == 0 and ex.cap.max == 300
     ex.cap.value = 60
-    assert f"{capped_mean(ex.turns, 60):.4f}" in ex.readout.value
+    assert ex.get_state()["turn_cap"] == 60
+    assert ex.summary()["capped"] == pytest.approx(capped_mean(ex.turns, 60))
+    assert ex.summary()["cut"] == (ex.turns > 60).sum()
     assert ex.turns.size == 4000                       # the cap does not re-simulate
     ex.cap.value = 0
-    assert "capped" not in ex.readout.value
+    assert "capped" not in ex.summary()
+    # a value out of range is refused in words and the state kept
+    with pytest.raises(traitlets.TraitError, match="cap must be from 0 to 300, not 301"):
+        ex.cap.value = 301
+    assert ex.cap.value == 0 and "not 301" in ex.last_error
+    with pytest.raises(traitlets.TraitError, match="n_games must be from 1 to 1,000,000, not 0"):
+        ex.n_games.value = 0
+    with pytest.raises(traitlets.TraitError, match="seed must be from 0 to"):
+        ex.seed.value = -1
+    assert ex.n_games.value == 4000
+    with pytest.raises(ValueError, match="n_games must be from 1"):
+        SimulationExplorer(n_games=2_000_000)
+    with pytest.raises(traitlets.TraitError, match="board is set when it is made"):
+        ex.board_json = {"size": 50}
 
 
 def test_simulation_on_another_board():
     ex = SimulationExplorer(NOORDENBOS_2023, n_games=1000)
-    assert _turns(NOORDENBOS_2023) in ex.readout.value
+    assert f"{ex.exact:.4f}" == _turns(NOORDENBOS_2023)
+    assert ex.get_state()["board_name"] == NOORDENBOS_2023.name
     assert ex.turns.min() >= 1
     assert simulate(NOORDENBOS_2023, 10, seed=0).dtype == ex.turns.dtype
+
+
+def test_simulation_explorer_front_end_is_one_module_with_its_maths():
+    from chutes_edu.widgets import simulation_explorer
+
+    source = simulation_explorer.module_source()
+    assert SimulationExplorer._esm == source
+    for module in ("simulation_math.js", "coin_math.js", "convergence_chart.js",
+                   "explorer_ui.js", "board_math.js", "simulation_explorer.js"):
+        assert source.count(f"// {module}, bundled by") == 1, module
+    assert "window.ChutesSimulationExplorer = { mount:" in simulation_explorer.script_source()
+    assert ".chutes-simulation-explorer" in simulation_explorer.style_source()
 
 
 # --------------------------------------------------------------------------- add a jump
@@ -464,11 +506,10 @@ def _png_size(data):
 
 
 def _explorers():
-    # (CoinFlipExplorer, RaceExplorer and PolicyExplorer draw in the page, with no PNG:
-    # tests/test_coin_explorer_browser.py, tests/test_race_explorer_browser.py,
-    # tests/test_policy_explorer_browser.py)
-    return {"board": BoardExplorer(),
-            "simulation": SimulationExplorer(n_games=3000), "jump": JumpExplorer(),
+    # (CoinFlipExplorer, RaceExplorer, PolicyExplorer and SimulationExplorer draw in the page,
+    # with no PNG: tests/test_coin_explorer_browser.py, tests/test_race_explorer_browser.py,
+    # tests/test_policy_explorer_browser.py, tests/test_simulation_explorer_browser.py)
+    return {"board": BoardExplorer(), "jump": JumpExplorer(),
             "jump10": JumpExplorer(min_length=10)}
 
 
@@ -499,9 +540,9 @@ def test_images_are_shown_at_their_pixel_size(every):
 
 
 def test_images_keep_their_size_after_a_change():
-    simulation = SimulationExplorer(n_games=2000)
-    simulation.cap.value = 60
-    assert _png_size(simulation.image.value) == simulation.view.size
+    jump = JumpExplorer()
+    jump.jump_to.value = 31
+    assert _png_size(jump.image.value) == jump.view.size
 
 
 def _glyph_font_px(collection):
@@ -541,22 +582,6 @@ def test_smallest_text_is_11_px_at_display_size(every):
 
 def _points_inside(bbox, xy):
     return (bbox.x0 < xy[:, 0]) & (xy[:, 0] < bbox.x1) & (bbox.y0 < xy[:, 1]) & (xy[:, 1] < bbox.y1)
-
-
-def test_convergence_legends_stay_off_the_data():
-    sim = SimulationExplorer(n_games=5000)      # (the coin-flip explorer draws in the page)
-    sim.cap.value = 60
-    for ex in (sim,):
-        figure = ex.view.figure
-        figure.canvas.draw()
-        ax = figure.axes[0]
-        legend = ax.get_legend().get_window_extent()
-        assert not legend.overlaps(ax.get_window_extent())       # below the axes: covers nothing
-        for line in ax.get_lines():
-            if line.get_visible() and len(line.get_xdata()):
-                xy = line.get_transform().transform(line.get_xydata())
-                assert not _points_inside(legend, xy[-50:]).any()   # the converged end
-        assert not legend.overlaps(ax.xaxis.label.get_window_extent())
 
 
 def test_distribution_legend_and_summary_stay_off_the_curves():

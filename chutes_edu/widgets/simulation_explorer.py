@@ -1,139 +1,256 @@
-"""SimulationExplorer: Monte Carlo games converging to the exact expected length, and the bias of a
-turn cap."""
+r"""SimulationExplorer: Monte Carlo games converging to the exact expected length, and the bias of a
+turn cap, played and drawn in the page.
+
+After :math:`k` games of lengths :math:`T_1, \dots, T_k` the running mean is
+:math:`\bar T_k = (T_1 + \dots + T_k)/k`, with the 95% band
+:math:`\bar T_k \pm 1.96\, s_k/\sqrt k` (:func:`~chutes_edu.running_mean`); by the law of large
+numbers it settles on the exact :math:`E[T]` (:func:`~chutes_edu.expected_turns`). A loop that
+stops every game after ``cap`` turns reports the mean of :math:`\min(T_i, \mathrm{cap})`, which
+settles on :math:`E[\min(T, \mathrm{cap})] < E[T]` however many games are played
+(:func:`~chutes_edu.capped_mean`): the bias of a cap.
+
+The explorer is an anywidget whose front end (``js/simulation_explorer.js``, bundled with the
+modules it imports by :mod:`chutes_edu.widgets._bundle`) plays the games with its own seeded
+generator, a few milliseconds at a time, and computes in the page with ``js/simulation_math.js``
+(held to the library by ``tests/js/simulation_math.test.mjs``): so it runs live in JupyterLab, in
+Voila and on the course website alike, with no kernel behind the page. Python holds the state
+(the board as ``board_json``, ``n_games``, ``seed`` and ``cap``, synced both ways and checked
+here) and gives a reader in the kernel the numbers through the library
+(:attr:`SimulationExplorer.turns`, :meth:`SimulationExplorer.summary`): numpy's games for the same
+arguments, a different sample of the same game than the page's.
+"""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
-import ipywidgets as widgets
+import anywidget
 import numpy as np
+import traitlets
 
 from ..board import Board
 from ..boards import MILTON_BRADLEY_1943
-from ..markov import (
-    expected_turns,
-)
-from ..plots._style import _PAINTER
-from ..plots.charts import (
-    plot_convergence,
-)
+from ..markov import expected_turns
 from ..simulation import capped_mean, running_mean, simulate
-from ._base import _Explorer, _FigureView
-from .controls import IntSlider
+from ._base import _Offline
+from ._bundle import JS, bundle, styles
+from .board_editor import board_to_json
+from .coin_explorer import _whole
+
+__all__ = ["FRONT_END",
+           "SimulationExplorer", "module_source", "script_source", "style_source", "MAX_GAMES",
+           "MAX_SEED", "MAX_CAP"]
+
+MAX_GAMES = 1_000_000
+"""The most games the explorer plays (``MAX_GAMES`` of simulation_math.js)."""
+
+MAX_SEED = 2**32 - 1
+"""The largest seed (``MAX_SEED`` of coin_math.js): seeds are whole numbers from 0 to 2^32 - 1."""
+
+MAX_CAP = 300
+"""The longest turn cap the explorer offers (``MAX_CAP`` of simulation_explorer.js); 0 is none."""
+
+_ENTRY = "simulation_explorer.js"
+FRONT_END = (_ENTRY, "ChutesSimulationExplorer")
+"""The front end's entry module and the global that publishes its ``mount`` on the course
+website, which loads every front end as one script
+(:func:`chutes_edu.widgets._bundle.site_script`)."""
+_ORIGIN = "chutes_edu.widgets.simulation_explorer"
 
 
-class SimulationExplorer(_Explorer):
+@cache
+def module_source() -> str:
+    """The explorer's front end as the single ES module anywidget loads (see
+    :func:`chutes_edu.widgets._bundle.bundle`)."""
+    return bundle(_ENTRY, classic=False, folder=JS, global_name="ChutesSimulationExplorer",
+                  what="simulation explorer", origin=_ORIGIN)
+
+
+def script_source() -> str:
+    """The explorer's front end as a classic script for a page opened from disk (the course
+    website), publishing ``window.ChutesSimulationExplorer.mount(el, {board_json, board_name,
+    n_games, seed, cap})``."""
+    return bundle(_ENTRY, classic=True, folder=JS, global_name="ChutesSimulationExplorer",
+                  what="simulation explorer", origin=_ORIGIN)
+
+
+def style_source() -> str:
+    """The explorer's styles: the explorers' shared ``controls.css``, ``coin_explorer.css`` (which
+    holds the number boxes and the pictures drawn in the page), then ``simulation_explorer.css``."""
+    return styles("coin_explorer.css", "simulation_explorer.css")
+
+
+_LIMITS = {"games": ("n_games", 1, MAX_GAMES), "random_seed": ("seed", 0, MAX_SEED),
+           "turn_cap": ("cap", 0, MAX_CAP)}
+"""Each shared number's trait -> its name in words and its least and largest values."""
+
+
+class _Setting:
+    """One of the state's numbers, as the control that set it before: ``value``, ``min``,
+    ``max`` (setting ``value`` sets the shared trait, checked)."""
+
+    def __init__(self, explorer: SimulationExplorer, trait: str) -> None:
+        self._explorer = explorer
+        self._trait = trait
+        _, self.min, self.max = _LIMITS[trait]
+
+    @property
+    def value(self) -> int:
+        return int(getattr(self._explorer, self._trait))
+
+    @value.setter
+    def value(self, value: int) -> None:
+        setattr(self._explorer, self._trait, value)
+
+
+class _Run:
+    """The run button, as before: ``click()`` plays the games (:meth:`run_simulation`)."""
+
+    description = "run"
+
+    def __init__(self, explorer: SimulationExplorer) -> None:
+        self._explorer = explorer
+
+    def click(self) -> None:
+        self._explorer.run_simulation()
+
+
+class SimulationExplorer(_Offline, anywidget.AnyWidget):
     """Monte Carlo games converging to the exact expected length; the bias of a turn cap.
+
+    The page shows number boxes for the games and the seed, a run button and a progress bar, a
+    slider for the cap (each named, all from the keyboard), the readout, the running mean with its
+    95% band against the exact value (and, with a cap, the capped mean) as a picture with its
+    description, and a polite announcement of the new mean after each change. It plays the games
+    itself, a few milliseconds at a time: 10^5 games never hold the page.
 
     Parameters
     ----------
     board : Board, default MILTON_BRADLEY_1943
         The board to simulate.
     n_games : int, default 10_000
-        The initial number of games.
+        The number of games, 1 to :data:`MAX_GAMES`.
+    seed : int, default 0
+        The random seed, 0 to :data:`MAX_SEED`; the same seed plays the same games.
 
     Attributes
     ----------
-    n_games : ipywidgets.BoundedIntText
-    cap : chutes_edu.widgets.controls.IntSlider (a labelled native slider)
-        Count every game as at most this many turns (0 = no cap; up to 300), to show the bias.
-    seed : ipywidgets.IntText
-    run : ipywidgets.Button
+    board : Board
+        The board.
+    board_json, board_name, games, random_seed, turn_cap
+        The state shared with the page: the board in the editor's JSON form, its name, the
+        number of games, the seed and the cap on a game's length in turns (0: no cap; up to
+        :data:`MAX_CAP`). A control there sets them; setting one here redraws the page (new
+        games or a new seed play the games anew; a new cap redraws the games played).
+    n_games, seed, cap : objects with ``value``, ``min``, ``max``
+        The same three numbers, as the controls that set them before.
+    run : object with ``click()``
         Calls :meth:`run_simulation`.
-    progress : ipywidgets.IntProgress
-        Games played so far, in percent, while a simulation runs.
-    readout, message : ipywidgets.HTML
-    image : chutes_edu.widgets.controls.Picture (a PNG with its alt text)
+    exact : float
+        The library's expected number of turns from square 0 (:func:`~chutes_edu.expected_turns`).
     turns : numpy.ndarray
-        The game lengths of the last run.
+        The library's game lengths for the current state (:func:`~chutes_edu.simulate`).
+    last_error : str
+        The last refusal of a value set here, "" if none.
+
+    Raises
+    ------
+    ValueError
+        If ``board`` is not a Board or a number is out of range.
+
+    Examples
+    --------
+    >>> explorer = SimulationExplorer(n_games=2000)
+    >>> round(explorer.exact, 4)
+    39.2251
+    >>> explorer.cap.value = 60
+    >>> explorer.summary()["capped"] < explorer.exact
+    True
     """
 
     offline_summary = ("Simulation explorer: play many games and watch the running mean "
                        "approach the exact value")
 
+    _esm = module_source()
+    _css = style_source()
+
+    board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
+    board_name = traitlets.Unicode("", help="The board's name.").tag(sync=True)
+    games = traitlets.Int(10_000, help="The number of games.").tag(sync=True)
+    random_seed = traitlets.Int(0, help="The random seed.").tag(sync=True)
+    turn_cap = traitlets.Int(0, help="The cap on a game's length (0: no cap).").tag(sync=True)
+
     def __init__(self, board: Board = MILTON_BRADLEY_1943, n_games: int = 10_000,
-                 seed: int = 0) -> None:
-        super().__init__()
-        self.add_class("chutes-simulation-explorer")
+                 seed: int = 0, **kwargs: Any) -> None:
+        if not isinstance(board, Board):
+            raise ValueError(f"board must be a Board, not {type(board).__name__}")
+        _whole(n_games, "n_games", 1, MAX_GAMES)
+        _whole(seed, "seed", 0, MAX_SEED)
         self.board = board
-        wide = {"description_width": "initial"}
-        self.n_games = widgets.BoundedIntText(value=n_games, min=1, max=5_000_000, step=1000,
-                                              description="games to play", style=wide,
-                                              layout=widgets.Layout(width="240px"))
-        self.cap = IntSlider(0, 0, 300, description="cap on a game's length (0: no cap)",
-                             unit="turns")
-        self.cap.add_class("chutes-cap")
-        self.seed = widgets.IntText(value=seed, description="random seed", style=wide,
-                                    layout=widgets.Layout(width="200px"))
-        self.run = widgets.Button(description="run", icon="play", button_style="primary",
-                                  tooltip="play the games")
-        self.progress = widgets.IntProgress(value=0, min=0, max=100, description="played",
-                                            style=wide, layout=widgets.Layout(width="300px"))
-        self.readout = widgets.HTML("")
-        self.readout.add_class("chutes-readout")
-        self._painter: Any = None
-        self.view = _FigureView((544, 336), dynamic=lambda: (self._painter.dynamic_artists()
-                                                            if self._painter else []),
-                                css="chutes-simulation-image")
-        self.image = self.view.image
-        self._ax = self.view.figure.add_subplot()
-        self.turns: np.ndarray = np.zeros(0, dtype=np.int64)
         self.exact = float(expected_turns(board)[0])
-        self.run.on_click(self._handler(lambda _: self.run_simulation()))
-        self._observe(self.cap, self._redraw)
-        self.run_simulation()
-        self.children = [
-            widgets.HTML(f"<b>Simulation</b> on {board.name or 'the board'}: play many games "
-                         "and watch the average settle on the exact answer."),
-            widgets.HBox([self.n_games, self.seed]), widgets.HBox([self.run, self.progress]),
-            self.cap, self.readout, self.message, self.image, self.live]
+        self.last_error = ""
+        self._played: tuple[int, int, np.ndarray] | None = None
+        super().__init__(board_json=board_to_json(board), board_name=board.name or "",
+                         games=int(n_games), random_seed=int(seed), **kwargs)
+        self.n_games = _Setting(self, "games")
+        self.seed = _Setting(self, "random_seed")
+        self.cap = _Setting(self, "turn_cap")
+        self.run = _Run(self)
+
+    @traitlets.validate("games", "random_seed", "turn_cap")
+    def _valid_number(self, proposal: Any) -> int:
+        name, low, high = _LIMITS[proposal["trait"].name]
+        try:
+            value = _whole(proposal["value"], name, low, high)
+        except ValueError as error:
+            self.last_error = str(error)
+            raise traitlets.TraitError(str(error)) from None
+        self.last_error = ""
+        return value
+
+    @traitlets.validate("board_json")
+    def _fixed_board(self, proposal: Any) -> dict[str, Any]:
+        if hasattr(self, "board") and proposal["value"] != board_to_json(self.board):
+            raise traitlets.TraitError("the simulation explorer's board is set when it is made: "
+                                       "make a new SimulationExplorer(board) for another board")
+        return dict(proposal["value"])
+
+    @property
+    def turns(self) -> np.ndarray:
+        """The library's game lengths for ``n_games`` and ``seed``
+        (:func:`~chutes_edu.simulate`; kept until either changes)."""
+        if self._played is None or self._played[:2] != (self.games, self.random_seed):
+            lengths = simulate(self.board, self.games, seed=self.random_seed)
+            self._played = (self.games, self.random_seed, lengths)
+        return self._played[2]
 
     def run_simulation(self) -> np.ndarray:
-        """Play ``n_games`` games (in chunks, moving the progress bar) and redraw.
+        """Play ``n_games`` games with ``seed`` through the library (the page plays its own).
 
         Returns
         -------
         numpy.ndarray
-            The game lengths (also kept as ``turns``).
+            The game lengths (also :attr:`turns`); the same seed plays the same games.
         """
-        total = self.n_games.value
-        rng = np.random.default_rng(self.seed.value)
-        chunk = max(20_000, -(-total // 20))     # up to 20 steps of the progress bar
-        pieces: list[np.ndarray] = []
-        done = 0
-        self.progress.value = 0
-        self.progress.bar_style = ""
-        while done < total:
-            k = min(chunk, total - done)
-            pieces.append(simulate(self.board, k, seed=rng))
-            done += k
-            self.progress.value = done * 100 // total
-        self.progress.bar_style = "success"
-        self.turns = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int64)
-        self._redraw()
         return self.turns
 
-    def _redraw(self) -> None:
-        if self.turns.size == 0:
-            return
-        cap = self.cap.value or None
-        mean, half = running_mean(self.turns)
-        band = f" &plusmn; {half[-1]:.3f}" if np.isfinite(half[-1]) else ""
-        text = (f"mean of {self.turns.size:,} games: <b>{mean[-1]:.4f}</b>{band} turns (95%); "
-                f"exact: <b>{self.exact:.4f}</b> turns")
-        if cap is not None:
-            capped = capped_mean(self.turns, cap)
-            text += (f"<br>capped at {cap} turns: <b>{capped:.4f}</b> turns, off by "
-                     f"<b>{capped - self.exact:+.4f}</b> turns "
-                     f"({int((self.turns > cap).sum()):,} games cut short)")
-        if self._painter is None:
-            plot_convergence(self.turns, self.exact, ax=self._ax, cap=cap,
-                             title="Monte Carlo convergence", legend_values=False)
-            self._painter = getattr(self._ax, _PAINTER)
-        changed = self._painter.update(self.turns, self.exact, cap=cap, sticky=True)
-        self.view.render(full=changed, relayout=self._painter.relayout or None)
-        self._clear_error()
-        self._announce(f"Mean of {self.turns.size:,} games {mean[-1]:.2f} turns, exact "
-                       f"{self.exact:.2f}" + ("" if cap is None else
-                                              f"; capped at {cap} turns {capped:.2f}"))
-        self.readout.value = text
+    def summary(self) -> dict[str, float]:
+        """The library's numbers for the current state: the mean of :attr:`turns`, its 95%
+        half-width (:func:`~chutes_edu.running_mean`), the exact answer, and, with a cap, the
+        capped mean (:func:`~chutes_edu.capped_mean`) and the games it cuts short.
+
+        Returns
+        -------
+        dict
+            ``{"mean", "half_width", "exact", "n_games"}``, with ``"capped"`` and ``"cut"`` when
+            ``cap.value`` is not 0.
+        """
+        turns = self.turns
+        mean, half = running_mean(turns)
+        out = {"mean": float(mean[-1]), "half_width": float(half[-1]), "exact": self.exact,
+               "n_games": float(turns.size)}
+        if self.turn_cap:
+            out["capped"] = capped_mean(turns, self.turn_cap)
+            out["cut"] = float((turns > self.turn_cap).sum())
+        return out

@@ -11,6 +11,10 @@
  * curve fits it and fills at least half of it, so that a slider's small steps do not make the
  * axis jump.
  *
+ * A chart made with a `capLabel` can also draw, as plot_convergence(..., cap=c) does, the running
+ * mean that a turn cap would report (each sample counted as min(x, c)) as a dash-dotted line,
+ * with its legend entry; its values count in the y range like the mean's.
+ *
  * @module convergence_chart
  */
 import { attr, s } from "./editor_dom.js";
@@ -19,7 +23,8 @@ import { fixed, grouped } from "./explorer_ui.js";
 const WIDTH = 512;
 const HEIGHT = 320;
 const BOX = { left: 64, right: 484, top: 34, bottom: 214 };
-const COLOURS = { mean: "#0072B2", band: "#56B4E9", exact: "#000000", grid: "#d9d9d9" };
+const COLOURS = { mean: "#0072B2", band: "#56B4E9", exact: "#000000", grid: "#d9d9d9",
+  capped: "#D55E00" };
 
 /** Up to about `count` round tick values covering [lo, hi]. */
 function niceTicks(/** @type {number} */ lo, /** @type {number} */ hi, count = 5) {
@@ -34,22 +39,26 @@ function niceTicks(/** @type {number} */ lo, /** @type {number} */ hi, count = 5
   return { values: out, decimals };
 }
 
-/** The library's sentence for the picture (plot_convergence's alt text). */
+/** The library's sentence for the picture (plot_convergence's alt text); with a `cap`, the
+ * capped mean's too. */
 export function describeConvergence(/** @type {{title: string, n: number, what: string,
-  unit: string, last: number, exact: number}} */ { title, n, what, unit, last, exact }) {
+  unit: string, last: number, exact: number, cap?: number, cappedLast?: number}} */
+  { title, n, what, unit, last, exact, cap, cappedLast }) {
+  const capped = cap === undefined || cappedLast === undefined ? "" : `; with each capped at ` +
+    `${cap} ${unit} (dash-dotted line) the mean ends at ${fixed(cappedLast, 3)} ${unit}`;
   return `${title}: the running mean of ${grouped(n)} ${what} (log x-axis, solid line) with ` +
     `its 95% confidence band ends at ${fixed(last, 3)} ${unit}; the dashed line is the exact ` +
-    `value ${fixed(exact, 4)} ${unit}.`;
+    `value ${fixed(exact, 4)} ${unit}${capped}.`;
 }
 
 /**
  * The y range the library's picture uses (see the module's notes), kept from `frame` when the
  * new curve fits it.
  * @param {{n: number, at: ArrayLike<number>, mean: ArrayLike<number>, half: ArrayLike<number>,
- *          exact: number}} data
+ *          exact: number, capped?: ArrayLike<number>}} data
  * @param {{lo: number, hi: number, n: number} | null} frame
  */
-export function yRange({ n, at, mean, half, exact }, frame) {
+export function yRange({ n, at, mean, half, exact, capped }, frame) {
   const first = Math.min(n, 10) - 1;
   const settled = Math.min(n, Math.max(10, Math.floor(n / 50))) - 1;
   let lo = exact;
@@ -58,6 +67,10 @@ export function yRange({ n, at, mean, half, exact }, frame) {
     if (at[j] >= first) {
       lo = Math.min(lo, mean[j]);
       hi = Math.max(hi, mean[j]);
+      if (capped) {
+        lo = Math.min(lo, capped[j]);
+        hi = Math.max(hi, capped[j]);
+      }
     }
     if (at[j] >= settled && Number.isFinite(half[j])) {
       lo = Math.min(lo, mean[j] - half[j]);
@@ -73,10 +86,13 @@ export function yRange({ n, at, mean, half, exact }, frame) {
 }
 
 /**
- * A convergence picture: `draw(data)` shows a new curve and returns its description.
- * @param {{id: string, title: string, unit: string, what: string, exactLabel: string}} options
+ * A convergence picture: `draw(data)` shows a new curve and returns its description. With a
+ * `capLabel`, `draw` also takes the capped running mean (`capped`, at the same samples) and its
+ * `cap`, and shows it while given.
+ * @param {{id: string, title: string, unit: string, what: string, exactLabel: string,
+ *          capLabel?: string}} options
  */
-export function createConvergenceChart({ id, title, unit, what, exactLabel }) {
+export function createConvergenceChart({ id, title, unit, what, exactLabel, capLabel }) {
   const clip = `${id}-clip`;
   const svg = /** @type {SVGSVGElement} */ (s("svg", { class: "chutes-chart", role: "img",
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH, height: HEIGHT }));
@@ -88,7 +104,10 @@ export function createConvergenceChart({ id, title, unit, what, exactLabel }) {
   const grid = s("g", { class: "chutes-chart-grid" });
   const xTicks = s("g", { class: "chutes-chart-ticks", "text-anchor": "middle" });
   const yTicks = s("g", { class: "chutes-chart-ticks", "text-anchor": "end" });
+  const cappedLine = s("path", { fill: "none", stroke: COLOURS.capped, "stroke-width": 1.6,
+    "stroke-dasharray": "8 3 2 3" });
   plot.append(band, line, exactLine);
+  if (capLabel) plot.insertBefore(cappedLine, exactLine);
   const legendY = BOX.bottom + 58;
   const legend = s("g", { class: "chutes-chart-legend" }, [
     s("line", { x1: 70, x2: 98, y1: legendY, y2: legendY, stroke: COLOURS.mean, "stroke-width": 1.6 }),
@@ -99,6 +118,12 @@ export function createConvergenceChart({ id, title, unit, what, exactLabel }) {
       "stroke-width": 1.4, "stroke-dasharray": "6 4" }),
     s("text", { x: 104, y: legendY + 26, text: exactLabel }),
   ]);
+  const cappedKey = s("g", {}, [
+    s("line", { x1: 270, x2: 298, y1: legendY + 22, y2: legendY + 22, stroke: COLOURS.capped,
+      "stroke-width": 1.6, "stroke-dasharray": "8 3 2 3" }),
+    s("text", { x: 304, y: legendY + 26, text: capLabel ?? "" }),
+  ]);
+  if (capLabel) legend.append(cappedKey);
   svg.append(
     s("defs", {}, [s("clipPath", { id: clip }, [s("rect", { x: BOX.left, y: BOX.top,
       width: BOX.right - BOX.left, height: BOX.bottom - BOX.top })])]),
@@ -144,10 +169,11 @@ export function createConvergenceChart({ id, title, unit, what, exactLabel }) {
    * Draw the running mean `mean ± half` at the samples `at` (0-based) of `n`, and the exact
    * value; returns the picture's description (also its aria-label).
    * @param {{n: number, at: ArrayLike<number>, mean: ArrayLike<number>,
-   *          half: ArrayLike<number>, exact: number}} data
+   *          half: ArrayLike<number>, exact: number, capped?: ArrayLike<number>,
+   *          cap?: number}} data
    */
   const draw = (data) => {
-    const { n, at, mean, half, exact } = data;
+    const { n, at, mean, half, exact, capped, cap } = data;
     frame = yRange(data, frame);
     axes(n, frame);
     const top = Math.log10(Math.max(10, n));
@@ -170,7 +196,17 @@ export function createConvergenceChart({ id, title, unit, what, exactLabel }) {
     const ey = py(exact);
     attr(exactLine, "y1", ey);
     attr(exactLine, "y2", ey);
-    const words = describeConvergence({ title, n, what, unit, last: mean[mean.length - 1], exact });
+    const showCap = Boolean(capLabel && capped && cap !== undefined);
+    if (capLabel) {
+      const cappedPoints = [];
+      if (showCap && capped) {
+        for (let j = 0; j < at.length; j += 1) cappedPoints.push(`${px(j)},${py(capped[j])}`);
+      }
+      attr(cappedLine, "d", cappedPoints.length ? `M${cappedPoints.join("L")}` : "");
+      attr(cappedKey, "visibility", showCap ? "visible" : "hidden");
+    }
+    const words = describeConvergence({ title, n, what, unit, last: mean[mean.length - 1], exact,
+      ...(showCap && capped ? { cap, cappedLast: capped[capped.length - 1] } : {}) });
     attr(svg, "aria-label", words);
     return words;
   };

@@ -46,11 +46,11 @@ export function checkGames(n) {
 
 /**
  * `n` game lengths from square 0, played a slice of rolls at a time (a generator that yields
- * after every slice and returns the lengths).
+ * after every slice, the number of games finished so far, and returns the lengths).
  * @param {any} board A board in board_math.js's JSON form.
  * @param {number} n The number of games.
  * @param {number} seed The random seed (0 to 2^32 - 1).
- * @returns {Generator<void, Int32Array, void>}
+ * @returns {Generator<number | void, Int32Array, void>} (compiling the board yields nothing)
  * @throws {BoardError} for an invalid board, number of games or seed.
  */
 export function* simulateInSteps(board, n, seed) {
@@ -77,7 +77,7 @@ export function* simulateInSteps(board, n, seed) {
       for (; i < last && left >= moveChance[i]; i += 1) left -= moveChance[i];
       s = dest[i];
       count += 1;
-      if (rolls >= SLICE) { rolls = 0; yield; }
+      if (rolls >= SLICE) { rolls = 0; yield game; }
     }
     turns[game] = count;
   }

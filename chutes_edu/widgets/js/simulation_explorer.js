@@ -1,0 +1,364 @@
+// @ts-check
+/**
+ * The simulation explorer of `chutes_edu` (chutes_edu/widgets/simulation_explorer.py, Lessons 1
+ * and 7): play many games on a board and watch the running mean of their lengths settle on the
+ * exact expected number of turns; a turn cap, which counts every game as at most `cap` turns,
+ * shows its downward bias. It plays and computes in the page (simulation_math.js, held to the
+ * library by tests), with no kernel.
+ *
+ * The maths: after k games of lengths T_1..T_k the running mean is m_k = (T_1 + ... + T_k)/k with
+ * the 95% band m_k ± 1.96 s_k/sqrt(k) (`runningMeanAt`, the library's running_mean); the exact
+ * mean E[T] is the first entry of the solution of (I - Q) t = 1 (`solveSteps`, the library's
+ * expected_turns). With a cap c the page also draws the running mean of min(T_i, c), which
+ * settles on E[min(T, c)] < E[T], however many games are played (`cappedMean`).
+ *
+ * Two ways in, as the coin-flip and race explorers have:
+ *
+ * - `export default { render }`: an anywidget front end. The model's traits are `board_json`
+ *   (the board, in board_math.js's JSON form), `board_name`, `games` (how many to play),
+ *   `random_seed` and `turn_cap` (0: no cap); a control sets them and saves, and a change from
+ *   Python redraws the page.
+ * - `mount(el, {board_json, board_name, games, random_seed, turn_cap})`: the same explorer on a
+ *   page with no widget manager (the course website), on `createModel`'s stand-in for a model.
+ *
+ * A change of the board, the number of games or the seed (or the "run" button) plays the games
+ * anew, a few milliseconds at a time (`simulateInSteps`, a slice of rolls per step, driven in
+ * tasks of about `TASK_MS`, each the page's next task), so 10^5 games never hold the page; the
+ * progress bar follows, and a newer run stops an older one. A change of the cap only redraws the
+ * games already played. Each drawing renews the picture with its description, the readout, and a
+ * polite announcement. A value the explorer refuses (a number box left empty, too many games)
+ * leaves the last one and says why in the message line.
+ *
+ * @module simulation_explorer
+ */
+import { BoardError, compileSteps, giveBack, pyRepr, solveSteps } from "./board_math.js";
+import { checkSeed, logIndices, MAX_SEED, runningMeanAt } from "./coin_math.js";
+import { createConvergenceChart } from "./convergence_chart.js";
+import { h } from "./editor_dom.js";
+import { createModel } from "./editor_model.js";
+import {
+  errorWords, fixed, grouped, liveRegion, messageLine, numberBox, slider, uniqueId,
+} from "./explorer_ui.js";
+import { cappedMean, checkGames, MAX_GAMES, simulateInSteps } from "./simulation_math.js";
+
+export { describeConvergence } from "./convergence_chart.js";
+export {
+  cappedMean, checkGames, MAX_GAMES, simulateGames, simulateInSteps,
+} from "./simulation_math.js";
+
+/** The traits the explorer shares with Python. */
+export const TRAITS = ["board_json", "board_name", "games", "random_seed", "turn_cap"];
+
+/** The longest cap the slider offers (turns); 0 is no cap. */
+export const MAX_CAP = 300;
+
+/** The longest stretch of playing in one task of the page (ms): well under a frame. */
+const TASK_MS = 8;
+
+/**
+ * A cap from 0 (no cap) to MAX_CAP, or BoardError naming it.
+ * @param {unknown} cap
+ * @returns {number}
+ */
+export function checkCap(cap) {
+  if (typeof cap !== "number" || !Number.isInteger(cap) || cap < 0 || cap > MAX_CAP) {
+    throw new BoardError(`the cap must be a whole number of turns from 0 (no cap) to ` +
+      `${MAX_CAP}, not ${pyRepr(cap)}`);
+  }
+  return cap;
+}
+
+/**
+ * The readout and the announcement for games played (the words the explorer wrote before it
+ * ran in the page).
+ * @param {{n: number, mean: number, half: number, exact: number, cap: number,
+ *          capped?: number, cut?: number}} state
+ */
+export function simulationWords({ n, mean, half, exact, cap, capped = NaN, cut = 0 }) {
+  const band = Number.isFinite(half) ? ` ± ${fixed(half, 3)}` : "";
+  /** @type {Array<string | {bold: string}>} */
+  const readout = [`mean of ${grouped(n)} games: `, { bold: fixed(mean, 4) },
+    `${band} turns (95%); exact: `, { bold: fixed(exact, 4) }, " turns"];
+  let announcement = `Mean of ${grouped(n)} games ${fixed(mean, 2)} turns, exact ` +
+    fixed(exact, 2);
+  if (cap > 0) {
+    const off = capped - exact;
+    readout.push("\n", `capped at ${cap} turns: `, { bold: fixed(capped, 4) }, " turns, off by ",
+      { bold: `${off >= 0 ? "+" : "-"}${fixed(Math.abs(off), 4)}` },
+      ` turns (${grouped(cut)} games cut short)`);
+    announcement += `; capped at ${cap} turns ${fixed(capped, 2)}`;
+  }
+  return { readout, announcement };
+}
+
+/**
+ * The running mean of the games with each counted as at most `cap` turns, at the samples `at`,
+ * and how many games the cap cut short.
+ * @param {Int32Array} turns
+ * @param {ArrayLike<number>} at
+ * @param {number} cap
+ */
+export function cappedRunning(turns, at, cap) {
+  const capped = new Int32Array(turns.length);
+  let cut = 0;
+  for (let i = 0; i < turns.length; i += 1) {
+    if (turns[i] > cap) {
+      capped[i] = cap;
+      cut += 1;
+    } else {
+      capped[i] = turns[i];
+    }
+  }
+  return { mean: runningMeanAt(capped, at).mean, cut };
+}
+
+/**
+ * The exact expected turns from square 0 and then the game lengths, step by step (each step a
+ * slice of work; the simulation's steps say how many games are done).
+ * @param {any} board
+ * @param {number} n
+ * @param {number} seed
+ * @returns {Generator<number | void, {exact: number, turns: Int32Array}, void>}
+ */
+function* playSteps(board, n, seed) {
+  const model = yield* compileSteps(board);
+  const { t, lu } = yield* solveSteps(model);
+  giveBack(lu.A);
+  const turns = yield* simulateInSteps(board, n, seed);
+  return { exact: t[0], turns };
+}
+
+/**
+ * Draw the explorer into `el` for `model`; returns a function that stops listening.
+ * @param {any} model
+ * @param {HTMLElement} el
+ */
+function render(model, el) {
+  const id = uniqueId("chutes-simulation");
+  /** The games played: their key (board, number, seed), lengths, exact mean, running mean. */
+  /** @type {{key: string, turns: Int32Array, exact: number, at: Int32Array,
+   *          mean: Float64Array, half: Float64Array} | null} */
+  let games = null;
+  let drawn = "";
+  let playing = "";                    // the key of the run under way, "" if none
+  let job = 0;                         // bumped by every new run: an older one stops
+  // The next slice of a run, as a new task of the page: a message to itself (nested timers
+  // would wait 4 ms each), or a timer where there are no message channels.
+  const channel = typeof MessageChannel === "undefined" ? null : new MessageChannel();
+  /** @type {(() => void) | null} */
+  let nextSlice = null;
+  if (channel) {
+    channel.port1.onmessage = () => {
+      const slice = nextSlice;
+      nextSlice = null;
+      slice?.();
+    };
+  }
+  const later = (/** @type {() => void} */ slice) => {
+    if (channel === null) {
+      setTimeout(slice, 0);
+    } else {
+      nextSlice = slice;
+      channel.port2.postMessage(0);
+    }
+  };
+  const save = (/** @type {string} */ name, /** @type {number} */ value) => {
+    model.set(name, value);
+    model.save_changes();
+  };
+  /** A typed value, checked; refused in words, the box showing the last value again. */
+  const commit = (/** @type {string} */ name, /** @type {(v: number) => number} */ check) =>
+    (/** @type {string} */ typed) => {
+      try {
+        const value = check(typed.trim() === "" ? NaN : Number(typed));
+        if (value !== model.get(name)) save(name, value);
+        message.say("");
+        return true;
+      } catch (error) {
+        message.say(errorWords(error));
+        boxes();
+        return false;
+      }
+    };
+  const commitGames = commit("games", checkGames);
+  const commitSeed = commit("random_seed", checkSeed);
+  const n = numberBox({ id: `${id}-n`, label: "games to play", min: 1, max: MAX_GAMES,
+    className: "chutes-n-games", onCommit: commitGames });
+  const seed = numberBox({ id: `${id}-seed`, label: "random seed", min: 0, max: MAX_SEED,
+    className: "chutes-seed", onCommit: commitSeed });
+  const runButton = /** @type {HTMLButtonElement} */ (h("button", { type: "button",
+    class: "chutes-run", title: "play the games", text: "run" }));
+  const progress = /** @type {HTMLProgressElement} */ (h("progress", { id: `${id}-progress`,
+    max: 100, value: 0 }));
+  const progressBox = h("div", { class: "chutes-progress" },
+    [h("label", { for: `${id}-progress`, text: "played" }), progress]);
+  const cap = slider({ id: `${id}-cap`, label: "cap on a game's length (0: no cap)", min: 0,
+    max: MAX_CAP, step: 1, decimals: 0, unit: "turns", className: "chutes-cap",
+    onInput: (v) => save("turn_cap", v) });
+  const readout = h("p", { class: "chutes-readout" });
+  const message = messageLine();
+  const live = liveRegion();
+  const chart = createConvergenceChart({ id, title: "Monte Carlo convergence", unit: "turns",
+    what: "games", exactLabel: "exact value", capLabel: "mean with the turn cap" });
+  const title = h("p", { class: "chutes-simulation-title" });
+
+  function boxes() {
+    n.set(model.get("games"));
+    seed.set(model.get("random_seed"));
+  }
+
+  /** The key of the games the state asks for. */
+  const gamesKey = () => `${JSON.stringify(model.get("board_json"))}|${model.get("games")}|` +
+    model.get("random_seed");
+
+  /** Stop the run under way, if any. */
+  function stop() {
+    job += 1;                          // a slice of an older run returns at once
+    nextSlice = null;
+    playing = "";
+    readout.removeAttribute("aria-busy");
+  }
+
+  /** Play the games the state asks for (again, with `force`), a task at a time. */
+  function play(force = false) {
+    const key = gamesKey();
+    if (!force && key === playing) return;
+    if (!force && games !== null && games.key === key) {   // back to the games played
+      if (playing) {
+        stop();
+        progress.value = 100;
+      }
+      return;
+    }
+    stop();
+    const mine = job;
+    /** @type {Generator<number | void, {exact: number, turns: Int32Array}, void>} */
+    let steps;
+    try {
+      const count = checkGames(model.get("games"));
+      steps = playSteps(model.get("board_json"), count, checkSeed(model.get("random_seed")));
+    } catch (error) {
+      playing = "";
+      message.say(errorWords(error));
+      return;
+    }
+    playing = key;
+    const total = model.get("games");
+    progress.value = 0;
+    readout.setAttribute("aria-busy", "true");
+    const slice = () => {
+      if (mine !== job) return;
+      const start = performance.now();
+      try {
+        for (;;) {
+          const step = steps.next();
+          if (step.done) {
+            finish(key, step.value);
+            return;
+          }
+          if (typeof step.value === "number") progress.value = (100 * step.value) / total;
+          if (performance.now() - start > TASK_MS) break;
+        }
+      } catch (error) {
+        playing = "";
+        readout.removeAttribute("aria-busy");
+        message.say(errorWords(error));
+        return;
+      }
+      later(slice);
+    };
+    later(slice);
+  }
+
+  /** The games of `key` are played: keep them and draw. */
+  function finish(/** @type {string} */ key, /** @type {{exact: number, turns: Int32Array}} */
+    { exact, turns }) {
+    playing = "";
+    progress.value = 100;
+    readout.removeAttribute("aria-busy");
+    const at = logIndices(turns.length);
+    const { mean, half } = runningMeanAt(turns, at);
+    games = { key, turns, exact, at, mean, half };
+    drawn = "";
+    message.say("");
+    show();
+  }
+
+  /** Draw the games played with the current cap. */
+  function show() {
+    boxes();
+    const name = model.get("board_name");
+    title.replaceChildren(h("b", { text: "Simulation" }),
+      ` on ${name || "the board"}: play many games and watch the average settle on the exact ` +
+      "answer.");
+    let c;
+    try {
+      c = checkCap(model.get("turn_cap"));
+    } catch (error) {
+      message.say(errorWords(error));
+      return;
+    }
+    cap.set(c);
+    if (gamesKey() !== games?.key) play();
+    if (games === null) return;
+    const key = `${games.key}|${c}`;
+    if (key === drawn) return;
+    const { turns, exact, at, mean, half } = games;
+    const last = mean.length - 1;
+    let words;
+    if (c > 0) {
+      const capped = cappedRunning(turns, at, c);
+      chart.draw({ n: turns.length, at, mean, half, exact, capped: capped.mean, cap: c });
+      words = simulationWords({ n: turns.length, mean: mean[last], half: half[last], exact, cap: c,
+        capped: cappedMean(turns, c), cut: capped.cut });
+    } else {
+      chart.draw({ n: turns.length, at, mean, half, exact });
+      words = simulationWords({ n: turns.length, mean: mean[last], half: half[last], exact,
+        cap: 0 });
+    }
+    readout.replaceChildren(...words.readout.map((part) => (part === "\n" ? h("br")
+      : typeof part === "string" ? part : h("b", { text: part.bold }))));
+    live.say(words.announcement);
+    drawn = key;
+  }
+
+  runButton.addEventListener("click", () => {
+    if (commitGames(n.input.value) && commitSeed(seed.input.value)) play(true);
+  });
+
+  el.classList.add("chutes-explorer", "chutes-simulation-explorer");
+  el.append(h("div", { class: "chutes-simulation-root" }, [
+    title,
+    h("div", { class: "chutes-simulation-row" }, [n.box, seed.box]),
+    h("div", { class: "chutes-simulation-row" }, [runButton, progressBox]),
+    cap.box, readout, message.el,
+    h("div", { class: "chutes-picture chutes-simulation-image" }, [chart.svg]),
+    live.el,
+  ]));
+  for (const trait of TRAITS) model.on(`change:${trait}`, show);
+  show();
+  return () => {
+    stop();
+    channel?.port1.close();
+    for (const trait of TRAITS) model.off(`change:${trait}`, show);
+  };
+}
+
+/**
+ * The explorer on a page with no widget manager (the course website).
+ * @param {HTMLElement} el
+ * @param {{board_json?: any, board_name?: string, games?: number, random_seed?: number,
+ *          turn_cap?: number}} [start]
+ */
+export function mount(el, { board_json = {}, board_name = "", games = 10_000, random_seed = 0,
+  turn_cap = 0 } = {}) {
+  const model = createModel({ board_json, board_name, games, random_seed, turn_cap });
+  const stop = render(model, el);
+  return { model, stop };
+}
+
+export default {
+  render(/** @type {{model: any, el: HTMLElement}} */ { model, el }) {
+    return render(model, el);
+  },
+};
