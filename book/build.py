@@ -82,6 +82,9 @@ LIVE_EXPLORERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
                          ("p", "n_trials", "seed")),
     "RaceExplorer": ("chutes_edu.widgets.race_explorer", "ChutesRaceExplorer",
                      ("board_json", "board_name", "positions")),
+    "BoardExplorer": ("chutes_edu.widgets.board_explorer", "ChutesBoardExplorer",
+                      ("board_json", "board_name", "preset_name", "presets_json", "heat_map",
+                       "turns_played", "exact_shown")),
 }
 
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.
