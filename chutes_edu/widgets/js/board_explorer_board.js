@@ -2,9 +2,10 @@
 /**
  * The board explorer's heat map of the board, drawn in the page: the board editor's SVG board
  * (editor_picture.js: the cells, the square numbers, the jumps as draw_board draws them, the
- * traps), each cell coloured by a value per square on the viridis scale from 0 to the top of a
- * colour bar; a square without a value (NaN), and a jump's source (a token never stops there),
- * grey. Its title above it, its colour bar and the bar's label below.
+ * traps), each cell coloured by its value on the viridis scale from 0 to the top of a colour
+ * bar, as the library's `draw_board` colours them (a jump's source too: the editor greys it, the
+ * library does not); a square without a value (NaN) grey. Its title above it, its colour bar and
+ * the bar's label below.
  *
  * The top of the colour bar stays put while the values fit it and fill half of it (`stickyEnd`,
  * as the library's painter keeps its scale), so that most changes recolour the cells only and
@@ -79,12 +80,11 @@ export function createBoardPicture({ id }) {
       if (Number.isFinite(values[sq])) most = Math.max(most, values[sq]);
     }
     top = stickyEnd(top, most > 0 ? most : 1, true);
-    const sources = new Set(board.jumps.map((/** @type {number[]} */ [a]) => a));
     const traps = new Set(board.traps);
     const { cells, numbers } = picture.layer;
     for (let sq = 0; sq <= size; sq += 1) {
       const v = values[sq];
-      let rgb = sources.has(sq) || !Number.isFinite(v) ? SOURCE_GREY
+      let rgb = !Number.isFinite(v) ? SOURCE_GREY
         : viridis(Math.min(1, Math.max(0, v / /** @type {number} */ (top))));
       if (traps.has(sq)) rgb = [139, 0, 0];
       const fill = hex(rgb);
