@@ -58,6 +58,7 @@ _COST = {
     "tests/test_coin_explorer_browser.py": 16,
     "tests/test_policy_explorer_browser.py": 17,
     "tests/test_simulation_explorer_browser.py": 35,
+    "tests/test_board_explorer_browser.py": 30,
     "tests/test_board_explorer_math_js.py": 15,
     "lessons/": 8,
     "solutions/": 6,

@@ -86,6 +86,9 @@ LIVE_EXPLORERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
                        ("board_json", "board_name", "aim_exact", "aim_lean", "discount_factor")),
     "SimulationExplorer": ("chutes_edu.widgets.simulation_explorer", "ChutesSimulationExplorer",
                            ("board_json", "board_name", "games", "random_seed", "turn_cap")),
+    "BoardExplorer": ("chutes_edu.widgets.board_explorer", "ChutesBoardExplorer",
+                      ("board_json", "board_name", "preset_name", "presets_json", "heat_map",
+                       "turns_played", "exact_shown")),
 }
 
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.

@@ -91,8 +91,8 @@ def test_every_picture_has_alt_text(page) -> None:
     alts = page.evaluate("() => [...document.querySelectorAll('.chutes-explorer img')]"
                          ".map(i => i.getAttribute('alt') || '')")
     assert len(alts) >= 5 and all(len(a) > 40 for a in alts), alts
-    # pictures drawn in the page (the coin-flip, race, policy and simulation explorers' SVG) are
-    # named by their description
+    # pictures drawn in the page (the coin-flip, race, policy, simulation and board explorers'
+    # SVG) are named by their description
     drawn = page.evaluate("() => [...document.querySelectorAll('.chutes-explorer svg[role=img]')]"
                           ".map(s => s.getAttribute('aria-label') || '')")
     assert len(drawn) >= 4 and all(len(a) > 40 for a in drawn), drawn

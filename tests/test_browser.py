@@ -56,14 +56,16 @@ def test_die_slider_moves_the_readout_in_a_real_browser(voila_url):
             expect(page.locator(f".{root_class} .chutes-readout").first).not_to_have_text("")
         handle = page.locator(".chutes-die input[type=range]")
         expect(handle).to_have_count(1)
-        picture = page.locator(".chutes-distribution-image img")
+        # the board explorer draws its pictures in the page (tests/test_board_explorer_browser.py)
+        picture = page.locator(".chutes-distribution-image svg[role=img]")
         expect(picture).to_have_count(1)
-        before = picture.get_attribute("src")
+        before = picture.get_attribute("aria-label")
         handle.focus()
         handle.press("ArrowRight")
         expect(readout).to_contain_text(seven, timeout=UPDATE_TIMEOUT)
-        # the widget sends the pictures before the readout: they are new by now
-        expect(picture).not_to_have_attribute("src", before or "", timeout=UPDATE_TIMEOUT)
+        # the page draws the pictures before the readout: they are new by now
+        expect(picture).not_to_have_attribute("aria-label", before or "",
+                                              timeout=UPDATE_TIMEOUT)
         expect(page.locator(".chutes-die")).to_contain_text("7")
         for message in page.locator(".chutes-message").all():
             expect(message).to_have_text("")
@@ -72,14 +74,11 @@ def test_die_slider_moves_the_readout_in_a_real_browser(voila_url):
 
 
 # (explorer's CSS class, the CSS class of one of its sliders)
-EXPLORERS = [("chutes-board-explorer", "chutes-die"),
-             ("chutes-jump-explorer", "chutes-jump-to")]
-# Explorers that draw in the page (an SVG picture, no PNG), with a readout too:
-# tests/test_coin_explorer_browser.py, tests/test_race_explorer_browser.py,
-# tests/test_policy_explorer_browser.py and tests/test_simulation_explorer_browser.py move their
-# sliders.
+EXPLORERS = [("chutes-jump-explorer", "chutes-jump-to")]
+# Explorers that draw in the page (an SVG picture, no PNG), with a readout too: their own browser
+# tests (tests/test_<name>_explorer_browser.py) move their sliders.
 LIVE = ["chutes-coin-explorer", "chutes-race-explorer", "chutes-policy-explorer",
-        "chutes-simulation-explorer"]
+        "chutes-simulation-explorer", "chutes-board-explorer"]
 
 # every picture of an explorer: shown at its PNG's own size (not stretched, not upscaled)
 _IMAGE_SIZES = """root => [...root.querySelectorAll('img')].map(img => {

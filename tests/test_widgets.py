@@ -4,7 +4,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import ipywidgets as widgets  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
@@ -50,8 +49,20 @@ def fresh():
 
 # --------------------------------------------------------------------------- board explorer
 def test_board_explorer_defaults(explorer):
+    """The explorer computes and draws in the page (tests/test_board_explorer_browser.py,
+    tests/js/board_math.test.mjs and board_explorer_math.test.mjs); Python holds the board and
+    the view as synced traits, checked by the library, and gives its numbers."""
+    import anywidget
+
+    from chutes_edu.widgets.board_editor import board_to_json, presets_json
+
     ex = explorer
-    assert isinstance(ex, widgets.VBox)
+    assert isinstance(ex, anywidget.AnyWidget)
+    state = ex.get_state()
+    assert state["board_json"] == board_to_json(MILTON_BRADLEY_1943)
+    assert state["board_name"] == state["preset_name"] == MILTON_BRADLEY_1943.name
+    assert state["presets_json"] == presets_json()
+    assert (state["heat_map"], state["turns_played"], state["exact_shown"]) == ("turns", 10, False)
     assert ex.board == MILTON_BRADLEY_1943
     assert "39.2251" in ex.readout.value
     assert ex.message.value == ""
@@ -59,22 +70,17 @@ def test_board_explorer_defaults(explorer):
     assert (ex.die.min, ex.die.max, ex.die.value) == (2, 20, 6)
     assert tuple(ex.overshoot.options) == OVERSHOOT_RULES
     assert ex.bonus.value is None and None in [v for _, v in ex.bonus.options]
-    assert isinstance(ex.jump_from, widgets.BoundedIntText)
-    assert isinstance(ex.jump_to, widgets.BoundedIntText)
-    assert isinstance(ex.add_jump, widgets.Button) and isinstance(ex.remove_jump, widgets.Button)
+    assert (ex.jump_from.value, ex.jump_from.min, ex.jump_from.max) == (2, 1, 99)
+    assert (ex.jump_to.value, ex.jump_to.min, ex.jump_to.max) == (12, 0, 100)
     assert len(ex.jump_list.options) == 19
-    assert bytes(ex.board_image.value).startswith(PNG)
-    assert bytes(ex.distribution_image.value).startswith(PNG)
 
 
 def test_die_size_changes_the_readout(fresh):
     ex = fresh
-    before = bytes(ex.board_image.value), bytes(ex.distribution_image.value)
     ex.die.value = 2
     assert "60.7626" in ex.readout.value
     assert ex.board.faces == 2 and ex.message.value == ""
-    assert bytes(ex.board_image.value) != before[0]
-    assert bytes(ex.distribution_image.value) != before[1]
+    assert ex.get_state()["board_json"]["die"] == 2          # the page follows
     ex.die.value = 7
     assert "34.6966" in ex.readout.value
     ex.die.value = 3
@@ -85,6 +91,8 @@ def test_die_size_changes_the_readout(fresh):
 
 
 def test_invalid_jump_shows_the_message_and_keeps_the_board(fresh):
+    from chutes_edu.widgets.board_editor import board_to_json
+
     ex = fresh
     ex.die.value = 5
     readout, board = ex.readout.value, ex.board
@@ -93,6 +101,7 @@ def test_invalid_jump_shows_the_message_and_keeps_the_board(fresh):
     assert "chained jumps" in ex.message.value and "30->1" in ex.message.value
     assert "chained jumps" in ex.last_error
     assert ex.board == board and ex.readout.value == readout
+    assert ex.get_state()["board_json"] == board_to_json(board)
     assert "Traceback" not in ex.message.value
     ex.jump_from.value, ex.jump_to.value = 47, 10      # 47 already has a chute
     ex.add_jump.click()
@@ -185,24 +194,61 @@ def test_pick_a_jump_from_the_list(fresh):
 
 
 def test_heat_map_choice(fresh):
+    # (the heat maps and their words are the library's: tests/js/board_explorer_math.test.mjs;
+    # the page draws them: tests/test_board_explorer_browser.py)
+    import traitlets
+
     ex = fresh
-    before = bytes(ex.board_image.value)
+    assert [v for _, v in ex.heat.options] == ["turns", "visits", "after"]
     ex.heat.value = "visits"
-    assert "visits" in ex._board_painter.colorbar.ax.get_ylabel()
-    assert bytes(ex.board_image.value) != before
+    assert ex.get_state()["heat_map"] == "visits"
     assert "39.2251" in ex.readout.value
+    with pytest.raises(traitlets.TraitError, match="not 'colour'"):
+        ex.heat.value = "colour"
+    assert ex.heat_map == "visits"
 
 
 def test_heat_map_after_k_turns(fresh):
+    import traitlets
+
     ex = fresh
-    assert ex.after_turns.layout.display == "none"          # only shown for this heat map
     ex.heat.value = "after"
-    assert ex.after_turns.layout.display != "none"
-    assert "after k turns" in ex._board_painter.colorbar.ax.get_ylabel()
-    before = bytes(ex.board_image.value)
     ex.after_turns.value = 3
-    assert bytes(ex.board_image.value) != before
+    assert ex.get_state()["turns_played"] == 3
+    assert (ex.after_turns.min, ex.after_turns.max) == (0, 100)
+    with pytest.raises(traitlets.TraitError, match="0 to 100, not 101"):
+        ex.after_turns.value = 101
     assert "39.2251" in ex.readout.value
+
+
+def test_the_page_edits_are_checked_by_the_library(fresh):
+    """A board the page sends is the library's Board, or refused in its words."""
+    import traitlets
+
+    from chutes_edu.widgets.board_editor import board_to_json
+
+    ex = fresh
+    ex.board_json = {**board_to_json(MILTON_BRADLEY_1943), "die": 4}
+    assert ex.board == MILTON_BRADLEY_1943.replace(die=4)
+    assert _turns(ex.board) in ex.readout.value
+    with pytest.raises(traitlets.TraitError, match="chained jumps"):
+        ex.board_json = {**board_to_json(MILTON_BRADLEY_1943), "jumps": [[30, 1], [1, 38]]}
+    assert ex.board == MILTON_BRADLEY_1943.replace(die=4)
+    with pytest.raises(traitlets.TraitError, match="no preset board named 'Monopoly'"):
+        ex.preset_name = "Monopoly"
+
+
+def test_board_explorer_front_end_is_one_module_with_its_maths():
+    from chutes_edu.widgets import board_explorer
+
+    source = board_explorer.module_source()
+    assert BoardExplorer._esm == source
+    for module in ("board_math.js", "board_explorer_math.js", "board_explorer_board.js",
+                   "board_explorer_chart.js", "editor_picture.js", "editor_runner.js",
+                   "explorer_ui.js", "board_explorer.js"):
+        assert source.count(f"// {module}, bundled by") == 1, module
+    assert "window.ChutesBoardExplorer = { mount:" in board_explorer.script_source()
+    assert ".chutes-board-explorer" in board_explorer.style_source()
 
 
 def test_going_back_to_a_board_reuses_the_cached_results(fresh):
@@ -217,12 +263,15 @@ def test_going_back_to_a_board_reuses_the_cached_results(fresh):
 def test_unexpected_errors_never_escape(fresh, monkeypatch):
     ex = fresh
 
-    def broken(board):
+    def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(board_explorer, "turn_distribution", broken)
-    ex.die.value = 9                                    # must not raise
+    monkeypatch.setattr(Board, "with_jump", broken)
+    ex.add_jump.click()                                 # must not raise
     assert "unexpected error" in ex.message.value and "boom" in ex.message.value
+    monkeypatch.setattr(board_explorer, "expected_turns", broken)
+    ex.die.value = 9                                    # must not raise
+    assert "unexpected error" in ex.readout.value and "boom" in ex.readout.value
 
 
 # --------------------------------------------------------------------------- coin flips
@@ -487,15 +536,11 @@ def test_race_explorer_front_end_is_one_module_with_its_maths():
 from matplotlib.collections import PathCollection  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 
-from chutes_edu import square_distribution  # noqa: E402
-
 DIGIT_HEIGHT = 0.729      # DejaVu Sans digits are 0.729 em high
 
 
 def _views(ex):
     """(FigureView, image) pairs of an explorer."""
-    if isinstance(ex, BoardExplorer):
-        return [ex.board_view, ex.distribution_view]
     return [ex.view]
 
 
@@ -506,11 +551,11 @@ def _png_size(data):
 
 
 def _explorers():
-    # (CoinFlipExplorer, RaceExplorer, PolicyExplorer and SimulationExplorer draw in the page,
-    # with no PNG: tests/test_coin_explorer_browser.py, tests/test_race_explorer_browser.py,
-    # tests/test_policy_explorer_browser.py, tests/test_simulation_explorer_browser.py)
-    return {"board": BoardExplorer(), "jump": JumpExplorer(),
-            "jump10": JumpExplorer(min_length=10)}
+    # (CoinFlipExplorer, RaceExplorer, PolicyExplorer, SimulationExplorer and BoardExplorer draw
+    # in the page, with no PNG: tests/test_coin_explorer_browser.py,
+    # tests/test_race_explorer_browser.py, tests/test_policy_explorer_browser.py,
+    # tests/test_simulation_explorer_browser.py, tests/test_board_explorer_browser.py)
+    return {"jump": JumpExplorer(), "jump10": JumpExplorer(min_length=10)}
 
 
 @pytest.fixture(scope="module")
@@ -568,91 +613,23 @@ def _smallest_text_px(figure):
 
 
 def test_smallest_text_is_11_px_at_display_size(every):
-    every["board"].heat.value = "after"
     for name, ex in every.items():
         for view in _views(ex):
             # display size = PNG size (tested above), so figure pixels are page pixels
             smallest, glyphs = _smallest_text_px(view.figure)
             assert smallest >= 11.0, (name, smallest)
             assert all(g >= 11.0 for g in glyphs), (name, glyphs)
-            if name == "board" and view is _views(ex)[0]:
-                assert glyphs, name                        # the square numbers were measured
-    every["board"].heat.value = "turns"
-
-
-def _points_inside(bbox, xy):
-    return (bbox.x0 < xy[:, 0]) & (xy[:, 0] < bbox.x1) & (bbox.y0 < xy[:, 1]) & (xy[:, 1] < bbox.y1)
-
-
-def test_distribution_legend_and_summary_stay_off_the_curves():
-    ex = BoardExplorer()
-    for die in (6, 2, 20):
-        ex.die.value = die
-        figure = ex.distribution_view.figure
-        figure.canvas.draw()
-        ax, twin = figure.axes[0], figure.axes[1]
-        boxes = [twin.get_legend().get_window_extent(),
-                 next(t for t in twin.texts if t.get_gid() == "summary").get_window_extent()]
-        for box in boxes:
-            for line in [*ax.get_lines()[:1], *twin.get_lines()]:          # pmf edge and cdf
-                x, y = line.get_xdata(), line.get_ydata()
-                keep = x <= ax.get_xlim()[1]
-                xy = line.get_transform().transform(np.column_stack([x[keep], y[keep]]))
-                assert not _points_inside(box, xy).any(), (die, line.get_label())
 
 
 def test_jump_legend_sits_below_its_axes(every):
-    # (the race's and the policy's pictures are drawn in the page: their browser tests)
+    # (the race's, the policy's and the simulation's pictures are drawn in the page: their
+    # browser tests)
     for figure in (every["jump"].view.figure,):
         figure.canvas.draw()
         for ax in figure.axes:
             legend = ax.get_legend()
             if legend is not None:
                 assert not legend.get_window_extent().overlaps(ax.get_window_extent())
-
-
-def test_square_numbers_are_drawn_after_the_arrows(every):
-    """Blitting draws the dynamic artists in list order: the numbers must come after arrows."""
-    # it draws the numbers as one picture (_NumberLayer), after the arrows (the policy
-    # explorer's board is drawn in the page)
-    board = every["board"]
-    for artists, painter, layer in ((board._board_artists(), board._board_painter,
-                                     board._numbers),):
-        order = {id(a): i for i, a in enumerate(artists)}
-        assert painter.arrows
-        assert max(order[id(a)] for a in painter.arrows) < order[id(layer)]
-        assert id(painter.halo) not in order and id(painter.numbers) not in order
-        assert painter.halo.get_animated() and painter.numbers.get_animated()  # not background
-
-
-def test_the_number_picture_matches_drawing_the_numbers(fresh):
-    """The board explorer's cached numbers give the picture drawing them gives (up to rounding)."""
-    ex = fresh
-    for die in (7, 3):
-        ex.die.value = die
-        fast = np.asarray(ex.board_view.canvas.buffer_rgba()).copy()
-        painter, view = ex._board_painter, ex.board_view
-        view.canvas.restore_region(view._backgrounds[None])   # as render does, but drawing
-        for artist in [ex._board_ax.title, *painter.dynamic_artists()]:   # the numbers directly
-            view.figure.draw_artist(artist)
-        slow = np.asarray(view.canvas.buffer_rgba()).copy()
-        difference = np.abs(fast.astype(int) - slow.astype(int))
-        assert difference.max() <= 6                   # blending rounds twice: a few levels
-        assert (difference.max(axis=2) > 0).mean() < 0.05
-        assert not painter.light.all()                 # both shades are on the board
-
-
-def test_after_k_turns_greys_the_final_square(fresh):
-    ex = fresh
-    ex.heat.value = "after"
-    ex.after_turns.value = 30
-    cells = ex._board_painter.cells.get_array()
-    assert np.ma.is_masked(cells[-1])                  # square 100: grey, off the colour scale
-    expected = square_distribution(MILTON_BRADLEY_1943, 30)
-    assert np.allclose(cells[:-1], expected[1:-1])
-    title = ex._board_ax.get_title()
-    assert f"{expected[-1]:.3f} finished" in title and "100, grey" in title
-    assert ex._board_painter.cells.get_clim()[1] < expected[-1]    # the scale ignores square 100
 
 
 @pytest.mark.parametrize("explorer", ["BoardExplorer", "CoinFlipExplorer", "SimulationExplorer",

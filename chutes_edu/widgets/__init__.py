@@ -10,7 +10,9 @@ JavaScript (``js/board_math.js``, ``js/coin_math.js``), held equal to it by test
 gives the library's numbers for their state.
 
 - :class:`BoardExplorer` -- change the board and its rules, watch the expected game length, the
-  distribution of game lengths and a heat map of the board.
+  distribution of game lengths and a heat map of the board. It computes in the page
+  (``js/board_explorer.js``, its maths ``js/board_math.js`` and ``js/board_explorer_math.js``
+  held equal to the library by tests), as the coin-flip explorer does.
 - :class:`CoinFlipExplorer` -- the warm-up: waiting for heads, the running average against 1/p.
   It draws and computes in the page (``js/coin_explorer.js``, its maths ``js/coin_math.js`` held
   equal to the library by tests), so it works with no kernel too; Python holds its state and

@@ -1,35 +1,146 @@
-"""BoardExplorer: change the board and its rules, watch the expected game length, the distribution
-of game lengths and a heat map of the board."""
+r"""BoardExplorer: change the board and its rules, watch the expected game length, the distribution
+of game lengths and a heat map of the board, computed in the page.
+
+The maths (see :mod:`chutes_edu.markov`): with :math:`Q` the turn matrix over the squares
+:math:`0..n-1` and :math:`N = (I - Q)^{-1}` the fundamental matrix, the expected turns to finish
+are :math:`t = N \mathbf{1}` (:func:`~chutes_edu.expected_turns`, also as an exact fraction),
+the expected visits from the start row 0 of :math:`N` (:func:`~chutes_edu.fundamental_matrix`),
+the game length's distribution :math:`P(T = k)` turn by turn
+(:func:`~chutes_edu.turn_distribution`), and where the token is after :math:`k` turns
+:math:`e_0 P^k` (:func:`~chutes_edu.square_distribution`).
+
+The explorer is an anywidget whose front end (``js/board_explorer.js``, bundled with the modules
+it imports by :mod:`chutes_edu.widgets._bundle`) computes all of it in the page with
+``js/board_math.js`` and ``js/board_explorer_math.js``, the library's maths in JavaScript held
+equal to it by ``tests/js/board_math.test.mjs`` and ``board_explorer_math.test.mjs``: so it runs
+live in JupyterLab, in Voila and on the course website alike, with no kernel behind the page.
+Python holds the state as synced traits, checked by the library (the board as ``board_json``,
+what the heat map shows, k, whether the exact fraction is shown), and gives a reader in the
+kernel the numbers through the library (:attr:`BoardExplorer.readout`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
-import ipywidgets as widgets
-import numpy as np
-from matplotlib.artist import Artist
+import anywidget
+import traitlets
 
 from ..board import OVERSHOOT_RULES, Board
 from ..boards import MILTON_BRADLEY_1943, PRESETS
-from ..markov import (
-    expected_turns,
-    fundamental_matrix,
-    square_distribution,
-    turn_distribution,
-)
-from ..plots._style import _PAINTER
-from ..plots.board import _NumberLayer, draw_board
-from ..plots.charts import (
-    plot_distribution,
-)
-from ._base import _OVERSHOOT_HELP, _Explorer, _FigureView, _Results
-from .controls import IntSlider
+from ..markov import expected_turns
+from ._base import _Offline, _Results
+from ._bundle import JS, bundle, styles
+from .board_editor import board_from_json, board_to_json, presets_json
+
+__all__ = ["FRONT_END", "BoardExplorer", "module_source", "script_source", "style_source",
+           "HEAT_MAPS", "DIE_MIN", "DIE_MAX", "TURNS_MAX"]
+
+HEAT_MAPS = ("turns", "visits", "after")
+"""What the heat map can show: the expected turns to finish, the expected visits from the start,
+where the token is after k turns."""
+
+DIE_MIN = 2
+"""The fewest faces of the die slider (``DIE_MIN`` of board_explorer.js)."""
+
+DIE_MAX = 20
+"""The most faces of the die slider (``DIE_MAX`` of board_explorer.js)."""
+
+TURNS_MAX = 100
+"""The most turns k of the slider for "where the token is after k turns" (``AFTER_MAX``)."""
+
+_HEAT_OPTIONS = [("expected turns to finish", "turns"),
+                 ("expected visits from the start", "visits"),
+                 ("where the token is after k turns", "after")]
+
+_ENTRY = "board_explorer.js"
+FRONT_END = (_ENTRY, "ChutesBoardExplorer")
+"""The front end's entry module and the global that publishes its ``mount`` on the course
+website, which loads every front end as one script
+(:func:`chutes_edu.widgets._bundle.site_script`)."""
+_ORIGIN = "chutes_edu.widgets.board_explorer"
 
 
-class BoardExplorer(_Explorer):
+@cache
+def module_source() -> str:
+    """The explorer's front end as the single ES module anywidget loads (see
+    :func:`chutes_edu.widgets._bundle.bundle`)."""
+    return bundle(_ENTRY, classic=False, folder=JS, global_name="ChutesBoardExplorer",
+                  what="board explorer", origin=_ORIGIN)
+
+
+def script_source() -> str:
+    """The explorer's front end as a classic script for a page opened from disk (the course
+    website), publishing ``window.ChutesBoardExplorer.mount(el, {board_json, board_name,
+    preset_name, presets_json, heat_map, turns_played, exact_shown})``."""
+    return bundle(_ENTRY, classic=True, folder=JS, global_name="ChutesBoardExplorer",
+                  what="board explorer", origin=_ORIGIN)
+
+
+def style_source() -> str:
+    """The explorer's styles: the explorers' shared ``controls.css``, ``coin_explorer.css`` (which
+    holds the pictures drawn in the page, ``.chutes-chart``), then ``board_explorer.css``."""
+    return styles("coin_explorer.css", "board_explorer.css")
+
+
+class _Control:
+    """A control as Python sees it: ``value`` (reading and setting it goes through the
+    explorer), and what else the page's control has (``options``, ``min``, ``max``): fixed, or
+    a function of the current board (given as a zero-argument callable)."""
+
+    def __init__(self, get: Callable[[], Any], put: Callable[[Any], None],
+                 **attributes: Any) -> None:
+        self._get, self._put = get, put
+        self._attributes = attributes
+
+    def __getattr__(self, name: str) -> Any:
+        attributes = self.__dict__.get("_attributes", {})
+        if name not in attributes:
+            raise AttributeError(name)
+        found = attributes[name]
+        return found() if callable(found) else found
+
+    @property
+    def value(self) -> Any:
+        return self._get()
+
+    @value.setter
+    def value(self, value: Any) -> None:
+        self._put(value)
+
+
+class _Button:
+    """A button as Python sees it: ``click()`` does what the page's button does."""
+
+    def __init__(self, description: str, action: Callable[[], None]) -> None:
+        self.description = description
+        self._action = action
+
+    def click(self) -> None:
+        self._action()
+
+
+class _Text:
+    """A line of text as Python sees it: ``value``, read only, computed when asked."""
+
+    def __init__(self, get: Callable[[], str]) -> None:
+        self._get = get
+
+    @property
+    def value(self) -> str:
+        return self._get()
+
+
+class BoardExplorer(_Offline, anywidget.AnyWidget):
     """Explore a board: preset, die, overshoot rule, bonus roll, jumps; live expected turns, the
-    game-length distribution and a heat map of the board.
+    game-length distribution and a heat map of the board, all computed in the page.
+
+    The page shows each control named (all from the keyboard), the readout, the board's heat map
+    and the game-length distribution as pictures whose descriptions are renewed with their
+    numbers, and a polite announcement of the new expected length after each change; an edit the
+    library refuses leaves the board and says why in the message line.
 
     Parameters
     ----------
@@ -38,127 +149,97 @@ class BoardExplorer(_Explorer):
 
     Attributes
     ----------
-    preset, die, overshoot, bonus, heat, after_turns : controls
-        ``die`` and ``after_turns`` are labelled native sliders
-        (:class:`~chutes_edu.widgets.controls.IntSlider`), the others ipywidgets controls.
-        The preset board (``PRESETS`` names), the number of faces (2..20), the overshoot rule,
-        the face that rolls again (None for no bonus roll), what the heat map shows (expected
-        turns, expected visits, or where the token is after ``after_turns`` turns).
-    jump_from, jump_to, add_jump, remove_jump, jump_list : ipywidgets controls
-        Edit the jumps: ``add_jump`` adds ``jump_from -> jump_to``, ``remove_jump`` removes the jump
-        that starts on ``jump_from``; picking a jump in ``jump_list`` fills both fields.
-    show_exact : ipywidgets.Checkbox
-        Also show the expected turns as an exact fraction.
-    readout, message : ipywidgets.HTML
-        Expected turns from square 0 (4 decimals); the last invalid edit's message, or empty.
+    board_json, board_name, preset_name, presets_json, heat_map, turns_played, exact_shown
+        The state shared with the page: the board in the editor's JSON form and its name ("" once
+        edited), the preset chosen last and the presets offered (name -> JSON board), what the
+        heat map shows (one of :data:`HEAT_MAPS`), k for "after", and whether the readout gives
+        the exact fraction too. A control in the page sets them; setting them here redraws it.
+    preset, die, overshoot, bonus, heat, after_turns, show_exact : controls
+        Python's view of the page's controls: each has ``value`` (setting it edits the board or
+        the view, as the control does), and ``options`` or ``min`` and ``max``. The preset board
+        (``PRESETS`` names), the number of faces (2..20), the overshoot rule, the face that rolls
+        again (None for no bonus roll), what the heat map shows ("turns", "visits", "after"),
+        k (0..100), the exact fraction.
+    jump_from, jump_to, add_jump, remove_jump, jump_list : controls
+        Edit the jumps: ``add_jump.click()`` adds ``jump_from -> jump_to``,
+        ``remove_jump.click()`` removes the jump that starts on ``jump_from``; setting
+        ``jump_list.value`` to a jump's source fills both fields.
+    readout, message : objects with ``value``
+        Expected turns from square 0 (4 decimals, and the exact fraction when ``show_exact``),
+        by the library; the last refused edit's message, or empty.
     board : Board
         The current (always valid) board.
-    board_image, distribution_image : chutes_edu.widgets.controls.Picture (a PNG with its alt text)
-        The pictures.
+    last_error : str
+        The last refusal, "" if none.
+
+    Examples
+    --------
+    >>> ex = BoardExplorer()
+    >>> ex.die.value = 7
+    >>> ex.board.faces, ex.board_json["die"]
+    (7, 7)
     """
 
     offline_summary = ("Board explorer: change the board and its rules and watch the expected "
                        "length of a game")
 
-    def __init__(self, board: Board = MILTON_BRADLEY_1943) -> None:
-        super().__init__()
-        self.add_class("chutes-board-explorer")
+    _esm = module_source()
+    _css = style_source()
+
+    board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
+    board_name = traitlets.Unicode("", help="The board's name, '' once edited.").tag(sync=True)
+    preset_name = traitlets.Unicode("", help="The preset chosen last.").tag(sync=True)
+    presets_json = traitlets.Dict(help="The presets offered, name -> JSON board.").tag(sync=True)
+    heat_map = traitlets.Unicode("turns", help="What the heat map shows.").tag(sync=True)
+    turns_played = traitlets.Int(10, help="k, for the heat map 'after'.").tag(sync=True)
+    exact_shown = traitlets.Bool(False, help="Whether the exact fraction is shown.").tag(sync=True)
+
+    def __init__(self, board: Board = MILTON_BRADLEY_1943, **kwargs: Any) -> None:
         if not isinstance(board, Board):
             raise ValueError(f"BoardExplorer needs a Board, not {type(board).__name__}")
         self._results = _Results()
         self.board = self._results.board(board)
-        self._origin = self._preset_name(board)
-        names = list(PRESETS)
+        self.last_error = ""
+        origin = self._preset_name(board)
         self._presets = dict(PRESETS)
-        if self._origin not in self._presets:
-            self._presets = {self._origin: board, **self._presets}
-            names.insert(0, self._origin)
-        wide = {"description_width": "initial"}          # labels never cut short
-        self.preset = widgets.Dropdown(options=names, value=self._origin, description="board",
-                                       style=wide, layout=widgets.Layout(width="340px"))
-        self.die = IntSlider(min(max(board.faces, 2), 20), 2, 20, description="die faces",
-                             unit="faces")
-        self.die.add_class("chutes-die")
-        self.overshoot = widgets.ToggleButtons(
-            options=list(OVERSHOOT_RULES), value=board.overshoot,
-            description="a roll past the end", style={**wide, "button_width": "auto"},
-            tooltips=[_OVERSHOOT_HELP.get(r, r) for r in OVERSHOOT_RULES])
-        self.bonus = widgets.Dropdown(options=self._bonus_options(board.faces),
-                                      value=board.bonus_roll, description="roll again on",
-                                      style=wide, layout=widgets.Layout(width="190px"))
-        self.heat = widgets.Dropdown(options=[("expected turns to finish", "turns"),
-                                              ("expected visits from the start", "visits"),
-                                              ("where the token is after k turns", "after")],
-                                     value="turns", description="heat map", style=wide,
-                                     layout=widgets.Layout(width="340px"))
-        self.after_turns = IntSlider(10, 0, 100, description="k, the turns played", unit="turns",
-                                     continuous_update=False,
-                                     layout=widgets.Layout(display="none"))
-        self.jump_from = widgets.BoundedIntText(value=2, min=1, max=board.size - 1,
-                                                description="jump from square", style=wide,
-                                                layout=widgets.Layout(width="200px"))
-        self.jump_to = widgets.BoundedIntText(value=12, min=0, max=board.size,
-                                              description="to square", style=wide,
-                                              layout=widgets.Layout(width="200px"))
-        self.add_jump = widgets.Button(description="add jump", icon="plus",
-                                       tooltip="add the jump from -> to")
-        self.remove_jump = widgets.Button(description="remove jump", icon="minus",
-                                          tooltip="remove the jump that starts on 'from'")
-        self.jump_list = widgets.Select(options=[], rows=7, description="jumps", style=wide,
-                                        layout=widgets.Layout(width="260px"))
-        self.show_exact = widgets.Checkbox(value=False, description="show the exact fraction",
-                                           indent=False)
-        self.readout = widgets.HTML("")
-        self.readout.add_class("chutes-readout")
+        if origin not in self._presets:
+            self._presets = {origin: board, **self._presets}
+        super().__init__(board_json=board_to_json(board), board_name=board.name or "",
+                         preset_name=origin, presets_json=presets_json(self._presets), **kwargs)
+        self._jump = {"from": 2, "to": 12}
+        self.preset = _Control(lambda: self.preset_name, self._choose_preset,
+                               options=list(self._presets))
+        self.die = _Control(lambda: min(max(self.board.faces, DIE_MIN), DIE_MAX),
+                            lambda v: self._edit(lambda b: b.replace(die=v)),
+                            min=DIE_MIN, max=DIE_MAX)
+        self.overshoot = _Control(lambda: self.board.overshoot,
+                                  lambda v: self._edit(lambda b: b.replace(overshoot=v)),
+                                  options=tuple(OVERSHOOT_RULES))
+        self.bonus = _Control(lambda: self.board.bonus_roll,
+                              lambda v: self._edit(lambda b: b.replace(bonus_roll=v)),
+                              options=lambda: self._bonus_options(
+                                  max(self.board.faces, self.die.value)))
+        self.heat = _Control(lambda: self.heat_map, self._set_heat, options=list(_HEAT_OPTIONS))
+        self.after_turns = _Control(lambda: self.turns_played, self._set_turns, min=0,
+                                    max=TURNS_MAX)
+        self.show_exact = _Control(lambda: self.exact_shown,
+                                   lambda v: setattr(self, "exact_shown", bool(v)))
+        self.jump_from = _Control(lambda: self._jump["from"],
+                                  lambda v: self._jump.__setitem__("from", v), min=1,
+                                  max=lambda: self.board.size - 1)
+        self.jump_to = _Control(lambda: self._jump["to"],
+                                lambda v: self._jump.__setitem__("to", v), min=0,
+                                max=lambda: self.board.size)
+        self.jump_list = _Control(lambda: None, self._pick, options=lambda: [
+            (f"{a} \u2192 {d}  {'ladder' if d > a else 'chute'}", a)
+            for a, d in self.board.jumps.items()])
+        self.add_jump = _Button("add jump", lambda: self._edit(
+            lambda b: b.with_jump(self._jump["from"], self._jump["to"])))
+        self.remove_jump = _Button("remove jump", lambda: self._edit(
+            lambda b: b.without_jump(self._jump["from"])))
+        self.readout = _Text(self._readout)
+        self.message = _Text(lambda: self.last_error)
 
-        self.board_view = _FigureView((480, 480), dynamic=self._board_artists,
-                                      css="chutes-board-image")
-        self.distribution_view = _FigureView((544, 304), dynamic=self._distribution_artists,
-                                             css="chutes-distribution-image")
-        self.board_image = self.board_view.image
-        self.distribution_image = self.distribution_view.image
-        self._board_ax = self.board_view.figure.add_subplot()
-        self._dist_ax = self.distribution_view.figure.add_subplot()
-        self._board_painter: Any = None
-        self._dist_painter: Any = None
-        self._numbers: _NumberLayer | None = None
-        self._shown: float | None = None           # the expected length last announced
-
-        self._observe(self.preset, self._on_preset)
-        self._observe(self.die, lambda: self._edit(lambda b: b.replace(die=self.die.value)))
-        self._observe(self.overshoot,
-                      lambda: self._edit(lambda b: b.replace(overshoot=self.overshoot.value)))
-        self._observe(self.bonus,
-                      lambda: self._edit(lambda b: b.replace(bonus_roll=self.bonus.value)))
-        self._observe(self.heat, self._on_heat)
-        self._observe(self.after_turns, lambda: self._refresh(readout=False, distribution=False))
-        self._observe(self.show_exact, lambda: self._refresh(pictures=False))
-        self._observe(self.jump_list, self._on_pick)
-        self.add_jump.on_click(self._handler(lambda _: self._edit(
-            lambda b: b.with_jump(self.jump_from.value, self.jump_to.value))))
-        self.remove_jump.on_click(self._handler(lambda _: self._edit(
-            lambda b: b.without_jump(self.jump_from.value))))
-
-        self._sync_controls()
-        self._refresh(full=True)
-        editor = widgets.HBox([widgets.VBox([self.jump_from, self.jump_to,
-                                             widgets.HBox([self.add_jump]),
-                                             widgets.HBox([self.remove_jump])]),
-                               self.jump_list])
-        self.children = [
-            widgets.HTML("<b>Board explorer</b>: change the board and its rules."),
-            widgets.HBox([self.preset, self.bonus]),
-            self.die, self.overshoot, editor,
-            widgets.HBox([self.readout, self.show_exact],
-                         layout=widgets.Layout(justify_content="space-between")),
-            self.message,
-            widgets.HBox([self.board_image, widgets.VBox([self.distribution_image, self.heat,
-                                                          self.after_turns])],
-                         layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
-            self.live,
-        ]
-
-    # -- helpers
     @staticmethod
     def _preset_name(board: Board) -> str:
         for name, preset in PRESETS.items():
@@ -170,123 +251,91 @@ class BoardExplorer(_Explorer):
     def _bonus_options(faces: int) -> list[tuple[str, int | None]]:
         return [("none", None)] + [(str(f), f) for f in range(1, faces + 1)]
 
-    def _board_artists(self) -> list[Artist]:
-        if self._board_painter is None:
-            return []
-        painter = self._board_painter
-        if self._numbers is None:
-            self._numbers = _NumberLayer(painter)
-        return [self._board_ax.title, *(self._numbers if a is painter.halo else a
-                                        for a in painter.dynamic_artists()
-                                        if a is not painter.numbers)]
+    # -- the state, checked by the library
+    @traitlets.validate("board_json")
+    def _valid_board(self, proposal: Any) -> dict[str, Any]:
+        try:
+            board = board_from_json(proposal["value"])
+        except ValueError as error:
+            self.last_error = str(error)
+            raise traitlets.TraitError(str(error)) from None
+        return board_to_json(board)
 
-    def _distribution_artists(self) -> list[Artist]:
-        return self._dist_painter.dynamic_artists() if self._dist_painter else []
+    @traitlets.observe("board_json")
+    def _board_changed(self, change: Any) -> None:
+        board = board_from_json(change["new"])
+        if board != getattr(self, "board", None):
+            self.board = self._results.board(board)
 
-    def _sync_controls(self) -> None:
-        """Show the current board in the controls (without firing their handlers)."""
-        b = self.board
-        with self._sync():
-            self.die.value = min(max(b.faces, 2), 20)
-            self.overshoot.value = b.overshoot
-            options = self._bonus_options(max(b.faces, self.die.value))
-            if list(self.bonus.options) != options:
-                self.bonus.options = options
-            self.bonus.value = b.bonus_roll
-            if b.bonus_roll is None:
-                self.bonus.index = 0            # show "none" (value None alone selects nothing)
-            self.jump_from.max, self.jump_to.max = b.size - 1, b.size
-            self.jump_list.options = [(f"{a} \u2192 {d}  {'ladder' if d > a else 'chute'}", a)
-                                      for a, d in b.jumps.items()]
-            self.jump_list.value = None
+    @traitlets.validate("heat_map")
+    def _valid_heat(self, proposal: Any) -> str:
+        if proposal["value"] not in HEAT_MAPS:
+            raise traitlets.TraitError(f"the heat map shows {', '.join(map(repr, HEAT_MAPS))}, "
+                                       f"not {proposal['value']!r}")
+        return str(proposal["value"])
 
-    # -- events
+    @traitlets.validate("turns_played")
+    def _valid_turns(self, proposal: Any) -> int:
+        if not 0 <= proposal["value"] <= TURNS_MAX:
+            raise traitlets.TraitError(f"k, the turns played, is 0 to {TURNS_MAX}, "
+                                       f"not {proposal['value']}")
+        return int(proposal["value"])
+
+    @traitlets.validate("preset_name")
+    def _valid_preset(self, proposal: Any) -> str:
+        presets = getattr(self, "_presets", {})
+        if presets and proposal["value"] not in presets:
+            raise traitlets.TraitError(f"no preset board named {proposal['value']!r}; the presets "
+                                       f"are {', '.join(map(repr, presets))}")
+        return str(proposal["value"])
+
+    # -- edits
     def _edit(self, change: Callable[[Board], Board]) -> None:
-        """Apply one edit; on a ValueError keep the board and show the library's message."""
+        """Apply one edit; on a ValueError keep the board and keep the library's message."""
         try:
             new = change(self.board)
         except ValueError as error:
-            self._show_error(str(error))
-            self._sync_controls()             # the controls go back to the board shown
+            self.last_error = str(error)
             return
-        self._clear_error()
+        except Exception as error:              # never a traceback for a student
+            self.last_error = f"unexpected error ({type(error).__name__}): {error}"
+            return
+        self.last_error = ""
         self.board = self._results.board(new)
-        self._sync_controls()
-        self._refresh()
+        with self.hold_sync():
+            self.board_json = board_to_json(new)
+            self.board_name = new.name or ""
 
-    def _on_preset(self) -> None:
-        self._edit(lambda _: self._presets[self.preset.value])
+    def _choose_preset(self, name: str) -> None:
+        if name not in self._presets:
+            self.last_error = (f"no preset board named {name!r}; the presets are "
+                               f"{', '.join(map(repr, self._presets))}")
+            return
+        self._edit(lambda _: self._presets[name])
+        if not self.last_error:
+            self.preset_name = name
 
-    def _on_pick(self) -> None:
-        source = self.jump_list.value
-        if source is not None:
-            with self._sync():
-                self.jump_from.value = source
-                self.jump_to.value = self.board.jumps[source]
+    def _set_heat(self, value: str) -> None:
+        self.heat_map = value
 
-    def _on_heat(self) -> None:
-        self.after_turns.layout.display = "" if self.heat.value == "after" else "none"
-        self._refresh(readout=False, distribution=False)
+    def _set_turns(self, value: int) -> None:
+        self.turns_played = value
 
-    # -- outputs
-    def _refresh(self, *, full: bool = False, readout: bool = True, pictures: bool = True,
-                 distribution: bool = True) -> None:
-        """Redraw the pictures, then the readout (so a readout shows only when all is done)."""
-        board, results = self.board, self._results
-        turns = results.get(board, "turns", expected_turns)
-        if pictures:
-            self._draw_board(board, turns, full)
-            if distribution:
-                pmf = results.get(board, "pmf", turn_distribution)
-                if self._dist_painter is None:
-                    plot_distribution(pmf, ax=self._dist_ax,
-                                      title="How long is a one-player game?")
-                    self._dist_painter = getattr(self._dist_ax, _PAINTER)
-                changed = self._dist_painter.update(pmf, sticky=True)
-                self.distribution_view.render(full=changed)
-        if readout:
-            now = float(turns[0])
-            was, self._shown = self._shown, now
-            self._announce(f"Expected length {now:.1f} turns"
-                           + ("" if was is None or (round(was, 1) == round(now, 1) and was == now)
-                              else f", was {was:.1f}"))
+    def _pick(self, source: int | None) -> None:
+        if source is not None and source in self.board.jumps:
+            self._jump["from"], self._jump["to"] = source, self.board.jumps[source]
+
+    # -- what a reader in the kernel sees
+    def _readout(self) -> str:
+        """The page's readout, by the library."""
+        board = self.board
+        try:
+            now = float(self._results.get(board, "turns", expected_turns)[0])
             text = f"Expected turns from the start: <b>{now:.4f}</b> turns"
-            if self.show_exact.value:
-                exact = results.get(board, "exact", lambda b: expected_turns(b, exact=True)[0])
-                text += (f'<br><span style="word-break:break-all">exactly '
-                         f'<code>{exact.p}/{exact.q}</code></span>')
-            self.readout.value = text
-
-    def _draw_board(self, board: Board, turns: np.ndarray, full: bool) -> None:
-        title = board.name or f"{self.preset.value} (edited)"
-        if self.heat.value == "visits":
-            values = self._results.get(board, "visits", lambda b: fundamental_matrix(b)[0])
-            label = "expected visits from the start (turns begun there)"
-        elif self.heat.value == "after":
-            # The final square collects the finished games and would swamp the colour scale (as
-            # in lesson 3): it is grey, and its probability is in the title.
-            k = self.after_turns.value
-            values = square_distribution(board, k).copy()
-            finished, values[board.size] = float(values[board.size]), np.nan
-            label = "probability of being on the square after k turns"
-            title += (f"\nafter {k} turn{'' if k == 1 else 's'}: {finished:.3f} finished "
-                      f"(square {board.size}, grey)")
-        else:
-            values, label = turns, "expected turns to finish (turns)"
-        # Colour scale and axes stay put while the data fit them ("sticky"), so that most changes
-        # redraw only the data over a cached background, and pictures are easy to compare.
-        if self._board_painter is None:
-            draw_board(board, values, ax=self._board_ax, label=label, title=title)
-            self._board_painter = getattr(self._board_ax, _PAINTER)
-            full = True
-        else:
-            self._board_painter.name = board.name
-            self._board_painter.set_jumps(dict(board.jumps))
-            full |= self._board_painter.set_traps(board.traps)      # a new legend
-            if self._board_painter.colorbar.ax.get_ylabel() != label:
-                self._board_painter.colorbar.set_label(label)
-                self._board_painter.label = label
-                full = True
-            self._board_ax.set_title(title)         # drawn with the data: no full redraw
-        full |= self._board_painter.set_values(values, sticky=True)
-        self.board_view.render(full=full)
+            if self.exact_shown:
+                exact = self._results.get(board, "exact",
+                                          lambda b: expected_turns(b, exact=True)[0])
+                text += f"<br>exactly <code>{exact.p}/{exact.q}</code>"
+        except Exception as error:              # never a traceback for a student
+            return f"unexpected error ({type(error).__name__}): {error}"
+        return text

@@ -1,0 +1,428 @@
+// @ts-check
+/**
+ * The board explorer of `chutes_edu` (chutes_edu/widgets/board_explorer.py, Lessons 2, 4, 5, 6
+ * and 11): change the board and its rules (a preset, the die, the overshoot rule, the face that
+ * rolls again, the jumps) and watch the expected length of a game, the distribution of game
+ * lengths and a heat map of the board. It computes in the page, with no kernel:
+ * board_math.js's `analyseInSteps` (the expected turns from every square and the game-length
+ * distribution, the library's `expected_turns` and `turn_distribution`) and
+ * board_explorer_math.js (the expected visits, where the token is after k turns, the exact
+ * expected length as a fraction, the pictures' words), both held equal to the library by Node
+ * tests.
+ *
+ * Two ways in, as the race explorer has:
+ *
+ * - `export default { render }`: an anywidget front end. The model's traits are `board_json`
+ *   (the board, in board_math.js's JSON form), `board_name` (its name, "" once edited),
+ *   `preset_name` (the preset chosen last), `presets_json` (the boards the preset list offers,
+ *   by name), `heat_map` ("turns", "visits" or "after"), `turns_played` (k, for "after") and
+ *   `exact_shown` (whether the readout gives the exact fraction too); a control sets them and
+ *   saves, and a change from Python redraws the page.
+ * - `mount(el, traits)`: the same explorer on a page with no widget manager (the course
+ *   website), on `createModel`'s stand-in for a model.
+ *
+ * An edit is checked before it counts (the library's rules, `validate`, and `Board.with_jump`'s
+ * and `without_jump`'s refusals, in the library's words): a refused edit leaves the board and
+ * says why in the message line, and the controls go back to the board shown. The maths runs in
+ * slices of a few milliseconds (editor_runner.js), so a slow board never holds the page; the
+ * 1943 board is answered within the key press's own task. After each change the pictures'
+ * descriptions are renewed with their numbers and a polite announcement says the new expected
+ * length (and what it was) or what the heat map now shows.
+ *
+ * @module board_explorer
+ */
+import {
+  analyseInSteps, BoardError, OVERSHOOT_RULES, ranges, square, validate,
+} from "./board_math.js";
+import { exactExpectedSteps, HEAT_LABELS, heatMap, pyFixed } from "./board_explorer_math.js";
+import { createBoardPicture } from "./board_explorer_board.js";
+import { createDistributionChart } from "./board_explorer_chart.js";
+import { boardKey, canonical, faces, OVERSHOOT_HELP } from "./editor_boards.js";
+import { h } from "./editor_dom.js";
+import { createModel } from "./editor_model.js";
+import { createRunner } from "./editor_runner.js";
+import { errorWords, liveRegion, messageLine, numberBox, slider, uniqueId }
+  from "./explorer_ui.js";
+
+export { createBoardPicture } from "./board_explorer_board.js";
+export { createDistributionChart, DISTRIBUTION_TITLE } from "./board_explorer_chart.js";
+
+/** The traits the explorer shares with Python. */
+export const TRAITS = ["board_json", "board_name", "preset_name", "presets_json", "heat_map",
+  "turns_played", "exact_shown"];
+
+/** The die slider's ends (BoardExplorer's `die`). */
+export const DIE_MIN = 2;
+export const DIE_MAX = 20;
+
+/** The ends of the slider for k, the turns played (BoardExplorer's `after_turns`). */
+export const AFTER_MAX = 100;
+
+/** What the heat map can show, in the explorer's words (BoardExplorer's `heat` options). */
+export const HEAT_CHOICES = Object.freeze([
+  ["turns", "expected turns to finish"],
+  ["visits", "expected visits from the start"],
+  ["after", "where the token is after k turns"],
+]);
+
+/**
+ * The board with the jump `source -> destination` added, refused in `Board.with_jump`'s words
+ * when the source already has a jump (the new board itself is checked by `validate`).
+ * @param {any} board A canonical JSON board.
+ * @param {unknown} source
+ * @param {unknown} destination
+ */
+export function withJump(board, source, destination) {
+  const from = square(source, "jump source");
+  const old = board.jumps.find((/** @type {number[]} */ [a]) => a === from);
+  if (old) {
+    throw new BoardError(`square ${from} already has the jump ${from}->${old[1]}; remove it first ` +
+      "with without_jump");
+  }
+  return canonical({ ...board, jumps: [...board.jumps, [from, destination]] });
+}
+
+/**
+ * The board without the jump that starts on `source`, refused in `Board.without_jump`'s words
+ * when none does.
+ * @param {any} board A canonical JSON board.
+ * @param {unknown} source
+ */
+export function withoutJump(board, source) {
+  const from = square(source, "jump source");
+  if (!board.jumps.some((/** @type {number[]} */ [a]) => a === from)) {
+    throw new BoardError(`no jump starts on square ${from}; the sources are ` +
+      `${ranges(board.jumps.map((/** @type {number[]} */ [a]) => a)) || "none"}`);
+  }
+  return canonical({ ...board, jumps: board.jumps.filter((/** @type {number[]} */ [a]) =>
+    a !== from) });
+}
+
+/**
+ * The readout's words and the announcement for an expected length `now` (the one before,
+ * `was`, or null), as BoardExplorer wrote them.
+ * @param {number} now
+ * @param {number | null} was
+ */
+export function lengthWords(now, was) {
+  const same = was === null || (pyFixed(was, 1) === pyFixed(now, 1) && was === now);
+  return {
+    value: pyFixed(now, 4),
+    announcement: `Expected length ${pyFixed(now, 1)} turns` +
+      (same ? "" : `, was ${pyFixed(/** @type {number} */ (was), 1)}`),
+  };
+}
+
+/** A labelled `<select>`; `onChange(value)` when the choice changes. */
+function choice(/** @type {{id: string, label: string, className: string,
+  onChange: (value: string) => void, size?: number}} */ { id, label, className, onChange,
+  size }) {
+  const select = /** @type {HTMLSelectElement} */ (h("select", { id, size }));
+  const box = h("div", { class: `chutes-choice ${className}` },
+    [h("label", { for: id, text: label }), select]);
+  select.addEventListener("change", () => onChange(select.value));
+  /** Set the options ([value, words] pairs) when they differ from those shown. */
+  const options = (/** @type {Array<[string, string]>} */ pairs) => {
+    const key = JSON.stringify(pairs);
+    if (select.dataset.options === key) return;
+    select.dataset.options = key;
+    select.replaceChildren(...pairs.map(([value, words]) =>
+      h("option", { value, text: words })));
+  };
+  const set = (/** @type {string} */ value) => {
+    if (select.value !== value) select.value = value;
+  };
+  return { box, select, options, set };
+}
+
+/**
+ * Draw the explorer into `el` for `model`; returns a function that stops listening.
+ * @param {any} model
+ * @param {HTMLElement} el
+ */
+function render(model, el) {
+  const id = uniqueId("chutes-board-explorer");
+  const runner = createRunner({ steps: analyseInSteps });
+  const exactRunner = createRunner({ steps: exactExpectedSteps });
+  /** @type {Map<string, any>} */
+  const answers = new Map();
+  const drawn = { board: "", distribution: "", readout: "", heat: "", announced: "" };
+  /** @type {number | null} */
+  let shown = null;                        // the expected length last announced
+
+  const board = () => canonical(model.get("board_json") ?? {});
+  const save = (/** @type {Record<string, any>} */ values) => {
+    for (const [name, value] of Object.entries(values)) model.set(name, value);
+    model.save_changes();
+  };
+  const message = messageLine();
+  const live = liveRegion();
+
+  /** Apply one edit; a refusal keeps the board and says why in the library's words. */
+  function edit(/** @type {(b: any) => any} */ change) {
+    let next;
+    try {
+      next = canonical(change(board()));
+    } catch (error) {
+      refuse(errorWords(error));
+      return;
+    }
+    const why = validate(next);
+    if (why !== null) {
+      refuse(why);
+      return;
+    }
+    message.say("");
+    save({ board_json: next, board_name: "" });
+  }
+
+  function refuse(/** @type {string} */ why) {
+    message.say(why);
+    syncControls(board());                 // the controls go back to the board shown
+  }
+
+  const presetChoice = choice({ id: `${id}-preset`, label: "board", className: "chutes-preset",
+    onChange: (name) => {
+      const presets = model.get("presets_json") ?? {};
+      if (!(name in presets)) return;
+      const next = canonical(presets[name]);
+      const why = validate(next);
+      if (why !== null) {
+        refuse(why);
+        return;
+      }
+      message.say("");
+      save({ board_json: next, board_name: name, preset_name: name });
+    } });
+  const bonusChoice = choice({ id: `${id}-bonus`, label: "roll again on",
+    className: "chutes-bonus", onChange: (value) =>
+      edit((b) => ({ ...b, bonus_roll: value === "none" ? null : Number(value) })) });
+  const die = slider({ id: `${id}-die`, label: "die faces", min: DIE_MIN, max: DIE_MAX, step: 1,
+    decimals: 0, unit: "faces", className: "chutes-die",
+    onInput: (k) => edit((b) => ({ ...b, die: k })) });
+  const overshootLabel = `${id}-overshoot-label`;
+  const overshoot = OVERSHOOT_RULES.map((rule) => {
+    const help = /** @type {Record<string, string>} */ (OVERSHOOT_HELP)[rule] ?? rule;
+    const button = h("button", { type: "button", class: "chutes-toggle", "data-rule": rule,
+      "aria-pressed": "false", title: help, text: rule });
+    button.addEventListener("click", () => edit((b) => ({ ...b, overshoot: rule })));
+    return button;
+  });
+  const overshootBox = h("div", { class: "chutes-overshoot", role: "group",
+    "aria-labelledby": overshootLabel }, [
+    h("span", { id: overshootLabel, class: "chutes-group-label", text: "a roll past the end" }),
+    ...overshoot]);
+  const jumpFrom = numberBox({ id: `${id}-jump-from`, label: "jump from square", min: 1,
+    max: 99, className: "chutes-jump-from", onCommit: () => {} });
+  const jumpTo = numberBox({ id: `${id}-jump-to`, label: "to square", min: 0, max: 100,
+    className: "chutes-jump-to", onCommit: () => {} });
+  jumpFrom.set(2);
+  jumpTo.set(12);
+  const typed = (/** @type {HTMLInputElement} */ input) =>
+    (input.value.trim() === "" ? input.value : Number(input.value));
+  const addJump = h("button", { type: "button", class: "chutes-add-jump",
+    title: "add the jump from -> to", text: "add jump" });
+  addJump.addEventListener("click", () =>
+    edit((b) => withJump(b, typed(jumpFrom.input), typed(jumpTo.input))));
+  const removeJump = h("button", { type: "button", class: "chutes-remove-jump",
+    title: "remove the jump that starts on 'from'", text: "remove jump" });
+  removeJump.addEventListener("click", () => edit((b) => withoutJump(b, typed(jumpFrom.input))));
+  const jumpList = choice({ id: `${id}-jumps`, label: "jumps", className: "chutes-jump-list",
+    size: 7, onChange: (value) => {
+      const source = Number(value);
+      const jump = board().jumps.find((/** @type {number[]} */ [a]) => a === source);
+      if (jump) {
+        jumpFrom.set(jump[0]);
+        jumpTo.set(jump[1]);
+      }
+    } });
+  const exactId = `${id}-exact`;
+  const exact = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox", id: exactId }));
+  exact.addEventListener("change", () => save({ exact_shown: exact.checked }));
+  const exactBox = h("div", { class: "chutes-checkbox" },
+    [exact, h("label", { for: exactId, text: " show the exact fraction" })]);
+  const heatChoice = choice({ id: `${id}-heat`, label: "heat map", className: "chutes-heat",
+    onChange: (value) => save({ heat_map: value }) });
+  heatChoice.options(/** @type {Array<[string, string]>} */ (HEAT_CHOICES.map(([v, w]) =>
+    [v, w])));
+  const after = slider({ id: `${id}-after`, label: "k, the turns played", min: 0,
+    max: AFTER_MAX, step: 1, decimals: 0, unit: "turns", className: "chutes-after",
+    onInput: (k) => save({ turns_played: k }) });
+  const readout = h("p", { class: "chutes-readout" });
+  const boardPicture = createBoardPicture({ id });
+  const chart = createDistributionChart({ id });
+
+  /** Show the board in the controls (their handlers do not fire). */
+  function syncControls(/** @type {any} */ b) {
+    const presets = model.get("presets_json") ?? {};
+    const preset = model.get("preset_name") ?? "";
+    const names = Object.keys(presets);
+    if (preset && !names.includes(preset)) names.unshift(preset);
+    presetChoice.options(names.map((name) => [name, name]));
+    presetChoice.set(preset);
+    const m = faces(b.die);
+    const shownFaces = Math.min(Math.max(m, DIE_MIN), DIE_MAX);
+    die.set(shownFaces);
+    for (const button of overshoot) {
+      const pressed = String(button.dataset.rule === b.overshoot);
+      if (button.getAttribute("aria-pressed") !== pressed) button.setAttribute("aria-pressed", pressed);
+    }
+    const most = Math.max(m, shownFaces);
+    bonusChoice.options([["none", "none"], ...Array.from({ length: most }, (_, i) =>
+      /** @type {[string, string]} */ ([String(i + 1), String(i + 1)]))]);
+    bonusChoice.set(b.bonus_roll === null ? "none" : String(b.bonus_roll));
+    jumpFrom.input.max = String(b.size - 1);
+    jumpTo.input.max = String(b.size);
+    jumpList.options(b.jumps.map((/** @type {number[]} */ [a, d]) =>
+      [String(a), `${a} → ${d}  ${d > a ? "ladder" : "chute"}`]));
+    jumpList.select.selectedIndex = -1;
+    const heat = model.get("heat_map") ?? "turns";
+    heatChoice.set(heat);
+    after.box.hidden = heat !== "after";
+    after.set(model.get("turns_played") ?? 10);
+    exact.checked = Boolean(model.get("exact_shown"));
+  }
+
+  /** The board's answers: at once if known or quick, else null now and a redraw later. */
+  function analysis(/** @type {any} */ b, /** @type {string} */ key) {
+    if (answers.has(key)) return answers.get(key);
+    const result = runner.run(b, key, (/** @type {any} */ later) => {
+      answers.set(key, later);
+      show();
+    });
+    if (result !== null) answers.set(key, result);
+    while (answers.size > 40) answers.delete(/** @type {string} */ (answers.keys().next().value));
+    return result;
+  }
+
+  function show() {
+    const b = board();
+    syncControls(b);
+    const key = boardKey(b);
+    const result = analysis(b, key);
+    if (result === null) {
+      if (drawn.readout !== `${key}|busy`) {
+        drawn.readout = `${key}|busy`;
+        readout.replaceChildren("Expected turns from the start: computing…");
+      }
+      return;
+    }
+    if (result.error) {
+      message.say(result.error);
+      return;
+    }
+    try {
+      drawBoard(b, key, result);
+      if (drawn.distribution !== key) {
+        if (result.pmf) chart.draw(result.pmf);
+        else message.say(result.lengthError ?? "");
+        drawn.distribution = key;
+      }
+      drawReadout(b, key, result);
+    } catch (error) {
+      message.say(errorWords(error));
+    }
+  }
+
+  function drawBoard(/** @type {any} */ b, /** @type {string} */ key, /** @type {any} */ result) {
+    const heat = model.get("heat_map") ?? "turns";
+    const k = model.get("turns_played") ?? 10;
+    const name = model.get("board_name") ?? "";
+    const title = name || `${model.get("preset_name") ?? ""} (edited)`;
+    const pictureKey = `${key}|${heat}|${heat === "after" ? k : ""}|${title}`;
+    if (pictureKey === drawn.board) return;
+    const map = heat === "turns"
+      ? { values: result.expected, label: HEAT_LABELS.turns, title }
+      : heatMap(b, heat, { turns: k, title });
+    boardPicture.draw(b, { name, ...map });
+    drawn.board = pictureKey;
+    const what = `${heat}|${heat === "after" ? k : ""}`;
+    if (drawn.heat && drawn.heat !== what && drawn.announced === key) {
+      const extra = heat === "after" ? `; ${map.title.split("\n").slice(1).join("; ")}` : "";
+      live.say(`Heat map: ${map.label}${extra}`);
+    }
+    drawn.heat = what;
+  }
+
+  function drawReadout(/** @type {any} */ b, /** @type {string} */ key,
+    /** @type {any} */ result) {
+    const wantExact = Boolean(model.get("exact_shown"));
+    const now = result.expected[0];
+    const readoutKey = `${key}|${wantExact}`;
+    if (readoutKey === drawn.readout) return;
+    const words = lengthWords(now, shown);
+    const parts = [/** @type {string | Node} */ ("Expected turns from the start: "),
+      h("b", { text: words.value }), " turns"];
+    if (wantExact) {
+      const fraction = exactRunner.run(b, key, (/** @type {any} */ answer) => {
+        if (drawn.readout === readoutKey) exactLine.replaceChildren(...exactWords(answer));
+      });
+      const exactLine = h("span", { class: "chutes-exact" },
+        fraction === null ? ["exactly: computing…"] : exactWords(fraction));
+      parts.push(h("br"), exactLine);
+    } else {
+      exactRunner.cancel();
+    }
+    readout.replaceChildren(...parts);
+    if (drawn.announced !== key) {
+      live.say(words.announcement);
+      shown = now;
+      drawn.announced = key;
+    }
+    drawn.readout = readoutKey;
+  }
+
+  /** The exact fraction's words, or the refusal. */
+  function exactWords(/** @type {any} */ answer) {
+    if (answer.error) return [answer.error];
+    return ["exactly ", h("code", { text: `${answer.numerator}/${answer.denominator}` })];
+  }
+
+  el.classList.add("chutes-explorer", "chutes-board-explorer");
+  el.append(h("div", { class: "chutes-board-explorer-root" }, [
+    h("p", { class: "chutes-board-explorer-title" }, [h("b", { text: "Board explorer" }),
+      ": change the board and its rules."]),
+    h("div", { class: "chutes-row" }, [presetChoice.box, bonusChoice.box]),
+    die.box, overshootBox,
+    h("div", { class: "chutes-row chutes-jump-editor" }, [
+      h("div", { class: "chutes-column" }, [jumpFrom.box, jumpTo.box,
+        h("div", { class: "chutes-row" }, [addJump, removeJump])]),
+      jumpList.box]),
+    h("div", { class: "chutes-row chutes-readout-row" }, [readout, exactBox]),
+    message.el,
+    h("div", { class: "chutes-row chutes-board-explorer-pictures" }, [
+      boardPicture.el,
+      h("div", { class: "chutes-column" }, [
+        h("div", { class: "chutes-picture chutes-distribution-image" }, [chart.svg]),
+        heatChoice.box, after.box]),
+    ]),
+    live.el,
+  ]));
+  for (const name of TRAITS) model.on(`change:${name}`, show);
+  show();
+  return () => {
+    runner.cancel();
+    exactRunner.cancel();
+    for (const name of TRAITS) model.off(`change:${name}`, show);
+  };
+}
+
+/**
+ * The explorer on a page with no widget manager (the course website).
+ * @param {HTMLElement} el
+ * @param {{board_json?: any, board_name?: string, preset_name?: string, presets_json?: any,
+ *     heat_map?: string, turns_played?: number, exact_shown?: boolean}} [start]
+ */
+export function mount(el, { board_json = {}, board_name = "", preset_name = "",
+  presets_json = {}, heat_map = "turns", turns_played = 10, exact_shown = false } = {}) {
+  const model = createModel({ board_json, board_name, preset_name: preset_name || board_name,
+    presets_json, heat_map, turns_played, exact_shown });
+  const stop = render(model, el);
+  return { model, stop };
+}
+
+export default {
+  render(/** @type {{model: any, el: HTMLElement}} */ { model, el }) {
+    return render(model, el);
+  },
+};

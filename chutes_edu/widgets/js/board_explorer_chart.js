@@ -1,0 +1,153 @@
+// @ts-check
+/**
+ * The game-length distribution as an SVG chart in the page: what chutes_edu.plot_distribution
+ * draws for the board explorer (bars P(T = k), the cumulative P(T <= k) as a dash-dotted line on
+ * a right-hand axis from 0 to 1, the mean as a solid line, the median dashed and the mode dotted,
+ * their values in a box), with its text alternative in the library's words (the picture's
+ * `aria-label`, renewed with every drawing: `describeDistribution` of board_explorer_math.js).
+ *
+ * The x-axis ends just past the 99.9th percentile and stays put while the new end fits and fills
+ * half of it (`stickyEnd`, the library's "sticky" axes), so that pictures are easy to compare.
+ *
+ * @module board_explorer_chart
+ */
+import { describeDistribution, distributionStats, niceCeiling, pyFixed, stickyEnd }
+  from "./board_explorer_math.js";
+import { attr, s } from "./editor_dom.js";
+import { fixed } from "./explorer_ui.js";
+
+const WIDTH = 544;
+const HEIGHT = 304;
+const BOX = { left: 62, right: 484, top: 34, bottom: 244 };
+const BAR = "#56B4E9";
+const LINE = "#1a1a1a";
+/** The picture's title (the explorer's, as BoardExplorer gives it to plot_distribution). */
+export const DISTRIBUTION_TITLE = "How long is a one-player game?";
+
+/** Round tick values from 0 to `top` (about five of them). */
+function ticks(/** @type {number} */ top) {
+  const step = niceCeiling(top / 5);
+  const out = [];
+  for (let v = 0; v <= top * (1 + 1e-9); v += step) out.push(v);
+  return out;
+}
+
+/** A tick's words: as few decimals as its step needs. */
+function tickText(/** @type {number} */ v, /** @type {number} */ step) {
+  const decimals = step >= 1 ? 0 : Math.min(6, Math.ceil(-Math.log10(step) - 1e-9));
+  return fixed(v, decimals);
+}
+
+/**
+ * A chart of a game-length distribution: `draw(pmf)` shows it and returns its description.
+ * @param {{id: string}} options
+ */
+export function createDistributionChart({ id }) {
+  const svg = /** @type {SVGSVGElement} */ (s("svg", {
+    class: "chutes-chart chutes-distribution-chart", role: "img", id: `${id}-distribution`,
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH, height: HEIGHT }));
+  const grid = s("g", { class: "chutes-chart-grid" });
+  const xTicks = s("g", { class: "chutes-chart-ticks", "text-anchor": "middle" });
+  const yTicks = s("g", { class: "chutes-chart-ticks", "text-anchor": "end" });
+  const rightTicks = s("g", { class: "chutes-chart-ticks", "text-anchor": "start" });
+  const bars = s("path", { fill: BAR, stroke: "#1f5f8b", "stroke-width": 0.5 });
+  const cumulative = s("path", { fill: "none", stroke: "#D55E00", "stroke-width": 1.6,
+    "stroke-dasharray": "7 3 2 3" });
+  const marks = {
+    mean: s("line", { stroke: LINE, "stroke-width": 1.6 }),
+    median: s("line", { stroke: LINE, "stroke-width": 1.4, "stroke-dasharray": "6 4" }),
+    mode: s("line", { stroke: LINE, "stroke-width": 1.4, "stroke-dasharray": "1.5 3" }),
+  };
+  const summary = s("text", { x: BOX.right - 8, y: BOX.top + 18, "text-anchor": "end",
+    class: "chutes-distribution-summary" });
+  const summaryBox = s("rect", { y: BOX.top + 4, height: 20, fill: "#ffffff",
+    "fill-opacity": 0.9, stroke: "#8c8c8c" });
+  svg.append(
+    s("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, fill: "#ffffff" }),
+    s("text", { x: (BOX.left + BOX.right) / 2, y: 20, class: "chutes-chart-title",
+      "text-anchor": "middle", text: DISTRIBUTION_TITLE }),
+    grid, bars, cumulative, marks.mean, marks.median, marks.mode,
+    s("rect", { x: BOX.left, y: BOX.top, width: BOX.right - BOX.left,
+      height: BOX.bottom - BOX.top, fill: "none", stroke: "#333333", "stroke-width": 1 }),
+    xTicks, yTicks, rightTicks, summaryBox, summary,
+    s("text", { x: (BOX.left + BOX.right) / 2, y: BOX.bottom + 38, "text-anchor": "middle",
+      text: "game length k (turns)" }),
+    s("text", { transform: `translate(16 ${(BOX.top + BOX.bottom) / 2}) rotate(-90)`,
+      "text-anchor": "middle", text: "probability P(T = k)" }),
+    s("text", { transform: `translate(${WIDTH - 10} ${(BOX.top + BOX.bottom) / 2}) rotate(90)`,
+      "text-anchor": "middle", text: "P(T ≤ k), dash-dotted" }),
+  );
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+    const y = BOX.bottom - v * (BOX.bottom - BOX.top);
+    rightTicks.append(s("text", { x: BOX.right + 6, y: (y + 4).toFixed(1), text: fixed(v, 2) }));
+  }
+  /** @type {number | null} */
+  let xmax = null;
+  let axesKey = "";
+
+  /**
+   * Draw a distribution; returns the picture's description (also its aria-label).
+   * @param {ArrayLike<number>} pmf P(T = k), k = 0, 1, ...
+   */
+  const draw = (pmf) => {
+    const stats = distributionStats(pmf);
+    xmax = stickyEnd(xmax, stats.needed, true);
+    const end = xmax;
+    const last = Math.min(pmf.length - 1, Math.floor(end));
+    let peak = 0;
+    for (let k = 0; k <= last; k += 1) peak = Math.max(peak, pmf[k]);
+    const top = niceCeiling(peak * 1.15 || 1);
+    const xOf = (/** @type {number} */ k) => BOX.left + (k / end) * (BOX.right - BOX.left);
+    const yOf = (/** @type {number} */ p) => BOX.bottom - (p / top) * (BOX.bottom - BOX.top);
+    const key = `${end}|${top}`;
+    if (key !== axesKey) {
+      axesKey = key;
+      const ys = ticks(top);
+      const yStep = ys.length > 1 ? ys[1] - ys[0] : top;
+      grid.replaceChildren(...ys.map((v) => s("line", { x1: BOX.left, x2: BOX.right,
+        y1: yOf(v).toFixed(1), y2: yOf(v).toFixed(1), stroke: "#e0e0e0" })));
+      yTicks.replaceChildren(...ys.map((v) => s("text", { x: BOX.left - 6,
+        y: (yOf(v) + 4).toFixed(1), text: tickText(v, yStep) })));
+      const xs = ticks(end);
+      xTicks.replaceChildren(...xs.map((v) => s("text", { x: xOf(v).toFixed(1),
+        y: BOX.bottom + 16, text: tickText(v, xs.length > 1 ? xs[1] - xs[0] : end) })));
+    }
+    const width = 0.8 * (BOX.right - BOX.left) / end;
+    const parts = [];
+    for (let k = 0; k <= last; k += 1) {
+      if (!(pmf[k] > 0)) continue;
+      const y = yOf(pmf[k]);
+      parts.push(`M${(xOf(k) - width / 2).toFixed(2)},${BOX.bottom}V${y.toFixed(2)}` +
+        `h${width.toFixed(2)}V${BOX.bottom}z`);
+    }
+    attr(bars, "d", parts.join(""));
+    const total = stats.cdf[stats.cdf.length - 1] || 1;
+    const line = [];
+    for (let k = 0; k <= last; k += 1) {
+      const y = BOX.bottom - (stats.cdf[k] / total) * (BOX.bottom - BOX.top);
+      line.push(`${k ? "L" : "M"}${xOf(k).toFixed(2)},${y.toFixed(2)}`);
+    }
+    if (last < end) {
+      line.push(`L${xOf(end).toFixed(2)},${(BOX.bottom - (stats.cdf[last] / total) *
+        (BOX.bottom - BOX.top)).toFixed(2)}`);
+    }
+    attr(cumulative, "d", line.join(""));
+    for (const [name, k] of /** @type {Array<[keyof typeof marks, number]>} */ (
+      [["mean", stats.mean], ["median", stats.median], ["mode", stats.mode]])) {
+      const x = Math.min(BOX.right, xOf(k)).toFixed(2);
+      attr(marks[name], "x1", x);
+      attr(marks[name], "x2", x);
+      attr(marks[name], "y1", String(BOX.top));
+      attr(marks[name], "y2", String(BOX.bottom));
+    }
+    summary.textContent = `mean ${pyFixed(stats.mean, 2)} (solid), median ${stats.median} ` +
+      `(dashed), mode ${stats.mode} (dotted)`;
+    const boxWidth = 10 + 6.9 * summary.textContent.length;
+    attr(summaryBox, "x", (BOX.right - 4 - boxWidth).toFixed(1));
+    attr(summaryBox, "width", boxWidth.toFixed(1));
+    const words = describeDistribution(stats, end, DISTRIBUTION_TITLE);
+    attr(svg, "aria-label", words);
+    return words;
+  };
+  return { svg, draw, describe: () => svg.getAttribute("aria-label") ?? "" };
+}
