@@ -57,6 +57,7 @@ _COST = {
     "tests/test_race_explorer_browser.py": 18,
     "tests/test_coin_explorer_browser.py": 16,
     "tests/test_board_explorer_math_js.py": 15,
+    "tests/test_jump_math_js.py": 20,
     "lessons/": 8,
     "solutions/": 6,
     "tests/notebooks/": 6,

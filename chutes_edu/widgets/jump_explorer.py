@@ -22,6 +22,49 @@ from ._base import _Explorer, _FigureView
 from .controls import SelectionSlider
 
 
+def _title(board: Board) -> str:
+    """The heat map's title in the explorer."""
+    return f"Adding one jump a -> b to {board.name or 'the board'}"
+
+
+def _nearest(allowed: np.ndarray, a: int, b: int) -> tuple[int, int]:
+    """The allowed jump nearest to ``a -> b`` (first the source, then the destination from it; a
+    square above the one asked for wins a tie)."""
+    sources = np.flatnonzero(allowed.any(axis=1))
+    a = int(sources[np.argmin(np.abs(sources - a) + 0.5 * (sources < a))])
+    targets = np.flatnonzero(allowed[a])
+    return a, int(targets[np.argmin(np.abs(targets - b) + 0.5 * (targets < b))])
+
+
+def _skipped(size: int, min_length: int) -> str:
+    """The line under the sliders: which jumps they skip, and why."""
+    text = (f"The sliders skip the jumps the rules refuse: none starts on 0, "
+            f"{size} or an end of a jump already there, none ends where one starts")
+    if min_length > 1:
+        text += f", none is shorter than {min_length} squares"
+    return f"{text}."
+
+
+def _words(effects: np.ndarray, baseline: float, a: int, b: int) -> tuple[str, str]:
+    """The readout and the announcement for the jump ``a -> b``."""
+    new = float(effects[a, b])
+    kind = "ladder" if b > a else "chute"
+    change = new - baseline
+    surprise = bool(surprising_jumps(effects, baseline)[a, b])
+    # A change that rounds to nothing is said so, never with the sign of its rounding noise.
+    shown = f"{change:+.4f}".replace("-0.0000", "+0.0000")
+    text = (f"Adding the {kind} {a} \u2192 {b}: expected turns {new:.4f} "
+            f"(board: {baseline:.4f}), change {shown} turns.")
+    if surprise:
+        text += f" Surprise! This {kind} makes the game {'longer' if b > a else 'shorter'}."
+    size = f"{abs(change):.1f}"
+    than = ("about as long as now" if size == "0.0" else
+            f"{size} {'more' if change > 0 else 'fewer'} than now")
+    said = (f"The {kind} {a} to {b}: expected length {new:.1f} turns, {than}"
+            + (". A surprise." if surprise else ""))
+    return text, said
+
+
 class JumpExplorer(_Explorer):
     """Add one ladder or chute anywhere: the heat map of every choice and a closer look at one.
 
@@ -110,18 +153,10 @@ class JumpExplorer(_Explorer):
         return [(f"square {b}", int(b)) for b in np.flatnonzero(self._allowed[a])]
 
     def _nearest(self, a: int, b: int) -> tuple[int, int]:
-        """The allowed jump nearest to ``a -> b`` (first the source, then the destination)."""
-        sources = np.flatnonzero(self._allowed.any(axis=1))
-        a = int(sources[np.argmin(np.abs(sources - a) + 0.5 * (sources < a))])
-        targets = np.flatnonzero(self._allowed[a])
-        return a, int(targets[np.argmin(np.abs(targets - b) + 0.5 * (targets < b))])
+        return _nearest(self._allowed, a, b)
 
     def _skipped(self) -> str:
-        text = (f"The sliders skip the jumps the rules refuse: none starts on 0, "
-                f"{self.board.size} or an end of a jump already there, none ends where one starts")
-        if self.min_length > 1:
-            text += f", none is shorter than {self.min_length} squares"
-        return f"<small>{text}.</small>"
+        return f"<small>{_skipped(self.board.size, self.min_length)}</small>"
 
     def _on_source(self) -> None:
         a = self.jump_from.value
