@@ -55,6 +55,7 @@ _COST = {
     "tests/test_accessibility.py": 25,
     "tests/test_board_editor_browser.py": 20,
     "tests/test_race_explorer_browser.py": 18,
+    "tests/test_jump_explorer_browser.py": 18,
     "tests/test_coin_explorer_browser.py": 16,
     "tests/test_board_explorer_math_js.py": 15,
     "tests/test_jump_math_js.py": 20,

@@ -82,6 +82,8 @@ LIVE_EXPLORERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
                          ("p", "n_trials", "seed")),
     "RaceExplorer": ("chutes_edu.widgets.race_explorer", "ChutesRaceExplorer",
                      ("board_json", "board_name", "positions")),
+    "JumpExplorer": ("chutes_edu.widgets.jump_explorer", "ChutesJumpExplorer",
+                     ("board_json", "board_name", "min_length", "jump")),
 }
 
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.

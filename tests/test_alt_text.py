@@ -286,11 +286,11 @@ def test_a_notebook_output_carries_alt_text_and_the_picture(tmp_path):
 
 # --------------------------------------------------------------------------- widgets
 def test_every_explorer_image_says_what_it_shows_and_follows_the_picture():
-    # (CoinFlipExplorer and RaceExplorer draw in the page: their pictures' words are checked
-    # against the library's by tests/js/coin_math.test.mjs and race_math.test.mjs, and followed in
-    # the browser by test_coin_explorer_browser.py and test_race_explorer_browser.py)
+    # (CoinFlipExplorer, RaceExplorer and JumpExplorer draw in the page: their pictures' words
+    # are checked against the library's by tests/js/coin_math.test.mjs, race_math.test.mjs and
+    # jump_math.test.mjs, and followed in the browser by test_coin_explorer_browser.py,
+    # test_race_explorer_browser.py and test_jump_explorer_browser.py)
     from chutes_edu import (
-        JumpExplorer,
         PolicyExplorer,
         SimulationExplorer,
     )
@@ -298,7 +298,6 @@ def test_every_explorer_image_says_what_it_shows_and_follows_the_picture():
               ["board_image", "distribution_image"]),
              (SimulationExplorer(n_games=2000), lambda ex: setattr(ex.cap, "value", 60),
               ["image"]),
-             (JumpExplorer(), lambda ex: setattr(ex.jump_to, "value", 31), ["image"]),
              (PolicyExplorer(), lambda ex: setattr(ex.exact, "value", 0.8), ["image"])]
     for ex, change, names in cases:
         before = {n: (getattr(ex, n).alt, getattr(ex, n).value) for n in names}

@@ -665,3 +665,33 @@ def test_every_front_end_is_in_one_script_and_its_maths_once(site: Path) -> None
     assert scripts.count("// board_math.js, bundled by") == 1
     assert "window.ChutesBoardEditor = " in scripts and "window.ChutesCoinExplorer = " in scripts
     assert "// board_math.js" not in (static / "explorers_site.js").read_text(encoding="utf-8")
+
+
+def test_lesson_nine_holds_a_live_jump_explorer(site):
+    """Issue 28: Lesson 9's jump explorer runs in the page opened from disk, with no kernel and
+    every request off the disk refused: it prices every jump of at least 10 squares in the page,
+    the destination's slider moves from the keyboard, and the readout (with the library's expected
+    turns), the picture's text alternative and the polite live region follow; no page errors;
+    axe-core finds nothing serious or critical in it."""
+    from playwright.sync_api import expect
+
+    from chutes_edu import MILTON_BRADLEY_1943, jump_effects
+
+    effects = jump_effects(MILTON_BRADLEY_1943, 10)        # the lesson's min_length=10
+    with _live_explorer(site, "lessons/09_experiments.html", "chutes-jump-explorer",
+                        "JumpExplorer") as (_, root):
+        readout = root.locator(".chutes-readout")
+        picture = root.locator("svg[role=img]")
+        live = root.locator("[role=status][aria-live=polite]")
+        expect(readout).to_contain_text(f"27 \u2192 37: expected turns {effects[27, 37]:.4f}")
+        before = (picture.get_attribute("aria-label") or "", live.text_content() or "")
+        assert before[0].startswith("Adding one jump a -> b to Milton Bradley 1943: a heat map")
+        slider = root.get_by_role("slider", name="to square b")
+        slider.focus()
+        slider.press("ArrowRight")
+        expect(readout).to_contain_text(f"27 \u2192 38: expected turns {effects[27, 38]:.4f}")
+        expect(slider).to_have_attribute("aria-valuetext", "square 38")
+        after = (picture.get_attribute("aria-label") or "", live.text_content() or "")
+        assert after[0] != before[0] and f"27 -> 38: expected turns {effects[27, 38]:.4f}." \
+            in after[0]
+        assert after[1] != before[1] and f"expected length {effects[27, 38]:.1f} turns" in after[1]

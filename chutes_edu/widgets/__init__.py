@@ -16,7 +16,9 @@ gives the library's numbers for their state.
   equal to the library by tests), so it works with no kernel too; Python holds its state and
   gives the library's numbers for it.
 - :class:`SimulationExplorer` -- Monte Carlo converging to the exact answer; the bias of a turn cap.
-- :class:`JumpExplorer` -- add one ladder or chute anywhere; the surprising ones are flagged.
+- :class:`JumpExplorer` -- add one ladder or chute anywhere; the surprising ones are flagged. It
+  computes in the page (``js/jump_explorer.js``, its maths ``js/jump_math.js``: the add-a-jump
+  sweep by rank-one updates, held equal to the library by tests), as the coin-flip explorer does.
 - :class:`RaceExplorer` -- 2 to 6 players on any squares: who wins, seat by seat. It computes
   in the page (``js/race_explorer.js``, its maths ``js/race_math.js`` held equal to the library by
   tests), as the coin-flip explorer does.
