@@ -5,11 +5,12 @@
  * bottom, blank where no jump may be added, on the diverging PuOr_r colours centred at 0: orange a
  * longer game, purple a shorter one; the surprises hatched; the diagonal a = b dotted; a colour
  * bar in turns), with the explorer's jump outlined in black. The cells are one pixel each of a
- * canvas, scaled up without smoothing; the rest is SVG. The text alternative is the explorer's
+ * canvas, scaled up without smoothing; the hatching a canvas of the picture's own pixels, masked
+ * by the surprises (one pixel each, scaled up the same way); the rest is SVG. The text alternative is the explorer's
  * (`describeExplorer` of jump_math.js): the picture's `aria-label`, renewed by the explorer.
  *
- * Drawing the map costs one pass over the (n + 1)^2 jumps and is done once per sweep; moving the
- * outline is two attributes.
+ * Drawing the map costs one pass over the (n + 1)^2 jumps (a colour from a table of 256, as
+ * matplotlib's) and is done once per sweep; moving the outline is a few attributes.
  *
  * @module jump_chart
  */
@@ -39,6 +40,9 @@ export function puOrR(x) {
   return RGB[i].map((c, k) => Math.round(c + f * (RGB[i + 1][k] - c)));
 }
 
+/** PuOr_r in 256 steps, red, green, blue each (matplotlib's map is a table of 256 too). */
+const TABLE = Uint8Array.from({ length: 256 * 3 }, (_, i) => puOrR(Math.floor(i / 3) / 255)[i % 3]);
+
 /** Ticks for squares 0..n: a round step giving at most about six. */
 function squareTicks(/** @type {number} */ n) {
   const step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500].find((k) => n / k <= 6) ?? 1000;
@@ -59,11 +63,16 @@ export function createJumpChart({ id }) {
     height: HEIGHT }));
   const canvas = /** @type {HTMLCanvasElement} */ (h("canvas", { class: "chutes-jump-cells",
     "aria-hidden": "true" }));
+  // The surprises: a mask of one pixel per jump, scaled up onto a canvas of the picture's own
+  // pixels and hatched there (an SVG shape per surprise would be hundreds of thousands on a big
+  // board).
+  const mask = /** @type {HTMLCanvasElement} */ (h("canvas"));
+  const hatching = /** @type {HTMLCanvasElement} */ (h("canvas", { class: "chutes-jump-hatch",
+    width: 2 * BOX.size, height: 2 * BOX.size, "aria-hidden": "true" }));
   const cells = s("foreignObject", { x: BOX.left, y: BOX.top, width: BOX.size,
-    height: BOX.size }, [canvas]);
+    height: BOX.size }, [h("div", { class: "chutes-jump-layers" }, [canvas, hatching])]);
   const title = s("text", { x: BOX.left + BOX.size / 2, y: 20, class: "chutes-chart-title",
     "text-anchor": "middle" });
-  const surprises = s("path", { fill: `url(#${hatch})`, stroke: "none" });
   const diagonal = s("line", { x1: BOX.left, y1: BOX.top + BOX.size, x2: BOX.left + BOX.size,
     y2: BOX.top, stroke: "#666666", "stroke-width": 0.8, "stroke-dasharray": "1 2" });
   const halo = s("rect", { fill: "none", stroke: "#ffffff", "stroke-width": 4 });
@@ -82,7 +91,7 @@ export function createJumpChart({ id }) {
       s("linearGradient", { id: gradient, x1: 0, y1: 1, x2: 0, y2: 0 }, stops),
     ]),
     s("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, fill: "#ffffff" }),
-    title, cells, surprises, diagonal, halo, marker,
+    title, cells, diagonal, halo, marker,
     s("rect", { x: BOX.left, y: BOX.top, width: BOX.size, height: BOX.size, fill: "none",
       stroke: "#333333", "stroke-width": 1 }),
     xTicks, yTicks,
@@ -123,30 +132,50 @@ export function createJumpChart({ id }) {
     lim = lim || 1;
     canvas.width = width;
     canvas.height = width;
+    mask.width = width;
+    mask.height = width;
     const context = canvas.getContext("2d");
+    const masking = mask.getContext("2d");
     const image = context?.createImageData(width, width);
-    const parts = [];
-    for (let a = 0; a <= n; a += 1) {
-      for (let b = 0; b <= n; b += 1) {
-        const value = effects[a * width + b];
-        if (Number.isNaN(value)) continue;
-        if (image) {
-          const [r, g, bl] = puOrR((value - baseline + lim) / (2 * lim));
-          const at = ((n - a) * width + b) * 4;      // the source a up the side: row n - a
-          image.data[at] = r;
-          image.data[at + 1] = g;
-          image.data[at + 2] = bl;
-          image.data[at + 3] = 255;
-        }
-        if (isSurprise(value, baseline, a, b)) {
-          parts.push(`M${(BOX.left + b * cell).toFixed(2)},` +
-            `${(BOX.top + (n - a) * cell).toFixed(2)}h${cell.toFixed(2)}v${cell.toFixed(2)}` +
-            `h${(-cell).toFixed(2)}z`);
+    const marks = masking?.createImageData(width, width);
+    if (image && marks) {
+      const pixels = image.data;
+      const surprise = marks.data;
+      const scale = 255 / (2 * lim);
+      for (let a = 0; a <= n; a += 1) {
+        const row = (n - a) * width;                  // the source a up the side: row n - a
+        for (let b = 0; b <= n; b += 1) {
+          const value = effects[a * width + b];
+          if (Number.isNaN(value)) continue;
+          const at = (row + b) * 4;
+          const k = 3 * Math.min(255, Math.max(0, Math.round((value - baseline + lim) * scale)));
+          pixels[at] = TABLE[k];
+          pixels[at + 1] = TABLE[k + 1];
+          pixels[at + 2] = TABLE[k + 2];
+          pixels[at + 3] = 255;
+          if (isSurprise(value, baseline, a, b)) surprise[at + 3] = 255;
         }
       }
+      context?.putImageData(image, 0, 0);
+      masking?.putImageData(marks, 0, 0);
     }
-    if (image) context?.putImageData(image, 0, 0);
-    attr(surprises, "d", parts.join("") || "M0,0");
+    const drawing = hatching.getContext("2d");
+    if (drawing) {
+      const side = hatching.width;
+      drawing.globalCompositeOperation = "source-over";
+      drawing.clearRect(0, 0, side, side);
+      drawing.imageSmoothingEnabled = false;
+      drawing.drawImage(mask, 0, 0, side, side);
+      drawing.globalCompositeOperation = "source-in";  // hatch lines only where the mask is
+      drawing.strokeStyle = "#000000";
+      drawing.lineWidth = 1.4;
+      drawing.beginPath();
+      for (let d = -side; d < side; d += 8) {
+        drawing.moveTo(d, side);
+        drawing.lineTo(d + side, 0);
+      }
+      drawing.stroke();
+    }
     const ticks = squareTicks(n);
     xTicks.replaceChildren(...ticks.map((v) => s("text", {
       x: (BOX.left + (v + 0.5) * cell).toFixed(1), y: BOX.top + BOX.size + 16, text: String(v) })));
