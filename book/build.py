@@ -89,6 +89,8 @@ LIVE_EXPLORERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "BoardExplorer": ("chutes_edu.widgets.board_explorer", "ChutesBoardExplorer",
                       ("board_json", "board_name", "preset_name", "presets_json", "heat_map",
                        "turns_played", "exact_shown")),
+    "JumpExplorer": ("chutes_edu.widgets.jump_explorer", "ChutesJumpExplorer",
+                     ("board_json", "board_name", "min_length", "jump")),
 }
 
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.

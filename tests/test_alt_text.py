@@ -287,13 +287,12 @@ def test_a_notebook_output_carries_alt_text_and_the_picture(tmp_path):
 
 # --------------------------------------------------------------------------- widgets
 def test_every_explorer_image_says_what_it_shows_and_follows_the_picture():
-    # (CoinFlipExplorer, RaceExplorer, PolicyExplorer, SimulationExplorer and BoardExplorer draw
-    # in the page: their pictures' words are checked against the library's by
-    # tests/js/coin_math.test.mjs, race_math.test.mjs and board_explorer_math.test.mjs, and
-    # followed in the browser by their browser tests; test_policy_explorer_browser.py compares the
+    # (CoinFlipExplorer, RaceExplorer, PolicyExplorer, SimulationExplorer, BoardExplorer and
+    # JumpExplorer draw in the page: their pictures' words are checked against the library's by
+    # tests/js/*.test.mjs and their browser tests; test_policy_explorer_browser.py compares the
     # policy picture's words with the library's painter's, word for word)
-    from chutes_edu import JumpExplorer
-    cases = [(JumpExplorer(), lambda ex: setattr(ex.jump_to, "value", 31), ["image"])]
+    from chutes_edu import DesignExplorer
+    cases = [(DesignExplorer(), lambda ex: ex.run.click(), ["board_image", "comparison_image"])]
     for ex, change, names in cases:
         before = {n: (getattr(ex, n).alt, getattr(ex, n).value) for n in names}
         for n in names:
@@ -305,7 +304,7 @@ def test_every_explorer_image_says_what_it_shows_and_follows_the_picture():
             assert image.value != before[n][1]
             assert image.alt != before[n][0], (type(ex).__name__, n)
             assert image.alt == description(
-                {"image": getattr(ex, "view", None)}[n].figure), (type(ex).__name__, n)
+                getattr(ex, n.replace("_image", "_view")).figure), (type(ex).__name__, n)
 
 
 def test_a_matrix_is_typeset_in_a_region_the_keyboard_reaches(shell):

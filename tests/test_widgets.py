@@ -17,6 +17,7 @@ from chutes_edu import (  # noqa: E402
     Board,
     BoardExplorer,
     CoinFlipExplorer,
+    DesignExplorer,
     JumpExplorer,
     RaceExplorer,
     SimulationExplorer,
@@ -28,7 +29,6 @@ from chutes_edu import (  # noqa: E402
     simulate,
     win_probabilities,
 )
-from chutes_edu.widgets.controls import SelectionSlider  # noqa: E402
 
 PNG = b"\x89PNG"
 
@@ -405,68 +405,102 @@ def test_simulation_explorer_front_end_is_one_module_with_its_maths():
 
 # --------------------------------------------------------------------------- add a jump
 def test_jump_explorer_reads_jump_effects():
+    """The explorer computes and draws in the page (tests/test_jump_explorer_browser.py,
+    tests/js/jump_math.test.mjs); Python holds the board and the jump, synced to the page,
+    checks them with the library and gives its numbers."""
+    import anywidget
+
+    from chutes_edu.widgets.board_editor import board_to_json
+
     ex = JumpExplorer()
+    assert isinstance(ex, anywidget.AnyWidget)
+    state = ex.get_state()
+    assert state["board_json"] == board_to_json(MILTON_BRADLEY_1943)
+    assert state["min_length"] == 1 and state["jump"] == [27, 29]
     effects = jump_effects(MILTON_BRADLEY_1943)
     ex.jump_from.value, ex.jump_to.value = 30, 35
-    assert f"{effects[30, 35]:.4f}" in ex.readout.value
-    assert "surprise" not in ex.readout.value.lower()
-    assert ex.message.value == ""
-    assert isinstance(ex.jump_from, SelectionSlider)
-    assert isinstance(ex.jump_to, SelectionSlider)
+    assert ex.get_state()["jump"] == [30, 35]
+    assert ex.expected == effects[30, 35] and f"{effects[30, 35]:.4f}" in ex.readout
+    assert "surprise" not in ex.readout.lower() and not ex.surprise
+    assert ex.last_error == ""
 
 
 def test_jump_explorer_flags_surprises():
     ex = JumpExplorer()
     assert (ex.jump_from.value, ex.jump_to.value) == (27, 29)  # seed 002: this ladder lengthens
-    assert "40.20" in ex.readout.value
-    assert "surprise" in ex.readout.value.lower() and "longer" in ex.readout.value
+    assert "40.20" in ex.readout and ex.surprise
+    assert "surprise" in ex.readout.lower() and "longer" in ex.readout
     effects, base = ex.effects, ex.baseline
     a, b = next((a, b) for a, b in np.argwhere(effects < base - 1e-9) if b < a)
     ex.jump_from.value, ex.jump_to.value = int(a), int(b)   # a chute that shortens it
-    assert "surprise" in ex.readout.value.lower() and "shorter" in ex.readout.value
+    assert "surprise" in ex.readout.lower() and "shorter" in ex.readout
 
 
 @pytest.mark.parametrize("min_length", [1, 10])
 def test_jump_explorer_opens_valid_and_reaches_only_allowed_jumps(min_length):
+    import traitlets
+
     ex = JumpExplorer(min_length=min_length)     # lesson 9 uses min_length=10
-    assert ex.message.value == "" and ex.last_error == ""
+    assert ex.last_error == ""
     a, b = ex.jump_from.value, ex.jump_to.value
     assert np.isfinite(ex.effects[a, b]) and abs(a - b) >= min_length
     allowed = np.isfinite(ex.effects)
     # the source slider offers exactly the squares where some jump may start
     assert [v for _, v in ex.jump_from.options] == [int(s) for s in
                                                     np.flatnonzero(allowed.any(axis=1))]
-    image = bytes(ex.image.value)
     for source in [v for _, v in ex.jump_from.options]:
         ex.jump_from.value = source
         # ... and the destination slider exactly the allowed destinations from there
         assert [v for _, v in ex.jump_to.options] == [int(d) for d in
                                                       np.flatnonzero(allowed[source])]
         assert ex.jump_to.value in dict(ex.jump_to.options).values()
-        assert ex.message.value == "" and "not allowed" not in ex.readout.value
+        assert ex.last_error == ""
     ex.jump_from.value = 30
     for _, destination in ex.jump_to.options:      # every step of the arrow keys is accepted
         ex.jump_to.value = destination
-        assert ex.message.value == ""
-        assert f"{ex.effects[30, destination]:.4f}" in ex.readout.value
-    assert bytes(ex.image.value) != image          # the marker moved
+        assert ex.last_error == "" and ex.jump == [30, destination]
+        assert f"{ex.effects[30, destination]:.4f}" in ex.readout
+    # a jump the rules refuse is refused in words, and the state kept
+    with pytest.raises(traitlets.TraitError, match="the jump 30 -> 47 cannot be added"):
+        ex.jump_to.value = 47                                  # 47 starts a chute
+    assert ex.jump[0] == 30 and "47" in ex.last_error
+    with pytest.raises(traitlets.TraitError, match="jump destination 101 is off the board"):
+        ex.jump = [30, 101]
+    with pytest.raises(traitlets.TraitError, match="min_length is set when it is made"):
+        ex.min_length = 3
 
 
 def test_jump_explorer_explains_what_the_sliders_skip():
+    from chutes_edu.widgets import jump_explorer
+
     ex = JumpExplorer()
     options = [v for _, v in ex.jump_from.options]
     assert 47 not in options and 26 not in options and 0 not in options  # the chute 47->26
     ex.jump_from.value = 33
     assert 47 not in [v for _, v in ex.jump_to.options]      # 47 starts a chute
-    assert ex.message.value == "" and "33 \u2192" in ex.readout.value
-    assert "skip" in ex.note.value and "shorter" not in ex.note.value
+    assert "33 \u2192" in ex.readout
+    note = jump_explorer._skipped(100, 1)                      # the page's line (jump_math.js)
+    assert "skip" in note and "shorter" not in note
     short = JumpExplorer(min_length=5)
     short.jump_from.value = 30
     assert 32 not in [v for _, v in short.jump_to.options]
-    assert "shorter than 5 squares" in short.note.value
-    assert "<br" not in short.note.value                      # one line
+    assert "shorter than 5 squares" in jump_explorer._skipped(100, 5)
     with pytest.raises(ValueError, match="min_length=200"):
         JumpExplorer(min_length=200)
+    with pytest.raises(ValueError, match="min_length must be a whole number"):
+        JumpExplorer(min_length=2.5)
+
+
+def test_jump_explorer_front_end_is_one_module_with_its_maths():
+    from chutes_edu.widgets import jump_explorer
+
+    source = jump_explorer.module_source()
+    assert JumpExplorer._esm == source
+    for module in ("jump_math.js", "jump_chart.js", "explorer_ui.js", "board_math.js",
+                   "editor_runner.js", "jump_explorer.js"):
+        assert source.count(f"// {module}, bundled by") == 1, module
+    assert "window.ChutesJumpExplorer = { mount:" in jump_explorer.script_source()
+    assert ".chutes-jump-explorer" in jump_explorer.style_source()
 
 
 # --------------------------------------------------------------------------- race
@@ -541,7 +575,7 @@ DIGIT_HEIGHT = 0.729      # DejaVu Sans digits are 0.729 em high
 
 def _views(ex):
     """(FigureView, image) pairs of an explorer."""
-    return [ex.view]
+    return [ex.board_view, ex.comparison_view]
 
 
 def _png_size(data):
@@ -551,11 +585,10 @@ def _png_size(data):
 
 
 def _explorers():
-    # (CoinFlipExplorer, RaceExplorer, PolicyExplorer, SimulationExplorer and BoardExplorer draw
-    # in the page, with no PNG: tests/test_coin_explorer_browser.py,
-    # tests/test_race_explorer_browser.py, tests/test_policy_explorer_browser.py,
-    # tests/test_simulation_explorer_browser.py, tests/test_board_explorer_browser.py)
-    return {"jump": JumpExplorer(), "jump10": JumpExplorer(min_length=10)}
+    # (every other explorer draws in the page, with no PNG: tests/test_<name>_explorer_browser.py)
+    design = DesignExplorer()
+    design.run.click()                  # its readout and pictures follow a search
+    return {"design": design}
 
 
 @pytest.fixture(scope="module")
@@ -585,9 +618,10 @@ def test_images_are_shown_at_their_pixel_size(every):
 
 
 def test_images_keep_their_size_after_a_change():
-    jump = JumpExplorer()
-    jump.jump_to.value = 31
-    assert _png_size(jump.image.value) == jump.view.size
+    design = DesignExplorer()
+    design.run.click()
+    for view in _views(design):
+        assert _png_size(view.image.value) == view.size
 
 
 def _glyph_font_px(collection):
@@ -621,10 +655,9 @@ def test_smallest_text_is_11_px_at_display_size(every):
             assert all(g >= 11.0 for g in glyphs), (name, glyphs)
 
 
-def test_jump_legend_sits_below_its_axes(every):
-    # (the race's, the policy's and the simulation's pictures are drawn in the page: their
-    # browser tests)
-    for figure in (every["jump"].view.figure,):
+def test_legends_sit_below_their_axes(every):
+    # (the other explorers' pictures are drawn in the page: their browser tests)
+    for figure in (view.figure for ex in every.values() for view in _views(ex)):
         figure.canvas.draw()
         for ax in figure.axes:
             legend = ax.get_legend()

@@ -20,7 +20,9 @@ gives the library's numbers for their state.
 - :class:`SimulationExplorer` -- Monte Carlo converging to the exact answer; the bias of a turn cap.
   It plays the games in the page (``js/simulation_explorer.js``, its maths
   ``js/simulation_math.js`` held to the library by tests), as the coin-flip explorer does.
-- :class:`JumpExplorer` -- add one ladder or chute anywhere; the surprising ones are flagged.
+- :class:`JumpExplorer` -- add one ladder or chute anywhere; the surprising ones are flagged. It
+  computes in the page (``js/jump_explorer.js``, its maths ``js/jump_math.js``: the add-a-jump
+  sweep by rank-one updates, held equal to the library by tests), as the coin-flip explorer does.
 - :class:`RaceExplorer` -- 2 to 6 players on any squares: who wins, seat by seat. It computes
   in the page (``js/race_explorer.js``, its maths ``js/race_math.js`` held equal to the library by
   tests), as the coin-flip explorer does.

@@ -1,33 +1,170 @@
-"""JumpExplorer: add one ladder or chute anywhere and see how the expected game length changes; the
-surprising jumps (a ladder that lengthens the game, a chute that shortens it) are flagged."""
+r"""JumpExplorer: add one ladder or chute anywhere and see how the expected game length changes; the
+surprising jumps (a ladder that lengthens the game, a chute that shortens it) are flagged.
+
+Adding a jump :math:`a \to b` moves column :math:`a` of the one-roll matrix to column :math:`b`, a
+rank-one change of :math:`I - B_Q`; Sherman-Morrison gives the new expected turns from square 0
+for every jump from one factorisation,
+
+.. math:: t'_0 = t_0 - y_0 \frac{t_a - t_b}{1 + y_a - y_b}, \qquad y = (I - B_Q)^{-1} B_Q e_a
+
+(:func:`~chutes_edu.jump_effects`; Hochman's experiment). A jump is a surprise when it works
+against its kind: a ladder that lengthens the game or a chute that shortens it
+(:func:`~chutes_edu.plots.charts.surprising_jumps`).
+
+The explorer is an anywidget whose front end (``js/jump_explorer.js``, bundled with the modules
+it imports by :mod:`chutes_edu.widgets._bundle`) computes in the page with ``js/jump_math.js``,
+the library's sweep in JavaScript held equal to it by ``tests/js/jump_math.test.mjs``: so it runs
+live in JupyterLab, in Voila and on the course website alike, with no kernel behind the page.
+Python holds the state (the board as ``board_json``, ``min_length``, and the jump shown as
+``jump``, synced both ways and checked by the library) and gives a reader in the kernel the
+numbers through the library (:attr:`JumpExplorer.effects`, :attr:`JumpExplorer.expected`).
+"""
 
 from __future__ import annotations
 
-import ipywidgets as widgets
+from functools import cache
+from typing import Any
+
+import anywidget
 import numpy as np
-from matplotlib import patheffects
+import traitlets
 
-from ..board import Board
+from ..board import Board, _square
 from ..boards import MILTON_BRADLEY_1943
-from ..markov import (
-    expected_turns,
-    jump_effects,
-)
-from ..plots.alt_text import _set_alt, description
-from ..plots.charts import (
-    plot_jump_effects,
-    surprising_jumps,
-)
-from ._base import _Explorer, _FigureView
-from .controls import SelectionSlider
+from ..markov import expected_turns, jump_effects
+from ..plots.charts import surprising_jumps
+from ._base import _Offline
+from ._bundle import JS, bundle, styles
+from .board_editor import board_to_json
+
+__all__ = ["FRONT_END", "JumpExplorer", "module_source", "script_source", "style_source"]
+
+_ENTRY = "jump_explorer.js"
+FRONT_END = (_ENTRY, "ChutesJumpExplorer")
+"""The front end's entry module and the global that publishes its ``mount`` on the course
+website, which loads every front end as one script
+(:func:`chutes_edu.widgets._bundle.site_script`)."""
+_ORIGIN = "chutes_edu.widgets.jump_explorer"
 
 
-class JumpExplorer(_Explorer):
+@cache
+def module_source() -> str:
+    """The explorer's front end as the single ES module anywidget loads (see
+    :func:`chutes_edu.widgets._bundle.bundle`)."""
+    return bundle(_ENTRY, classic=False, folder=JS, global_name="ChutesJumpExplorer",
+                  what="jump explorer", origin=_ORIGIN)
+
+
+def script_source() -> str:
+    """The explorer's front end as a classic script for a page opened from disk (the course
+    website), publishing ``window.ChutesJumpExplorer.mount(el, {board_json, board_name,
+    min_length, jump})``."""
+    return bundle(_ENTRY, classic=True, folder=JS, global_name="ChutesJumpExplorer",
+                  what="jump explorer", origin=_ORIGIN)
+
+
+def style_source() -> str:
+    """The explorer's styles: the explorers' shared ``controls.css``, ``coin_explorer.css`` (which
+    holds the pictures drawn in the page, ``.chutes-chart``), then ``jump_explorer.css``."""
+    return styles("coin_explorer.css", "jump_explorer.css")
+
+
+def _title(board: Board) -> str:
+    """The heat map's title in the explorer."""
+    return f"Adding one jump a -> b to {board.name or 'the board'}"
+
+
+def _nearest(allowed: np.ndarray, a: int, b: int) -> tuple[int, int]:
+    """The allowed jump nearest to ``a -> b`` (first the source, then the destination from it; a
+    square above the one asked for wins a tie)."""
+    sources = np.flatnonzero(allowed.any(axis=1))
+    a = int(sources[np.argmin(np.abs(sources - a) + 0.5 * (sources < a))])
+    targets = np.flatnonzero(allowed[a])
+    return a, int(targets[np.argmin(np.abs(targets - b) + 0.5 * (targets < b))])
+
+
+def _skipped(size: int, min_length: int) -> str:
+    """The line under the sliders: which jumps they skip, and why."""
+    text = (f"The sliders skip the jumps the rules refuse: none starts on 0, "
+            f"{size} or an end of a jump already there, none ends where one starts")
+    if min_length > 1:
+        text += f", none is shorter than {min_length} squares"
+    return f"{text}."
+
+
+def _words(effects: np.ndarray, baseline: float, a: int, b: int) -> tuple[str, str]:
+    """The readout and the announcement for the jump ``a -> b``."""
+    new = float(effects[a, b])
+    kind = "ladder" if b > a else "chute"
+    change = new - baseline
+    surprise = bool(surprising_jumps(effects, baseline)[a, b])
+    # A change that rounds to nothing is said so, never with the sign of its rounding noise.
+    shown = f"{change:+.4f}".replace("-0.0000", "+0.0000")
+    text = (f"Adding the {kind} {a} \u2192 {b}: expected turns {new:.4f} "
+            f"(board: {baseline:.4f}), change {shown} turns.")
+    if surprise:
+        text += f" Surprise! This {kind} makes the game {'longer' if b > a else 'shorter'}."
+    size = f"{abs(change):.1f}"
+    than = ("about as long as now" if size == "0.0" else
+            f"{size} {'more' if change > 0 else 'fewer'} than now")
+    said = (f"The {kind} {a} to {b}: expected length {new:.1f} turns, {than}"
+            + (". A surprise." if surprise else ""))
+    return text, said
+
+
+class _Source:
+    """The source of the jump shown, as the slider that set it before: ``value`` and
+    ``options`` (``(label, square)`` pairs: the squares where some jump may start)."""
+
+    def __init__(self, explorer: JumpExplorer) -> None:
+        self._explorer = explorer
+
+    @property
+    def options(self) -> list[tuple[str, int]]:
+        return [(f"square {a}", a) for a in self._explorer._sources]
+
+    @property
+    def value(self) -> int:
+        return int(self._explorer.jump[0])
+
+    @value.setter
+    def value(self, square: int) -> None:
+        ex = self._explorer
+        ex.jump = list(_nearest(ex._allowed, square, int(ex.jump[1])))
+
+
+class _Destination:
+    """The destination of the jump shown, as the slider that set it before: ``value`` and
+    ``options`` (the allowed destinations from the source)."""
+
+    def __init__(self, explorer: JumpExplorer) -> None:
+        self._explorer = explorer
+
+    @property
+    def options(self) -> list[tuple[str, int]]:
+        ex = self._explorer
+        return [(f"square {b}", int(b)) for b in np.flatnonzero(ex._allowed[ex.jump[0]])]
+
+    @property
+    def value(self) -> int:
+        return int(self._explorer.jump[1])
+
+    @value.setter
+    def value(self, square: int) -> None:
+        ex = self._explorer
+        ex.jump = [int(ex.jump[0]), square]
+
+
+class JumpExplorer(_Offline, anywidget.AnyWidget):
     """Add one ladder or chute anywhere: the heat map of every choice and a closer look at one.
 
-    The sliders offer only the jumps the board allows (the finite entries of
-    :func:`~chutes_edu.jump_effects`): their arrow keys step from one allowed square to the next,
-    and a line under them says which squares are left out and why.
+    The page shows two sliders (the source ``a`` and the destination ``b`` of the added jump, each
+    named, both from the keyboard) that offer only the jumps the board allows (the finite entries
+    of :func:`~chutes_edu.jump_effects`): their arrow keys step from one allowed square to the
+    next, and a line under them says which squares are left out and why. Then the readout (the new
+    expected turns and the change; "surprise" when a ladder lengthens the game or a chute shortens
+    it), the heat map of every jump with the chosen one outlined and its description, and a polite
+    announcement after each change.
 
     Parameters
     ----------
@@ -38,114 +175,126 @@ class JumpExplorer(_Explorer):
 
     Attributes
     ----------
-    jump_from, jump_to : chutes_edu.widgets.controls.SelectionSlider (a labelled native slider)
-        The source ``a`` and destination ``b`` of the added jump (``.value`` is the square). The
-        options of ``jump_from`` are the squares where some jump may start; those of ``jump_to``
-        the allowed destinations from ``jump_from.value``. Both start on the allowed jump nearest
-        to the surprising ladder 27 -> 29 of Hochman's paper.
-    readout, message : ipywidgets.HTML
-        The new expected turns and the change; "surprise" when a ladder lengthens the game or a
-        chute shortens it. ``message`` stays empty (no refused jump can be picked).
-    note : ipywidgets.HTML
-        One line: which squares the sliders skip, and why.
+    board : Board
+        The board.
+    board_json, board_name, min_length, jump
+        The state shared with the page: the board in the editor's JSON form, its name, the
+        shortest jump offered, and the jump shown as ``[a, b]`` (a control there sets ``jump``;
+        setting it here redraws the page). It starts on the allowed jump nearest to the surprising
+        ladder 27 -> 29 of Hochman's paper.
+    jump_from, jump_to : objects with ``value`` and ``options``
+        The source ``a`` and the destination ``b`` of the jump shown (``.value`` is the square;
+        ``.options`` the ``("square N", N)`` pairs the sliders offer). Setting
+        ``jump_from.value`` keeps the destination when it is allowed from there, else takes the
+        nearest allowed one.
     effects : numpy.ndarray
         ``jump_effects(board, min_length)``.
     baseline : float
         The board's own expected turns.
-    image : chutes_edu.widgets.controls.Picture (a PNG with its alt text)
+    expected : float
+        The library's expected turns with the jump shown added (``effects[a, b]``).
+    surprise : bool
+        Whether the jump shown works against its kind.
+    readout : str
+        The page's readout for the jump shown, in words, from the library's numbers.
+    last_error : str
+        The last refusal of a value set here, "" if none.
+
+    Raises
+    ------
+    ValueError
+        For a ``min_length`` that is not a whole number (the library's words), or one that
+        leaves no jump to add.
+
+    Examples
+    --------
+    >>> ex = JumpExplorer()
+    >>> ex.jump
+    [27, 29]
+    >>> round(ex.expected, 2), ex.surprise
+    (40.2, True)
     """
 
     offline_summary = ("Jump explorer: add a ladder or chute anywhere and see how the "
                        "expected length changes")
 
-    def __init__(self, board: Board = MILTON_BRADLEY_1943, min_length: int = 1) -> None:
-        super().__init__()
-        self.add_class("chutes-jump-explorer")
+    _esm = module_source()
+    _css = style_source()
+
+    board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
+    board_name = traitlets.Unicode("", help="The board's name.").tag(sync=True)
+    min_length = traitlets.Int(1, help="The shortest jump offered.").tag(sync=True)
+    jump = traitlets.List(traitlets.Int(), [27, 29],
+                          help="The jump shown, [source, destination].").tag(sync=True)
+
+    def __init__(self, board: Board = MILTON_BRADLEY_1943, min_length: int = 1,
+                 **kwargs: Any) -> None:
+        if not isinstance(board, Board):
+            raise ValueError(f"board must be a Board, not {type(board).__name__}")
         self.board = board
-        self.min_length = min_length
-        self.effects = jump_effects(board, min_length)
+        self.last_error = ""
+        self.effects = jump_effects(board, min_length)   # the library's refusal of min_length
         self.baseline = float(expected_turns(board)[0])
-        self._surprise = surprising_jumps(self.effects, self.baseline)
         self._allowed = np.isfinite(self.effects)
-        sources = [int(a) for a in np.flatnonzero(self._allowed.any(axis=1))]
-        if not sources:
+        self._sources = [int(a) for a in np.flatnonzero(self._allowed.any(axis=1))]
+        if not self._sources:
             raise ValueError(f"no jump of at least min_length={min_length} squares can be added "
                              f"to {board.name or 'this board'}")
-        a, b = self._nearest(27, 29)
-        self.jump_from = SelectionSlider([(f"square {s}", s) for s in sources], value=a,
-                                         description="new jump from square a")
-        self.jump_to = SelectionSlider(self._destinations(a), value=b,
-                                       description="to square b")
-        self.jump_from.add_class("chutes-jump-from")
-        self.jump_to.add_class("chutes-jump-to")
-        self.note = widgets.HTML(self._skipped())
-        self.note.add_class("chutes-note")
-        self.readout = widgets.HTML("")
-        self.readout.add_class("chutes-readout")
-        self.view = _FigureView((544, 512), dynamic=lambda: [self._marker],
-                                css="chutes-jump-image")
-        self.image = self.view.image
-        ax = self.view.figure.add_subplot()
-        plot_jump_effects(self.effects, self.baseline, ax=ax,
-                          title=f"Adding one jump a -> b to {board.name or 'the board'}")
-        self._marker, = ax.plot([], [], ls="none", marker="s", ms=12, mfc="none", mec="black",
-                                mew=2.0, label="your jump",
-                                path_effects=[patheffects.withStroke(linewidth=4,
-                                                                     foreground="white")])
-        effects_text = description(ax)
-        _set_alt(ax, lambda: (f"{effects_text} The square outlined in black is your jump "
-                              f"{self.jump_from.value} -> {self.jump_to.value}: expected turns "
-                              f"{self.effects[self.jump_from.value, self.jump_to.value]:.4f}."))
-        self._observe(self.jump_from, self._on_source)
-        self._observe(self.jump_to, self._refresh)
-        self._refresh(full=True)
-        self.children = [
-            widgets.HTML("<b>Add a ladder or chute</b>: colour shows how the expected game "
-                         f"length ({self.baseline:.4f} turns now) changes; hatched squares are "
-                         "surprises."),
-            self.jump_from, self.jump_to, self.note, self.readout, self.message, self.image,
-            self.live]
+        super().__init__(board_json=board_to_json(board), board_name=board.name or "",
+                         min_length=_square(min_length, "min_length"),
+                         jump=list(_nearest(self._allowed, 27, 29)), **kwargs)
+        self.jump_from = _Source(self)
+        self.jump_to = _Destination(self)
 
-    def _destinations(self, a: int) -> list[tuple[str, int]]:
-        return [(f"square {b}", int(b)) for b in np.flatnonzero(self._allowed[a])]
+    @traitlets.validate("jump")
+    def _valid_jump(self, proposal: Any) -> list[int]:
+        value = proposal["value"]
+        try:
+            if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or len(value) != 2:
+                raise ValueError(f"jump must be a pair [source, destination], not {value!r}")
+            a = _square(value[0], "jump source")
+            b = _square(value[1], "jump destination")
+            n = self.board.size
+            for square, what in ((a, "jump source"), (b, "jump destination")):
+                if not 0 <= square <= n:
+                    raise ValueError(f"{what} {square} is off the board (squares 0..{n})")
+            if not self._allowed[a, b]:
+                shorter = (f", none is shorter than {self.min_length} squares"
+                           if self.min_length > 1 else "")
+                raise ValueError(f"the jump {a} -> {b} cannot be added: no jump starts on 0, {n} "
+                                 "or an end of a jump already there, none ends where one starts"
+                                 f"{shorter}, and none may leave the board unfinishable")
+        except ValueError as error:
+            self.last_error = str(error)
+            raise traitlets.TraitError(str(error)) from None
+        self.last_error = ""
+        return [a, b]
 
-    def _nearest(self, a: int, b: int) -> tuple[int, int]:
-        """The allowed jump nearest to ``a -> b`` (first the source, then the destination)."""
-        sources = np.flatnonzero(self._allowed.any(axis=1))
-        a = int(sources[np.argmin(np.abs(sources - a) + 0.5 * (sources < a))])
-        targets = np.flatnonzero(self._allowed[a])
-        return a, int(targets[np.argmin(np.abs(targets - b) + 0.5 * (targets < b))])
+    @traitlets.validate("board_json", "min_length")
+    def _fixed_board(self, proposal: Any) -> Any:
+        name = proposal["trait"].name
+        if hasattr(self, "jump_from"):
+            now = board_to_json(self.board) if name == "board_json" else self.min_length
+            if proposal["value"] != now:
+                raise traitlets.TraitError(f"the jump explorer's {name} is set when it is made: "
+                                           "make a new JumpExplorer(board, min_length) for "
+                                           "another")
+        return proposal["value"]
 
-    def _skipped(self) -> str:
-        text = (f"The sliders skip the jumps the rules refuse: none starts on 0, "
-                f"{self.board.size} or an end of a jump already there, none ends where one starts")
-        if self.min_length > 1:
-            text += f", none is shorter than {self.min_length} squares"
-        return f"<small>{text}.</small>"
+    @property
+    def expected(self) -> float:
+        """The library's expected turns with the jump shown added."""
+        a, b = self.jump
+        return float(self.effects[a, b])
 
-    def _on_source(self) -> None:
-        a = self.jump_from.value
-        _, b = self._nearest(a, self.jump_to.value)
-        with self._sync():                       # new destinations, keeping b when allowed
-            self.jump_to.options = self._destinations(a)
-            self.jump_to.value = b
-        self._refresh()
+    @property
+    def surprise(self) -> bool:
+        """Whether the jump shown is a ladder that lengthens the game or a chute that shortens
+        it (:func:`~chutes_edu.plots.charts.surprising_jumps`)."""
+        a, b = self.jump
+        return bool(surprising_jumps(self.effects, self.baseline)[a, b])
 
-    def _refresh(self, full: bool = False) -> None:
-        a, b = self.jump_from.value, self.jump_to.value
-        self._marker.set_data([b], [a])
-        self.view.render(full=full)
-        new = float(self.effects[a, b])
-        kind = "ladder" if b > a else "chute"
-        change = new - self.baseline
-        text = (f"Adding the {kind} {a} \u2192 {b}: expected turns <b>{new:.4f}</b> "
-                f"(board: {self.baseline:.4f}), change <b>{change:+.4f}</b> turns.")
-        if self._surprise[a, b]:
-            what = "longer" if kind == "ladder" else "shorter"
-            text += (f' <span style="color:#b35806"><b>Surprise!</b> This {kind} makes '
-                     f"the game {what}.</span>")
-        self._clear_error()
-        self._announce(f"The {kind} {a} to {b}: expected length {new:.1f} turns, "
-                       f"{abs(change):.1f} {'more' if change > 0 else 'fewer'} than now"
-                       + (". A surprise." if self._surprise[a, b] else ""))
-        self.readout.value = text
+    @property
+    def readout(self) -> str:
+        """The page's readout for the jump shown, from the library's numbers."""
+        return _words(self.effects, self.baseline, *self.jump)[0]

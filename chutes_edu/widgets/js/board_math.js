@@ -1064,7 +1064,7 @@ function rowUpdate(/** @type {Float64Array} */ A, /** @type {number} */ row,
  * @param {Float64Array} y
  * @returns {Generator<void, number, void>} the work done.
  */
-function* luSolveSteps(lu, y) {
+export function* luSolveSteps(lu, y) {
   const { n, A, rowEnd, below } = lu;
   let work = 0;
   let total = 0;
