@@ -15,8 +15,8 @@ median, no task over 50 ms on the page's thread): six players, key presses on th
 slider (every press a square whose distribution the page has not yet computed) and on the slider
 for the players, each timed from the key press to the readout's change (drawn after the bars and
 the board's tokens, in the same task; every press must renew the board's description too), and
-Chromium's 'longtask' entries meanwhile. A shared machine can stretch a task, so the best of a few runs
-counts; all runs are written to tests/artifacts/race_explorer_timings.txt.
+Chromium's 'longtask' entries meanwhile. A shared machine can stretch a task, so the best of a few
+runs counts; all runs are written to tests/artifacts/race_explorer_timings.txt.
 """
 
 from __future__ import annotations
