@@ -62,6 +62,7 @@ _COST = {
     "tests/test_board_explorer_browser.py": 30,
     "tests/test_board_explorer_math_js.py": 15,
     "tests/test_jump_math_js.py": 20,
+    "tests/test_race_board_js.py": 5,
     "lessons/": 8,
     "solutions/": 6,
     "tests/notebooks/": 6,

@@ -641,7 +641,8 @@ def test_lesson_eight_holds_a_live_race_explorer(site):
     with _live_explorer(site, "lessons/08_races.html", "chutes-race-explorer",
                         "RaceExplorer") as (_, root):
         readout = root.locator(".chutes-readout")
-        picture = root.locator("svg[role=img]")
+        picture = root.locator("svg.chutes-race-chart[role=img]")
+        board = root.locator("svg.chutes-race-board[role=img]")     # the tokens on the board
         live = root.locator("[role=status][aria-live=polite]")
         chances = win_probabilities(NOORDENBOS_2023, squares)
         expect(readout).to_contain_text(f"seat 2 (square 60): {chances[1]:.4f}")
@@ -656,6 +657,9 @@ def test_lesson_eight_holds_a_live_race_explorer(site):
         after = (picture.get_attribute("aria-label") or "", live.text_content() or "")
         assert after[0] != before[0] and f"seat 1 {moved[0]:.3f}" in after[0]
         assert after[1] != before[1] and f"seat 1 {100 * moved[0]:.1f}%" in after[1]
+        expect(board).to_have_attribute("aria-label", re.compile(
+            r"player 1 on square 15, player 2 on square 60, .*player 6 on square 48\.$"))
+        expect(board.locator(".token")).to_have_count(6)
 
 
 def test_every_front_end_is_in_one_script_and_its_maths_once(site: Path) -> None:

@@ -560,7 +560,7 @@ def test_race_explorer_front_end_is_one_module_with_its_maths():
     source = race_explorer.module_source()
     assert RaceExplorer._esm == source
     for module in ("race_math.js", "race_chart.js", "explorer_ui.js", "board_math.js",
-                   "race_explorer.js"):
+                   "race_board.js", "editor_picture.js", "race_explorer.js"):
         assert source.count(f"// {module}, bundled by") == 1, module
     assert "window.ChutesRaceExplorer = { mount:" in race_explorer.script_source()
     assert ".chutes-race-explorer" in race_explorer.style_source()

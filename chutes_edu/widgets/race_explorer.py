@@ -13,8 +13,11 @@ least :math:`k` (Noordenbos):
 
 The explorer is an anywidget whose front end (``js/race_explorer.js``, bundled with the modules
 it imports by :mod:`chutes_edu.widgets._bundle`) computes in the page with ``js/race_math.js``,
-the library's maths in JavaScript held equal to it by ``tests/js/race_math.test.mjs``: so it runs
-live in JupyterLab, in Voila and on the course website alike, with no kernel behind the page.
+the library's maths in JavaScript held equal to it by ``tests/js/race_math.test.mjs``, and
+draws the bars and the board with the seats' tokens there (their descriptions the library's, the
+board's held equal to :func:`~chutes_edu.draw_board`'s by ``tests/js/race_board.test.mjs``): so
+it runs live in JupyterLab, in Voila and on the course website alike, with no kernel behind the
+page.
 Python holds the state (the board as ``board_json``, the players' squares as ``positions``,
 synced both ways and checked by the library) and gives a reader in the kernel the numbers through
 the library (:attr:`RaceExplorer.probabilities`).
@@ -128,8 +131,10 @@ class RaceExplorer(_Offline, anywidget.AnyWidget):
     """A race of 2 to 6 players on any squares: each seat's chance of winning (seat 1 moves first).
 
     The page shows a slider for the number of players and one per seat for its square (each
-    named, all from the keyboard), the readout, the chances as a bar chart with its description,
-    and a polite announcement of the chances after each change.
+    named, all from the keyboard), the readout, the chances as a bar chart and, beside it, the
+    board with a numbered token per seat (``js/race_board.js``: what
+    :func:`~chutes_edu.draw_board` draws with ``tokens``), each with its description in the
+    library's words, and a polite announcement of the chances after each change.
 
     Parameters
     ----------

@@ -14,7 +14,7 @@ const WIDTH = 448;
 const HEIGHT = 320;
 const BOX = { left: 60, right: 432, top: 34, bottom: 250 };
 /** The seats' colours (the library's TOKEN_COLORS, Okabe and Ito). */
-const SEAT_COLOURS = ["#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#F0E442", "#999999"];
+export const SEAT_COLOURS = ["#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#F0E442", "#999999"];
 const TITLE = "Who wins? (seat 1 moves first)";
 
 /** The library's sentence for the picture (plot_win_probabilities' alt text). */

@@ -16,7 +16,8 @@
  *
  * On every change the page takes the game-length distribution from each player's square (kept
  * per square, so moving one player costs one distribution), combines them, and renews the bars
- * with their description, the readout, and a polite announcement. A value the explorer refuses
+ * and the board with the seats' tokens (race_board.js), each with its description, the readout,
+ * and a polite announcement. A value the explorer refuses
  * (a board with traps, a square off the board) leaves the last answer and says why in the
  * message line.
  *
@@ -25,9 +26,11 @@
 import { createModel } from "./editor_model.js";
 import { h } from "./editor_dom.js";
 import { errorWords, fixed, liveRegion, messageLine, slider, uniqueId } from "./explorer_ui.js";
+import { createRaceBoard } from "./race_board.js";
 import { createRaceChart } from "./race_chart.js";
 import { createRace, MAX_PLAYERS, MIN_PLAYERS } from "./race_math.js";
 
+export { describeRaceBoard, tokenPlaces } from "./race_board.js";
 export { describeRace } from "./race_chart.js";
 export {
   checkPositions, checkRaceBoard, createRace, MAX_PLAYERS, MIN_PLAYERS, winProbabilities,
@@ -89,12 +92,13 @@ function render(model, el) {
   const message = messageLine();
   const live = liveRegion();
   const chart = createRaceChart({ id });
+  const boardPicture = createRaceBoard({ id });
 
   function show() {
     const board = model.get("board_json");
     const squares = positions();
     const boardKey = JSON.stringify(board);
-    const key = `${boardKey}|${squares.join(",")}`;
+    const key = `${boardKey}|${model.get("board_name")}|${squares.join(",")}`;
     if (key === drawn) return;
     try {
       if (race === null || boardKey !== raceBoard) {
@@ -114,6 +118,7 @@ function render(model, el) {
       });
       const wins = race.wins(squares);
       chart.draw(wins);
+      boardPicture.draw(board, { name: model.get("board_name") ?? "", tokens: squares });
       const words = raceWords(squares, wins);
       readout.replaceChildren(...words.rows.flatMap((row, i) => {
         const [head, value] = row.split(": ");
@@ -134,12 +139,18 @@ function render(model, el) {
     players.box,
     h("div", { class: "chutes-race-seats" }, seats.map((seat) => seat.box)),
     readout, message.el,
-    h("div", { class: "chutes-picture chutes-race-image" }, [chart.svg]),
+    h("div", { class: "chutes-race-pictures" }, [
+      h("div", { class: "chutes-picture chutes-race-image" }, [chart.svg]), boardPicture.el]),
     live.el,
   ]));
   for (const name of TRAITS) model.on(`change:${name}`, show);
   show();
+  // the square numbers only where they are 10 px or more high (a narrow page shrinks the board)
+  const watch = typeof ResizeObserver === "function"
+    ? new ResizeObserver(() => boardPicture.fitNumbers()) : null;
+  watch?.observe(boardPicture.svg);
   return () => {
+    watch?.disconnect();
     for (const name of TRAITS) model.off(`change:${name}`, show);
   };
 }

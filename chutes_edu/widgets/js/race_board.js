@@ -1,0 +1,124 @@
+// @ts-check
+/**
+ * The race explorer's board with each seat's token on it, drawn in the page: what the library's
+ * `draw_board(board, tokens=positions)` draws beside the bars (chutes_edu/plots/board.py). The
+ * board is the board editor's SVG board (editor_picture.js: the cells, the square numbers, the
+ * jumps as draw_board draws them, the traps), its cells in draw_board's two light shades; each
+ * token a disc in its seat's colour (the library's TOKEN_COLORS, as the bars) with the seat's
+ * number on it, so the tokens differ without colour. Tokens that share a square are spread on a
+ * small circle in the cell, seat 1 at the top, as draw_board spreads them.
+ *
+ * The picture's text alternative is the library's (draw_board's description: the board, its
+ * jumps, then "player i on square s" for each token), its `aria-label`, renewed with every
+ * drawing. Only the tokens change when a seat moves; the board is laid out once per board.
+ *
+ * @module race_board
+ */
+import { describeBoard } from "./board_explorer_math.js";
+import { attr, h, s } from "./editor_dom.js";
+import { centre, place } from "./editor_geometry.js";
+import { createPicture } from "./editor_picture.js";
+import { SEAT_COLOURS } from "./race_chart.js";
+
+/** draw_board's two light shades of the cells when it shows no values. */
+const CELL_SHADES = ["#f4f1e8", "#e6e0cc"];
+/** A token's radius, alone on its square or sharing it, in squares (its number is 1.3 times
+ * as high). */
+const ALONE_RADIUS = 0.22;
+const SHARED_RADIUS = 0.17;
+
+/**
+ * The library's words for a board with tokens on it (draw_board's description with
+ * `title=board.name or None`, as the race explorer drew it).
+ * @param {{size: number, jumps?: number[][], traps?: number[]}} board
+ * @param {{name?: string, tokens?: number[]}} [shown]
+ * @returns {string}
+ */
+export function describeRaceBoard(board, { name = "", tokens = [] } = {}) {
+  const words = describeBoard(board, { name, title: name || "Chutes and Ladders board" });
+  if (!tokens.length) return words;
+  return `${words.slice(0, -1)}; ` +
+    tokens.map((square, i) => `player ${i + 1} on square ${square}`).join(", ") + ".";
+}
+
+/**
+ * Where each token is drawn, in the editor picture's coordinates (editor_geometry.js `centre`),
+ * and its radius: alone, a little below and right of its square's centre (clear of the square's
+ * number, top left); when k tokens share a square, evenly on a small circle about the centre,
+ * the first at the top (draw_board's `set_tokens`, with the picture's y downwards).
+ * @param {number[]} tokens The seats' squares, in seat order.
+ * @param {number} size The board's final square.
+ * @returns {Array<{x: number, y: number, r: number}>}
+ */
+export function tokenPlaces(tokens, size) {
+  /** @type {Map<number, number>} */
+  const counts = new Map();
+  for (const square of tokens) counts.set(square, (counts.get(square) ?? 0) + 1);
+  /** @type {Map<number, number>} */
+  const seen = new Map();
+  return tokens.map((square) => {
+    const k = counts.get(square) ?? 1;
+    const j = seen.get(square) ?? 0;
+    seen.set(square, j + 1);
+    const [x, y] = centre(square, size);
+    if (k === 1) return { x: x + 0.05, y: y + 0.1, r: ALONE_RADIUS };
+    const spread = k > 4 ? 0.27 : 0.25;        // six tokens fit the start's narrower cell
+    const angle = (2 * Math.PI * j) / k + Math.PI / 2;
+    return { x: x + spread * Math.cos(angle), y: y + 0.05 - spread * Math.sin(angle),
+      r: SHARED_RADIUS };
+  });
+}
+
+/** draw_board's shade of each cell: alternating like a chequerboard by row and column. */
+function shadeCells(/** @type {Element[]} */ cells, /** @type {number} */ size) {
+  for (let sq = 0; sq <= size; sq += 1) {
+    const { row, col } = place(sq, size);
+    const shade = sq === 0 ? CELL_SHADES[0] : CELL_SHADES[(row + col) % 2];
+    attr(cells[sq], "fill", shade);
+  }
+}
+
+/**
+ * The board with the seats' tokens: `draw(board, {name, tokens})` draws them and returns the
+ * picture's description.
+ * @param {{id: string}} options
+ */
+export function createRaceBoard({ id }) {
+  const svg = /** @type {SVGSVGElement} */ (s("svg", { class: "chutes-race-board",
+    role: "img", id: `${id}-board` }));
+  const picture = createPicture(svg, `${id}-board`);
+  const title = h("p", { class: "chutes-race-board-title", "aria-hidden": "true" });
+  const tokensGroup = s("g", { class: "tokens", "aria-hidden": "true" });
+  const el = h("div", { class: "chutes-picture chutes-race-board-image" }, [title, svg]);
+  let size = -1;
+
+  /**
+   * Draw `board` with a token per seat; returns the picture's description (its aria-label).
+   * @param {any} board A valid JSON board (board_math.js's form).
+   * @param {{name: string, tokens: number[]}} shown
+   */
+  const draw = (board, { name, tokens }) => {
+    if (board.size !== size) {
+      size = board.size;
+      picture.build(size);
+      shadeCells(picture.layer.cells, size);
+      svg.append(tokensGroup);                     // above the numbers, as draw_board's tokens
+    }
+    picture.drawJumps(board, null);
+    picture.drawTraps(board);
+    const places = tokenPlaces(tokens, size);
+    tokensGroup.replaceChildren(...places.map(({ x, y, r }, i) => s("g", { class: "token",
+      "data-seat": i + 1, "data-square": tokens[i] }, [
+      s("circle", { cx: x.toFixed(3), cy: y.toFixed(3), r,
+        fill: SEAT_COLOURS[i % SEAT_COLOURS.length], stroke: "#000000", "stroke-width": 0.035 }),
+      s("text", { x: x.toFixed(3), y: (y + 0.47 * r).toFixed(3), "font-size": (1.3 * r).toFixed(3),
+        "text-anchor": "middle", fill: "#000000", text: String(i + 1) }),
+    ])));
+    title.textContent = name || "Chutes and Ladders board";
+    const words = describeRaceBoard(board, { name, tokens });
+    attr(svg, "aria-label", words);
+    return words;
+  };
+  return { el, svg, draw, fitNumbers: picture.fitNumbers,
+    describe: () => svg.getAttribute("aria-label") ?? "" };
+}

@@ -1,0 +1,79 @@
+// The race explorer's board picture in the page against the Python library (node --test
+// tests/js/): its text alternative is draw_board's description with the tokens.
+//
+// The fixtures come from tools/race_board_fixtures.py (their path is in RACE_BOARD_FIXTURES;
+// tests/test_race_board_js.py writes them and runs this file). Without that variable only the
+// tests that need no library answers run: known answers and properties of where the tokens sit.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, test } from "node:test";
+
+import { centre, START_WIDTH } from "../../chutes_edu/widgets/js/editor_geometry.js";
+import { describeRaceBoard, tokenPlaces } from "../../chutes_edu/widgets/js/race_board.js";
+
+const path = process.env.RACE_BOARD_FIXTURES;
+const fixtures = path ? JSON.parse(readFileSync(path, "utf8")) : null;
+const skip = fixtures ? false
+  : "RACE_BOARD_FIXTURES is not set (tests/test_race_board_js.py sets it)";
+
+const JUMPS_1943 = [[1, 38], [4, 14], [9, 31], [16, 6], [21, 42], [28, 84], [36, 44], [47, 26],
+  [49, 11], [51, 67], [56, 53], [62, 19], [64, 60], [71, 91], [80, 100], [87, 24], [93, 73],
+  [95, 75], [98, 78]];
+const BOARD_1943 = { size: 100, die: 6, overshoot: "stay", bonus_roll: null, jumps: JUMPS_1943,
+  traps: [] };
+
+describe("the library's words", { skip }, () => {
+  test("draw_board's description of the board with its tokens", () => {
+    assert.ok(fixtures.pictures.length >= 40);
+    const counts = new Set();
+    for (const [i, item] of fixtures.pictures.entries()) {
+      assert.equal(describeRaceBoard(item.board, { name: item.name, tokens: item.tokens }),
+        item.alt, `picture ${i} (${item.name || "no name"}, tokens ${item.tokens})`);
+      counts.add(item.tokens.length);
+    }
+    assert.deepEqual([...counts].sort(), [0, 1, 2, 3, 4, 5, 6]);
+  });
+});
+
+describe("known answers and properties", () => {
+  test("the 1943 board with two players on the start", () => {
+    assert.equal(describeRaceBoard(BOARD_1943, { name: "Milton Bradley 1943", tokens: [0, 0] }),
+      "The 100-square board 'Milton Bradley 1943' with 9 ladders (solid blue arrows) and " +
+      "10 chutes (dashed orange arrows); player 1 on square 0, player 2 on square 0.");
+  });
+
+  test("a token alone sits in its square's cell, below and right of its number", () => {
+    for (const size of [10, 100, 400]) {
+      const squares = [0, 1, 5, size];
+      for (const [i, { x, y, r }] of tokenPlaces(squares, size).entries()) {
+        const [cx, cy] = centre(squares[i], size);
+        const half = squares[i] === 0 ? START_WIDTH / 2 : 0.5;
+        assert.ok(Math.abs(x - cx) + r <= half && Math.abs(y - cy) + r <= 0.5, `${squares[i]}`);
+        assert.ok(y - r > cy - 0.5 + 0.34, `the token on ${squares[i]} covers its number`);
+      }
+    }
+  });
+
+  test("tokens sharing a square are apart, inside its cell, seat 1 at the top", () => {
+    for (const size of [10, 100, 400]) {
+      for (let k = 2; k <= 6; k += 1) {
+        for (const square of [0, 1, size]) {
+          const places = tokenPlaces(Array(k).fill(square), size);
+          const [cx, cy] = centre(square, size);
+          const half = square === 0 ? START_WIDTH / 2 : 0.5;
+          for (const { x, y, r } of places) {
+            assert.ok(Math.abs(x - cx) + r <= half && Math.abs(y - cy) + r <= 0.5,
+              `k=${k} on ${square}: a token outside its cell`);
+          }
+          for (let a = 0; a < k; a += 1) {
+            for (let b = a + 1; b < k; b += 1) {
+              const gap = Math.hypot(places[a].x - places[b].x, places[a].y - places[b].y);
+              assert.ok(gap >= 0.25, `k=${k}: seats ${a + 1} and ${b + 1} ${gap} apart`);
+            }
+          }
+          assert.ok(places[0].y < cy && Math.abs(places[0].x - cx) < 1e-12);
+        }
+      }
+    }
+  });
+});
