@@ -136,274 +136,350 @@ function choice(/** @type {{id: string, label: string, className: string,
 }
 
 /**
- * Draw the explorer into `el` for `model`; returns a function that stops listening.
- * @param {any} model
- * @param {HTMLElement} el
+ * One board explorer on the page: its model, its maths, its controls and pictures, and what is
+ * drawn (so that a redraw touches only what changed).
+ * @typedef {object} Explorer
+ * @property {any} model The anywidget model, or `createModel`'s stand-in.
+ * @property {string} id The explorer's id prefix.
+ * @property {ReturnType<typeof createRunner>} runner The board's analysis, in slices.
+ * @property {ReturnType<typeof createRunner>} exactRunner The exact fraction, in slices.
+ * @property {Map<string, any>} answers The analyses by board key (the 40 most recent).
+ * @property {{board: string, distribution: string, readout: string, heat: string,
+ *     announced: string}} drawn The keys of what is on the page.
+ * @property {number | null} shown The expected length last announced.
+ * @property {ReturnType<typeof messageLine>} message
+ * @property {ReturnType<typeof liveRegion>} live
+ * @property {Controls} controls
+ * @property {HTMLElement} readout
+ * @property {ReturnType<typeof createBoardPicture>} boardPicture
+ * @property {ReturnType<typeof createDistributionChart>} chart
+ * @property {() => void} show Redraw from the model (the one listener of its changes).
  */
-function render(model, el) {
-  const id = uniqueId("chutes-board-explorer");
-  const runner = createRunner({ steps: analyseInSteps });
-  const exactRunner = createRunner({ steps: exactExpectedSteps });
-  /** @type {Map<string, any>} */
-  const answers = new Map();
-  const drawn = { board: "", distribution: "", readout: "", heat: "", announced: "" };
-  /** @type {number | null} */
-  let shown = null;                        // the expected length last announced
 
-  const board = () => canonical(model.get("board_json") ?? {});
-  const save = (/** @type {Record<string, any>} */ values) => {
-    for (const [name, value] of Object.entries(values)) model.set(name, value);
-    model.save_changes();
-  };
-  const message = messageLine();
-  const live = liveRegion();
+/**
+ * The explorer's controls.
+ * @typedef {ReturnType<typeof ruleControls> & ReturnType<typeof jumpControls>
+ *     & ReturnType<typeof viewControls>} Controls
+ */
 
-  /** Apply one edit; a refusal keeps the board and says why in the library's words. */
-  function edit(/** @type {(b: any) => any} */ change) {
-    let next;
-    try {
-      next = canonical(change(board()));
-    } catch (error) {
-      refuse(errorWords(error));
-      return;
-    }
-    const why = validate(next);
-    if (why !== null) {
-      refuse(why);
-      return;
-    }
-    message.say("");
-    save({ board_json: next, board_name: "" });
+/** The board shown (the model's, canonical). */
+function currentBoard(/** @type {Explorer} */ ex) {
+  return canonical(ex.model.get("board_json") ?? {});
+}
+
+/** Set traits and save them. */
+function save(/** @type {Explorer} */ ex, /** @type {Record<string, any>} */ values) {
+  for (const [name, value] of Object.entries(values)) ex.model.set(name, value);
+  ex.model.save_changes();
+}
+
+/** Apply one edit; a refusal keeps the board and says why in the library's words. */
+function edit(/** @type {Explorer} */ ex, /** @type {(b: any) => any} */ change) {
+  let next;
+  try {
+    next = canonical(change(currentBoard(ex)));
+  } catch (error) {
+    refuse(ex, errorWords(error));
+    return;
   }
-
-  function refuse(/** @type {string} */ why) {
-    message.say(why);
-    syncControls(board());                 // the controls go back to the board shown
+  const why = validate(next);
+  if (why !== null) {
+    refuse(ex, why);
+    return;
   }
+  ex.message.say("");
+  save(ex, { board_json: next, board_name: "" });
+}
 
+/** Say why an edit is refused; the controls go back to the board shown. */
+function refuse(/** @type {Explorer} */ ex, /** @type {string} */ why) {
+  ex.message.say(why);
+  syncControls(ex, currentBoard(ex));
+}
+
+/** Show the preset `name` (a board the preset list offers). */
+function choosePreset(/** @type {Explorer} */ ex, /** @type {string} */ name) {
+  const presets = ex.model.get("presets_json") ?? {};
+  if (!(name in presets)) return;
+  const next = canonical(presets[name]);
+  const why = validate(next);
+  if (why !== null) {
+    refuse(ex, why);
+    return;
+  }
+  ex.message.say("");
+  save(ex, { board_json: next, board_name: name, preset_name: name });
+}
+
+/** The rules' controls: the preset, the face that rolls again, the die, the overshoot rule. */
+function ruleControls(/** @type {Explorer} */ ex) {
+  const { id } = ex;
   const presetChoice = choice({ id: `${id}-preset`, label: "board", className: "chutes-preset",
-    onChange: (name) => {
-      const presets = model.get("presets_json") ?? {};
-      if (!(name in presets)) return;
-      const next = canonical(presets[name]);
-      const why = validate(next);
-      if (why !== null) {
-        refuse(why);
-        return;
-      }
-      message.say("");
-      save({ board_json: next, board_name: name, preset_name: name });
-    } });
+    onChange: (name) => choosePreset(ex, name) });
   const bonusChoice = choice({ id: `${id}-bonus`, label: "roll again on",
     className: "chutes-bonus", onChange: (value) =>
-      edit((b) => ({ ...b, bonus_roll: value === "none" ? null : Number(value) })) });
+      edit(ex, (b) => ({ ...b, bonus_roll: value === "none" ? null : Number(value) })) });
   const die = slider({ id: `${id}-die`, label: "die faces", min: DIE_MIN, max: DIE_MAX, step: 1,
     decimals: 0, unit: "faces", className: "chutes-die",
-    onInput: (k) => edit((b) => ({ ...b, die: k })) });
+    onInput: (k) => edit(ex, (b) => ({ ...b, die: k })) });
   const overshootLabel = `${id}-overshoot-label`;
   const overshoot = OVERSHOOT_RULES.map((rule) => {
     const help = /** @type {Record<string, string>} */ (OVERSHOOT_HELP)[rule] ?? rule;
     const button = h("button", { type: "button", class: "chutes-toggle", "data-rule": rule,
       "aria-pressed": "false", title: help, text: rule });
-    button.addEventListener("click", () => edit((b) => ({ ...b, overshoot: rule })));
+    button.addEventListener("click", () => edit(ex, (b) => ({ ...b, overshoot: rule })));
     return button;
   });
   const overshootBox = h("div", { class: "chutes-overshoot", role: "group",
     "aria-labelledby": overshootLabel }, [
     h("span", { id: overshootLabel, class: "chutes-group-label", text: "a roll past the end" }),
     ...overshoot]);
+  return { presetChoice, bonusChoice, die, overshoot, overshootBox };
+}
+
+/** What was typed in a number box: a number, or the text when it is blank (for the refusal). */
+function typed(/** @type {HTMLInputElement} */ input) {
+  return input.value.trim() === "" ? input.value : Number(input.value);
+}
+
+/** The jumps' controls: from and to, the add and remove buttons, the list of jumps. */
+function jumpControls(/** @type {Explorer} */ ex) {
+  const { id } = ex;
   const jumpFrom = numberBox({ id: `${id}-jump-from`, label: "jump from square", min: 1,
     max: 99, className: "chutes-jump-from", onCommit: () => {} });
   const jumpTo = numberBox({ id: `${id}-jump-to`, label: "to square", min: 0, max: 100,
     className: "chutes-jump-to", onCommit: () => {} });
   jumpFrom.set(2);
   jumpTo.set(12);
-  const typed = (/** @type {HTMLInputElement} */ input) =>
-    (input.value.trim() === "" ? input.value : Number(input.value));
   const addJump = h("button", { type: "button", class: "chutes-add-jump",
     title: "add the jump from -> to", text: "add jump" });
   addJump.addEventListener("click", () =>
-    edit((b) => withJump(b, typed(jumpFrom.input), typed(jumpTo.input))));
+    edit(ex, (b) => withJump(b, typed(jumpFrom.input), typed(jumpTo.input))));
   const removeJump = h("button", { type: "button", class: "chutes-remove-jump",
     title: "remove the jump that starts on 'from'", text: "remove jump" });
-  removeJump.addEventListener("click", () => edit((b) => withoutJump(b, typed(jumpFrom.input))));
+  removeJump.addEventListener("click", () =>
+    edit(ex, (b) => withoutJump(b, typed(jumpFrom.input))));
   const jumpList = choice({ id: `${id}-jumps`, label: "jumps", className: "chutes-jump-list",
     size: 7, onChange: (value) => {
       const source = Number(value);
-      const jump = board().jumps.find((/** @type {number[]} */ [a]) => a === source);
+      const jump = currentBoard(ex).jumps.find((/** @type {number[]} */ [a]) => a === source);
       if (jump) {
         jumpFrom.set(jump[0]);
         jumpTo.set(jump[1]);
       }
     } });
+  return { jumpFrom, jumpTo, addJump, removeJump, jumpList };
+}
+
+/** The view's controls: the exact fraction, the heat map and k, the turns played. */
+function viewControls(/** @type {Explorer} */ ex) {
+  const { id } = ex;
   const exactId = `${id}-exact`;
   const exact = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox", id: exactId }));
-  exact.addEventListener("change", () => save({ exact_shown: exact.checked }));
+  exact.addEventListener("change", () => save(ex, { exact_shown: exact.checked }));
   const exactBox = h("div", { class: "chutes-checkbox" },
     [exact, h("label", { for: exactId, text: " show the exact fraction" })]);
   const heatChoice = choice({ id: `${id}-heat`, label: "heat map", className: "chutes-heat",
-    onChange: (value) => save({ heat_map: value }) });
+    onChange: (value) => save(ex, { heat_map: value }) });
   heatChoice.options(/** @type {Array<[string, string]>} */ (HEAT_CHOICES.map(([v, w]) =>
     [v, w])));
   const after = slider({ id: `${id}-after`, label: "k, the turns played", min: 0,
     max: AFTER_MAX, step: 1, decimals: 0, unit: "turns", className: "chutes-after",
-    onInput: (k) => save({ turns_played: k }) });
-  const readout = h("p", { class: "chutes-readout" });
-  const boardPicture = createBoardPicture({ id });
-  const chart = createDistributionChart({ id });
+    onInput: (k) => save(ex, { turns_played: k }) });
+  return { exact, exactBox, heatChoice, after };
+}
 
-  /** Show the board in the controls (their handlers do not fire). */
-  function syncControls(/** @type {any} */ b) {
-    const presets = model.get("presets_json") ?? {};
-    const preset = model.get("preset_name") ?? "";
-    const names = Object.keys(presets);
-    if (preset && !names.includes(preset)) names.unshift(preset);
-    presetChoice.options(names.map((name) => [name, name]));
-    presetChoice.set(preset);
-    const m = faces(b.die);
-    const shownFaces = Math.min(Math.max(m, DIE_MIN), DIE_MAX);
-    die.set(shownFaces);
-    for (const button of overshoot) {
-      const pressed = String(button.dataset.rule === b.overshoot);
-      if (button.getAttribute("aria-pressed") !== pressed) button.setAttribute("aria-pressed", pressed);
-    }
-    const most = Math.max(m, shownFaces);
-    bonusChoice.options([["none", "none"], ...Array.from({ length: most }, (_, i) =>
-      /** @type {[string, string]} */ ([String(i + 1), String(i + 1)]))]);
-    bonusChoice.set(b.bonus_roll === null ? "none" : String(b.bonus_roll));
-    jumpFrom.input.max = String(b.size - 1);
-    jumpTo.input.max = String(b.size);
-    jumpList.options(b.jumps.map((/** @type {number[]} */ [a, d]) =>
-      [String(a), `${a} → ${d}  ${d > a ? "ladder" : "chute"}`]));
-    jumpList.select.selectedIndex = -1;
-    const heat = model.get("heat_map") ?? "turns";
-    heatChoice.set(heat);
-    after.box.hidden = heat !== "after";
-    after.set(model.get("turns_played") ?? 10);
-    exact.checked = Boolean(model.get("exact_shown"));
+/** Show the board in the controls (their handlers do not fire). */
+function syncControls(/** @type {Explorer} */ ex, /** @type {any} */ b) {
+  const { model, controls: c } = ex;
+  const presets = model.get("presets_json") ?? {};
+  const preset = model.get("preset_name") ?? "";
+  const names = Object.keys(presets);
+  if (preset && !names.includes(preset)) names.unshift(preset);
+  c.presetChoice.options(names.map((name) => [name, name]));
+  c.presetChoice.set(preset);
+  const m = faces(b.die);
+  const shownFaces = Math.min(Math.max(m, DIE_MIN), DIE_MAX);
+  c.die.set(shownFaces);
+  for (const button of c.overshoot) {
+    const pressed = String(button.dataset.rule === b.overshoot);
+    if (button.getAttribute("aria-pressed") !== pressed) button.setAttribute("aria-pressed", pressed);
   }
+  const most = Math.max(m, shownFaces);
+  c.bonusChoice.options([["none", "none"], ...Array.from({ length: most }, (_, i) =>
+    /** @type {[string, string]} */ ([String(i + 1), String(i + 1)]))]);
+  c.bonusChoice.set(b.bonus_roll === null ? "none" : String(b.bonus_roll));
+  c.jumpFrom.input.max = String(b.size - 1);
+  c.jumpTo.input.max = String(b.size);
+  c.jumpList.options(b.jumps.map((/** @type {number[]} */ [a, d]) =>
+    [String(a), `${a} → ${d}  ${d > a ? "ladder" : "chute"}`]));
+  c.jumpList.select.selectedIndex = -1;
+  const heat = model.get("heat_map") ?? "turns";
+  c.heatChoice.set(heat);
+  c.after.box.hidden = heat !== "after";
+  c.after.set(model.get("turns_played") ?? 10);
+  c.exact.checked = Boolean(model.get("exact_shown"));
+}
 
-  /** The board's answers: at once if known or quick, else null now and a redraw later. */
-  function analysis(/** @type {any} */ b, /** @type {string} */ key) {
-    if (answers.has(key)) return answers.get(key);
-    const result = runner.run(b, key, (/** @type {any} */ later) => {
-      answers.set(key, later);
-      show();
+/** The board's answers: at once if known or quick, else null now and a redraw later. */
+function analysis(/** @type {Explorer} */ ex, /** @type {any} */ b, /** @type {string} */ key) {
+  const { answers } = ex;
+  if (answers.has(key)) return answers.get(key);
+  const result = ex.runner.run(b, key, (/** @type {any} */ later) => {
+    answers.set(key, later);
+    ex.show();
+  });
+  if (result !== null) answers.set(key, result);
+  while (answers.size > 40) answers.delete(/** @type {string} */ (answers.keys().next().value));
+  return result;
+}
+
+/** Redraw from the model: the controls, then the pictures and the readout once answered. */
+function show(/** @type {Explorer} */ ex) {
+  const { drawn, message } = ex;
+  const b = currentBoard(ex);
+  syncControls(ex, b);
+  const key = boardKey(b);
+  const result = analysis(ex, b, key);
+  if (result === null) {
+    if (drawn.readout !== `${key}|busy`) {
+      drawn.readout = `${key}|busy`;
+      ex.readout.replaceChildren("Expected turns from the start: computing…");
+    }
+    return;
+  }
+  if (result.error) {
+    message.say(result.error);
+    return;
+  }
+  try {
+    drawBoard(ex, b, key, result);
+    if (drawn.distribution !== key) {
+      if (result.pmf) ex.chart.draw(result.pmf);
+      else message.say(result.lengthError ?? "");
+      drawn.distribution = key;
+    }
+    drawReadout(ex, b, key, result);
+  } catch (error) {
+    message.say(errorWords(error));
+  }
+}
+
+/** Draw the board's heat map; announce a new kind of map on a board already announced. */
+function drawBoard(/** @type {Explorer} */ ex, /** @type {any} */ b, /** @type {string} */ key,
+  /** @type {any} */ result) {
+  const { model, drawn } = ex;
+  const heat = model.get("heat_map") ?? "turns";
+  const k = model.get("turns_played") ?? 10;
+  const name = model.get("board_name") ?? "";
+  const title = name || `${model.get("preset_name") ?? ""} (edited)`;
+  const pictureKey = `${key}|${heat}|${heat === "after" ? k : ""}|${title}`;
+  if (pictureKey === drawn.board) return;
+  const map = heat === "turns"
+    ? { values: result.expected, label: HEAT_LABELS.turns, title }
+    : heatMap(b, heat, { turns: k, title });
+  ex.boardPicture.draw(b, { name, ...map });
+  drawn.board = pictureKey;
+  const what = `${heat}|${heat === "after" ? k : ""}`;
+  if (drawn.heat && drawn.heat !== what && drawn.announced === key) {
+    const extra = heat === "after" ? `; ${map.title.split("\n").slice(1).join("; ")}` : "";
+    ex.live.say(`Heat map: ${map.label}${extra}`);
+  }
+  drawn.heat = what;
+}
+
+/** Write the expected length (and the exact fraction when asked); announce a new board's. */
+function drawReadout(/** @type {Explorer} */ ex, /** @type {any} */ b, /** @type {string} */ key,
+  /** @type {any} */ result) {
+  const { drawn } = ex;
+  const wantExact = Boolean(ex.model.get("exact_shown"));
+  const now = result.expected[0];
+  const readoutKey = `${key}|${wantExact}`;
+  if (readoutKey === drawn.readout) return;
+  const words = lengthWords(now, ex.shown);
+  const parts = [/** @type {string | Node} */ ("Expected turns from the start: "),
+    h("b", { text: words.value }), " turns"];
+  if (wantExact) {
+    const fraction = ex.exactRunner.run(b, key, (/** @type {any} */ answer) => {
+      if (drawn.readout === readoutKey) exactLine.replaceChildren(...exactWords(answer));
     });
-    if (result !== null) answers.set(key, result);
-    while (answers.size > 40) answers.delete(/** @type {string} */ (answers.keys().next().value));
-    return result;
+    const exactLine = h("span", { class: "chutes-exact" },
+      fraction === null ? ["exactly: computing…"] : exactWords(fraction));
+    parts.push(h("br"), exactLine);
+  } else {
+    ex.exactRunner.cancel();
   }
-
-  function show() {
-    const b = board();
-    syncControls(b);
-    const key = boardKey(b);
-    const result = analysis(b, key);
-    if (result === null) {
-      if (drawn.readout !== `${key}|busy`) {
-        drawn.readout = `${key}|busy`;
-        readout.replaceChildren("Expected turns from the start: computing…");
-      }
-      return;
-    }
-    if (result.error) {
-      message.say(result.error);
-      return;
-    }
-    try {
-      drawBoard(b, key, result);
-      if (drawn.distribution !== key) {
-        if (result.pmf) chart.draw(result.pmf);
-        else message.say(result.lengthError ?? "");
-        drawn.distribution = key;
-      }
-      drawReadout(b, key, result);
-    } catch (error) {
-      message.say(errorWords(error));
-    }
+  ex.readout.replaceChildren(...parts);
+  if (drawn.announced !== key) {
+    ex.live.say(words.announcement);
+    ex.shown = now;
+    drawn.announced = key;
   }
+  drawn.readout = readoutKey;
+}
 
-  function drawBoard(/** @type {any} */ b, /** @type {string} */ key, /** @type {any} */ result) {
-    const heat = model.get("heat_map") ?? "turns";
-    const k = model.get("turns_played") ?? 10;
-    const name = model.get("board_name") ?? "";
-    const title = name || `${model.get("preset_name") ?? ""} (edited)`;
-    const pictureKey = `${key}|${heat}|${heat === "after" ? k : ""}|${title}`;
-    if (pictureKey === drawn.board) return;
-    const map = heat === "turns"
-      ? { values: result.expected, label: HEAT_LABELS.turns, title }
-      : heatMap(b, heat, { turns: k, title });
-    boardPicture.draw(b, { name, ...map });
-    drawn.board = pictureKey;
-    const what = `${heat}|${heat === "after" ? k : ""}`;
-    if (drawn.heat && drawn.heat !== what && drawn.announced === key) {
-      const extra = heat === "after" ? `; ${map.title.split("\n").slice(1).join("; ")}` : "";
-      live.say(`Heat map: ${map.label}${extra}`);
-    }
-    drawn.heat = what;
-  }
+/** The exact fraction's words, or the refusal. */
+function exactWords(/** @type {any} */ answer) {
+  if (answer.error) return [answer.error];
+  return ["exactly ", h("code", { text: `${answer.numerator}/${answer.denominator}` })];
+}
 
-  function drawReadout(/** @type {any} */ b, /** @type {string} */ key,
-    /** @type {any} */ result) {
-    const wantExact = Boolean(model.get("exact_shown"));
-    const now = result.expected[0];
-    const readoutKey = `${key}|${wantExact}`;
-    if (readoutKey === drawn.readout) return;
-    const words = lengthWords(now, shown);
-    const parts = [/** @type {string | Node} */ ("Expected turns from the start: "),
-      h("b", { text: words.value }), " turns"];
-    if (wantExact) {
-      const fraction = exactRunner.run(b, key, (/** @type {any} */ answer) => {
-        if (drawn.readout === readoutKey) exactLine.replaceChildren(...exactWords(answer));
-      });
-      const exactLine = h("span", { class: "chutes-exact" },
-        fraction === null ? ["exactly: computing…"] : exactWords(fraction));
-      parts.push(h("br"), exactLine);
-    } else {
-      exactRunner.cancel();
-    }
-    readout.replaceChildren(...parts);
-    if (drawn.announced !== key) {
-      live.say(words.announcement);
-      shown = now;
-      drawn.announced = key;
-    }
-    drawn.readout = readoutKey;
-  }
-
-  /** The exact fraction's words, or the refusal. */
-  function exactWords(/** @type {any} */ answer) {
-    if (answer.error) return [answer.error];
-    return ["exactly ", h("code", { text: `${answer.numerator}/${answer.denominator}` })];
-  }
-
-  el.classList.add("chutes-explorer", "chutes-board-explorer");
-  el.append(h("div", { class: "chutes-board-explorer-root" }, [
+/** The explorer's page: the controls, the readout, the message line, the pictures. */
+function layout(/** @type {Explorer} */ ex) {
+  const c = ex.controls;
+  return h("div", { class: "chutes-board-explorer-root" }, [
     h("p", { class: "chutes-board-explorer-title" }, [h("b", { text: "Board explorer" }),
       ": change the board and its rules."]),
-    h("div", { class: "chutes-row" }, [presetChoice.box, bonusChoice.box]),
-    die.box, overshootBox,
+    h("div", { class: "chutes-row" }, [c.presetChoice.box, c.bonusChoice.box]),
+    c.die.box, c.overshootBox,
     h("div", { class: "chutes-row chutes-jump-editor" }, [
-      h("div", { class: "chutes-column" }, [jumpFrom.box, jumpTo.box,
-        h("div", { class: "chutes-row" }, [addJump, removeJump])]),
-      jumpList.box]),
-    h("div", { class: "chutes-row chutes-readout-row" }, [readout, exactBox]),
-    message.el,
+      h("div", { class: "chutes-column" }, [c.jumpFrom.box, c.jumpTo.box,
+        h("div", { class: "chutes-row" }, [c.addJump, c.removeJump])]),
+      c.jumpList.box]),
+    h("div", { class: "chutes-row chutes-readout-row" }, [ex.readout, c.exactBox]),
+    ex.message.el,
     h("div", { class: "chutes-row chutes-board-explorer-pictures" }, [
-      boardPicture.el,
+      ex.boardPicture.el,
       h("div", { class: "chutes-column" }, [
-        h("div", { class: "chutes-picture chutes-distribution-image" }, [chart.svg]),
-        heatChoice.box, after.box]),
+        h("div", { class: "chutes-picture chutes-distribution-image" }, [ex.chart.svg]),
+        c.heatChoice.box, c.after.box]),
     ]),
-    live.el,
-  ]));
-  for (const name of TRAITS) model.on(`change:${name}`, show);
-  show();
+    ex.live.el,
+  ]);
+}
+
+/**
+ * Draw the explorer into `el` for `model`; returns a function that stops listening.
+ * @param {any} model
+ * @param {HTMLElement} el
+ */
+function render(model, el) {
+  const id = uniqueId("chutes-board-explorer");
+  /** @type {Explorer} */
+  const ex = {
+    model, id,
+    runner: createRunner({ steps: analyseInSteps }),
+    exactRunner: createRunner({ steps: exactExpectedSteps }),
+    answers: new Map(),
+    drawn: { board: "", distribution: "", readout: "", heat: "", announced: "" },
+    shown: null,
+    message: messageLine(),
+    live: liveRegion(),
+    controls: /** @type {any} */ (null),             // made next: their handlers need `ex`
+    readout: h("p", { class: "chutes-readout" }),
+    boardPicture: createBoardPicture({ id }),
+    chart: createDistributionChart({ id }),
+    show: () => show(ex),
+  };
+  ex.controls = { ...ruleControls(ex), ...jumpControls(ex), ...viewControls(ex) };
+  el.classList.add("chutes-explorer", "chutes-board-explorer");
+  el.append(layout(ex));
+  for (const name of TRAITS) model.on(`change:${name}`, ex.show);
+  ex.show();
   return () => {
-    runner.cancel();
-    exactRunner.cancel();
-    for (const name of TRAITS) model.off(`change:${name}`, show);
+    ex.runner.cancel();
+    ex.exactRunner.cancel();
+    for (const name of TRAITS) model.off(`change:${name}`, ex.show);
   };
 }
 

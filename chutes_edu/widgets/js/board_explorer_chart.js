@@ -39,10 +39,11 @@ function tickText(/** @type {number} */ v, /** @type {number} */ step) {
 }
 
 /**
- * A chart of a game-length distribution: `draw(pmf)` shows it and returns its description.
- * @param {{id: string}} options
+ * The chart's SVG: the frame, the titles and the right-hand axis, drawn once, and the parts
+ * each drawing renews.
+ * @param {string} id
  */
-export function createDistributionChart({ id }) {
+function chartParts(id) {
   const svg = /** @type {SVGSVGElement} */ (s("svg", {
     class: "chutes-chart chutes-distribution-chart", role: "img", id: `${id}-distribution`,
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH, height: HEIGHT }));
@@ -81,6 +82,81 @@ export function createDistributionChart({ id }) {
     const y = BOX.bottom - v * (BOX.bottom - BOX.top);
     rightTicks.append(s("text", { x: BOX.right + 6, y: (y + 4).toFixed(1), text: fixed(v, 2) }));
   }
+  return { svg, grid, xTicks, yTicks, bars, cumulative, marks, summary, summaryBox };
+}
+
+/**
+ * One drawing's scales: the x-axis's end, the last bar drawn, the y-axis's top, and where k
+ * and p are on the page.
+ * @typedef {{end: number, last: number, top: number, xOf: (k: number) => number,
+ *     yOf: (p: number) => number}} Scales
+ */
+
+/** The grid and the ticks of both axes, renewed only when the axes change. */
+function drawAxes(/** @type {ReturnType<typeof chartParts>} */ parts,
+  /** @type {Scales} */ { end, top, xOf, yOf }) {
+  const ys = ticks(top);
+  const yStep = ys.length > 1 ? ys[1] - ys[0] : top;
+  parts.grid.replaceChildren(...ys.map((v) => s("line", { x1: BOX.left, x2: BOX.right,
+    y1: yOf(v).toFixed(1), y2: yOf(v).toFixed(1), stroke: "#e0e0e0" })));
+  parts.yTicks.replaceChildren(...ys.map((v) => s("text", { x: BOX.left - 6,
+    y: (yOf(v) + 4).toFixed(1), text: tickText(v, yStep) })));
+  const xs = ticks(end);
+  parts.xTicks.replaceChildren(...xs.map((v) => s("text", { x: xOf(v).toFixed(1),
+    y: BOX.bottom + 16, text: tickText(v, xs.length > 1 ? xs[1] - xs[0] : end) })));
+}
+
+/** The bars P(T = k) and the cumulative line P(T <= k) on its axis from 0 to 1. */
+function drawCurves(/** @type {ReturnType<typeof chartParts>} */ parts,
+  /** @type {ArrayLike<number>} */ pmf, /** @type {ArrayLike<number>} */ cdf,
+  /** @type {Scales} */ { end, last, xOf, yOf }) {
+  const width = 0.8 * (BOX.right - BOX.left) / end;
+  const bars = [];
+  for (let k = 0; k <= last; k += 1) {
+    if (!(pmf[k] > 0)) continue;
+    const y = yOf(pmf[k]);
+    bars.push(`M${(xOf(k) - width / 2).toFixed(2)},${BOX.bottom}V${y.toFixed(2)}` +
+      `h${width.toFixed(2)}V${BOX.bottom}z`);
+  }
+  attr(parts.bars, "d", bars.join(""));
+  const total = cdf[cdf.length - 1] || 1;
+  const line = [];
+  for (let k = 0; k <= last; k += 1) {
+    const y = BOX.bottom - (cdf[k] / total) * (BOX.bottom - BOX.top);
+    line.push(`${k ? "L" : "M"}${xOf(k).toFixed(2)},${y.toFixed(2)}`);
+  }
+  if (last < end) {
+    line.push(`L${xOf(end).toFixed(2)},${(BOX.bottom - (cdf[last] / total) *
+      (BOX.bottom - BOX.top)).toFixed(2)}`);
+  }
+  attr(parts.cumulative, "d", line.join(""));
+}
+
+/** The mean, median and mode as lines, and their values in the box. */
+function drawMarks(/** @type {ReturnType<typeof chartParts>} */ parts,
+  /** @type {ReturnType<typeof distributionStats>} */ stats, /** @type {Scales} */ { xOf }) {
+  const { marks, summary, summaryBox } = parts;
+  for (const [name, k] of /** @type {Array<[keyof typeof marks, number]>} */ (
+    [["mean", stats.mean], ["median", stats.median], ["mode", stats.mode]])) {
+    const x = Math.min(BOX.right, xOf(k)).toFixed(2);
+    attr(marks[name], "x1", x);
+    attr(marks[name], "x2", x);
+    attr(marks[name], "y1", String(BOX.top));
+    attr(marks[name], "y2", String(BOX.bottom));
+  }
+  summary.textContent = `mean ${pyFixed(stats.mean, 2)} (solid), median ${stats.median} ` +
+    `(dashed), mode ${stats.mode} (dotted)`;
+  const boxWidth = 10 + 6.9 * summary.textContent.length;
+  attr(summaryBox, "x", (BOX.right - 4 - boxWidth).toFixed(1));
+  attr(summaryBox, "width", boxWidth.toFixed(1));
+}
+
+/**
+ * A chart of a game-length distribution: `draw(pmf)` shows it and returns its description.
+ * @param {{id: string}} options
+ */
+export function createDistributionChart({ id }) {
+  const parts = chartParts(id);
   /** @type {number | null} */
   let xmax = null;
   let axesKey = "";
@@ -99,55 +175,17 @@ export function createDistributionChart({ id }) {
     const top = niceCeiling(peak * 1.15 || 1);
     const xOf = (/** @type {number} */ k) => BOX.left + (k / end) * (BOX.right - BOX.left);
     const yOf = (/** @type {number} */ p) => BOX.bottom - (p / top) * (BOX.bottom - BOX.top);
+    const scales = { end, last, top, xOf, yOf };
     const key = `${end}|${top}`;
     if (key !== axesKey) {
       axesKey = key;
-      const ys = ticks(top);
-      const yStep = ys.length > 1 ? ys[1] - ys[0] : top;
-      grid.replaceChildren(...ys.map((v) => s("line", { x1: BOX.left, x2: BOX.right,
-        y1: yOf(v).toFixed(1), y2: yOf(v).toFixed(1), stroke: "#e0e0e0" })));
-      yTicks.replaceChildren(...ys.map((v) => s("text", { x: BOX.left - 6,
-        y: (yOf(v) + 4).toFixed(1), text: tickText(v, yStep) })));
-      const xs = ticks(end);
-      xTicks.replaceChildren(...xs.map((v) => s("text", { x: xOf(v).toFixed(1),
-        y: BOX.bottom + 16, text: tickText(v, xs.length > 1 ? xs[1] - xs[0] : end) })));
+      drawAxes(parts, scales);
     }
-    const width = 0.8 * (BOX.right - BOX.left) / end;
-    const parts = [];
-    for (let k = 0; k <= last; k += 1) {
-      if (!(pmf[k] > 0)) continue;
-      const y = yOf(pmf[k]);
-      parts.push(`M${(xOf(k) - width / 2).toFixed(2)},${BOX.bottom}V${y.toFixed(2)}` +
-        `h${width.toFixed(2)}V${BOX.bottom}z`);
-    }
-    attr(bars, "d", parts.join(""));
-    const total = stats.cdf[stats.cdf.length - 1] || 1;
-    const line = [];
-    for (let k = 0; k <= last; k += 1) {
-      const y = BOX.bottom - (stats.cdf[k] / total) * (BOX.bottom - BOX.top);
-      line.push(`${k ? "L" : "M"}${xOf(k).toFixed(2)},${y.toFixed(2)}`);
-    }
-    if (last < end) {
-      line.push(`L${xOf(end).toFixed(2)},${(BOX.bottom - (stats.cdf[last] / total) *
-        (BOX.bottom - BOX.top)).toFixed(2)}`);
-    }
-    attr(cumulative, "d", line.join(""));
-    for (const [name, k] of /** @type {Array<[keyof typeof marks, number]>} */ (
-      [["mean", stats.mean], ["median", stats.median], ["mode", stats.mode]])) {
-      const x = Math.min(BOX.right, xOf(k)).toFixed(2);
-      attr(marks[name], "x1", x);
-      attr(marks[name], "x2", x);
-      attr(marks[name], "y1", String(BOX.top));
-      attr(marks[name], "y2", String(BOX.bottom));
-    }
-    summary.textContent = `mean ${pyFixed(stats.mean, 2)} (solid), median ${stats.median} ` +
-      `(dashed), mode ${stats.mode} (dotted)`;
-    const boxWidth = 10 + 6.9 * summary.textContent.length;
-    attr(summaryBox, "x", (BOX.right - 4 - boxWidth).toFixed(1));
-    attr(summaryBox, "width", boxWidth.toFixed(1));
+    drawCurves(parts, pmf, stats.cdf, scales);
+    drawMarks(parts, stats, scales);
     const words = describeDistribution(stats, end, DISTRIBUTION_TITLE);
-    attr(svg, "aria-label", words);
+    attr(parts.svg, "aria-label", words);
     return words;
   };
-  return { svg, draw, describe: () => svg.getAttribute("aria-label") ?? "" };
+  return { svg: parts.svg, draw, describe: () => parts.svg.getAttribute("aria-label") ?? "" };
 }

@@ -86,28 +86,14 @@ export function yRange({ n, at, mean, half, exact, capped }, frame) {
 }
 
 /**
- * A convergence picture: `draw(data)` shows a new curve and returns its description. With a
- * `capLabel`, `draw` also takes the capped running mean (`capped`, at the same samples) and its
- * `cap`, and shows it while given.
- * @param {{id: string, title: string, unit: string, what: string, exactLabel: string,
- *          capLabel?: string}} options
+ * The picture's options: its id prefix, title, unit, what a sample is, the exact line's legend
+ * entry and, for a chart that can show a turn cap, the capped mean's.
+ * @typedef {{id: string, title: string, unit: string, what: string, exactLabel: string,
+ *          capLabel?: string}} ChartOptions
  */
-export function createConvergenceChart({ id, title, unit, what, exactLabel, capLabel }) {
-  const clip = `${id}-clip`;
-  const svg = /** @type {SVGSVGElement} */ (s("svg", { class: "chutes-chart", role: "img",
-    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH, height: HEIGHT }));
-  const plot = s("g", { "clip-path": `url(#${clip})` });
-  const band = s("path", { fill: COLOURS.band, "fill-opacity": 0.35, stroke: "none" });
-  const line = s("path", { fill: "none", stroke: COLOURS.mean, "stroke-width": 1.6 });
-  const exactLine = s("line", { x1: BOX.left, x2: BOX.right, stroke: COLOURS.exact,
-    "stroke-width": 1.4, "stroke-dasharray": "6 4" });
-  const grid = s("g", { class: "chutes-chart-grid" });
-  const xTicks = s("g", { class: "chutes-chart-ticks", "text-anchor": "middle" });
-  const yTicks = s("g", { class: "chutes-chart-ticks", "text-anchor": "end" });
-  const cappedLine = s("path", { fill: "none", stroke: COLOURS.capped, "stroke-width": 1.6,
-    "stroke-dasharray": "8 3 2 3" });
-  plot.append(band, line, exactLine);
-  if (capLabel) plot.insertBefore(cappedLine, exactLine);
+
+/** The legend below the axes, and the capped mean's entry (in it only with a `capLabel`). */
+function legendParts(/** @type {ChartOptions} */ { exactLabel, capLabel }) {
   const legendY = BOX.bottom + 58;
   const legend = s("g", { class: "chutes-chart-legend" }, [
     s("line", { x1: 70, x2: 98, y1: legendY, y2: legendY, stroke: COLOURS.mean, "stroke-width": 1.6 }),
@@ -124,6 +110,32 @@ export function createConvergenceChart({ id, title, unit, what, exactLabel, capL
     s("text", { x: 304, y: legendY + 26, text: capLabel ?? "" }),
   ]);
   if (capLabel) legend.append(cappedKey);
+  return { legend, cappedKey };
+}
+
+/**
+ * The picture's SVG: the frame, the titles and the legend, drawn once, and the parts each
+ * drawing renews.
+ * @param {ChartOptions} options
+ */
+function chartParts(options) {
+  const { id, title, unit, what, capLabel } = options;
+  const clip = `${id}-clip`;
+  const svg = /** @type {SVGSVGElement} */ (s("svg", { class: "chutes-chart", role: "img",
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH, height: HEIGHT }));
+  const plot = s("g", { "clip-path": `url(#${clip})` });
+  const band = s("path", { fill: COLOURS.band, "fill-opacity": 0.35, stroke: "none" });
+  const line = s("path", { fill: "none", stroke: COLOURS.mean, "stroke-width": 1.6 });
+  const exactLine = s("line", { x1: BOX.left, x2: BOX.right, stroke: COLOURS.exact,
+    "stroke-width": 1.4, "stroke-dasharray": "6 4" });
+  const grid = s("g", { class: "chutes-chart-grid" });
+  const xTicks = s("g", { class: "chutes-chart-ticks", "text-anchor": "middle" });
+  const yTicks = s("g", { class: "chutes-chart-ticks", "text-anchor": "end" });
+  const cappedLine = s("path", { fill: "none", stroke: COLOURS.capped, "stroke-width": 1.6,
+    "stroke-dasharray": "8 3 2 3" });
+  plot.append(band, line, exactLine);
+  if (capLabel) plot.insertBefore(cappedLine, exactLine);
+  const { legend, cappedKey } = legendParts(options);
   svg.append(
     s("defs", {}, [s("clipPath", { id: clip }, [s("rect", { x: BOX.left, y: BOX.top,
       width: BOX.right - BOX.left, height: BOX.bottom - BOX.top })])]),
@@ -140,6 +152,82 @@ export function createConvergenceChart({ id, title, unit, what, exactLabel, capL
       "text-anchor": "middle", text: `mean so far (${unit})` }),
     legend,
   );
+  return { svg, band, line, exactLine, grid, xTicks, yTicks, cappedLine, cappedKey };
+}
+
+/** The grid and the ticks for `n` samples (a log x-axis) and the y range `y`. */
+function drawAxes(/** @type {ReturnType<typeof chartParts>} */ parts, /** @type {number} */ n,
+  /** @type {{lo: number, hi: number}} */ y) {
+  const xs = [];
+  const top = Math.log10(Math.max(10, n));
+  const xOf = (/** @type {number} */ k) => BOX.left + (Math.log10(k) / top) * (BOX.right - BOX.left);
+  for (let p = 0; p <= top + 1e-9; p += 1) xs.push(10 ** p);
+  const ys = niceTicks(y.lo, y.hi);
+  const yOf = (/** @type {number} */ v) => BOX.bottom - ((v - y.lo) / (y.hi - y.lo)) * (BOX.bottom - BOX.top);
+  parts.grid.replaceChildren(
+    ...xs.map((k) => s("line", { x1: xOf(k), x2: xOf(k), y1: BOX.top, y2: BOX.bottom,
+      stroke: COLOURS.grid })),
+    ...ys.values.map((v) => s("line", { x1: BOX.left, x2: BOX.right, y1: yOf(v), y2: yOf(v),
+      stroke: COLOURS.grid })));
+  parts.xTicks.replaceChildren(...xs.map((k) => s("text", { x: xOf(k), y: BOX.bottom + 16,
+    text: grouped(k) })));
+  parts.yTicks.replaceChildren(...ys.values.map((v) => s("text", { x: BOX.left - 6, y: yOf(v) + 4,
+    text: fixed(v, ys.decimals) })));
+}
+
+/**
+ * The running mean, its band, the exact line and (with a `capLabel`) the capped mean, in the
+ * y range `frame`; returns whether the capped mean is shown.
+ * @param {ReturnType<typeof chartParts>} parts
+ * @param {{n: number, at: ArrayLike<number>, mean: ArrayLike<number>,
+ *          half: ArrayLike<number>, exact: number, capped?: ArrayLike<number>,
+ *          cap?: number}} data
+ * @param {{lo: number, hi: number}} frame
+ * @param {string | undefined} capLabel
+ */
+function drawCurves(parts, { n, at, mean, half, exact, capped, cap }, frame, capLabel) {
+  const top = Math.log10(Math.max(10, n));
+  const sx = (BOX.right - BOX.left) / top;
+  const sy = (BOX.bottom - BOX.top) / (frame.hi - frame.lo);
+  const lo = frame.lo;
+  const px = (/** @type {number} */ j) => (BOX.left + Math.log10(at[j] + 1) * sx).toFixed(1);
+  const py = (/** @type {number} */ v) => (BOX.bottom - (v - lo) * sy).toFixed(1);
+  const points = [];
+  for (let j = 0; j < at.length; j += 1) points.push(`${px(j)},${py(mean[j])}`);
+  attr(parts.line, "d", `M${points.join("L")}`);
+  const upper = [];
+  const lower = [];
+  for (let j = 0; j < at.length; j += 1) {
+    if (!Number.isFinite(half[j])) continue;
+    upper.push(`${px(j)},${py(mean[j] + half[j])}`);
+    lower.push(`${px(j)},${py(mean[j] - half[j])}`);
+  }
+  attr(parts.band, "d", upper.length ? `M${upper.join("L")}L${lower.reverse().join("L")}Z` : "");
+  const ey = py(exact);
+  attr(parts.exactLine, "y1", ey);
+  attr(parts.exactLine, "y2", ey);
+  const showCap = Boolean(capLabel && capped && cap !== undefined);
+  if (capLabel) {
+    const cappedPoints = [];
+    if (showCap && capped) {
+      for (let j = 0; j < at.length; j += 1) cappedPoints.push(`${px(j)},${py(capped[j])}`);
+    }
+    attr(parts.cappedLine, "d", cappedPoints.length ? `M${cappedPoints.join("L")}` : "");
+    attr(parts.cappedKey, "visibility", showCap ? "visible" : "hidden");
+  }
+  return showCap;
+}
+
+/**
+ * A convergence picture: `draw(data)` shows a new curve and returns its description. With a
+ * `capLabel`, `draw` also takes the capped running mean (`capped`, at the same samples) and its
+ * `cap`, and shows it while given.
+ * @param {ChartOptions} options
+ */
+export function createConvergenceChart(options) {
+  const { title, unit, what, capLabel } = options;
+  const parts = chartParts(options);
+  const { svg } = parts;
   /** @type {{lo: number, hi: number, n: number} | null} */
   let frame = null;
   let axesKey = "";
@@ -148,21 +236,7 @@ export function createConvergenceChart({ id, title, unit, what, exactLabel, capL
     const key = `${n}|${y.lo}|${y.hi}`;
     if (key === axesKey) return;
     axesKey = key;
-    const xs = [];
-    const top = Math.log10(Math.max(10, n));
-    const xOf = (/** @type {number} */ k) => BOX.left + (Math.log10(k) / top) * (BOX.right - BOX.left);
-    for (let p = 0; p <= top + 1e-9; p += 1) xs.push(10 ** p);
-    const ys = niceTicks(y.lo, y.hi);
-    const yOf = (/** @type {number} */ v) => BOX.bottom - ((v - y.lo) / (y.hi - y.lo)) * (BOX.bottom - BOX.top);
-    grid.replaceChildren(
-      ...xs.map((k) => s("line", { x1: xOf(k), x2: xOf(k), y1: BOX.top, y2: BOX.bottom,
-        stroke: COLOURS.grid })),
-      ...ys.values.map((v) => s("line", { x1: BOX.left, x2: BOX.right, y1: yOf(v), y2: yOf(v),
-        stroke: COLOURS.grid })));
-    xTicks.replaceChildren(...xs.map((k) => s("text", { x: xOf(k), y: BOX.bottom + 16,
-      text: grouped(k) })));
-    yTicks.replaceChildren(...ys.values.map((v) => s("text", { x: BOX.left - 6, y: yOf(v) + 4,
-      text: fixed(v, ys.decimals) })));
+    drawAxes(parts, n, y);
   };
 
   /**
@@ -173,38 +247,10 @@ export function createConvergenceChart({ id, title, unit, what, exactLabel, capL
    *          cap?: number}} data
    */
   const draw = (data) => {
-    const { n, at, mean, half, exact, capped, cap } = data;
+    const { n, mean, exact, capped, cap } = data;
     frame = yRange(data, frame);
     axes(n, frame);
-    const top = Math.log10(Math.max(10, n));
-    const sx = (BOX.right - BOX.left) / top;
-    const sy = (BOX.bottom - BOX.top) / (frame.hi - frame.lo);
-    const lo = frame.lo;
-    const px = (/** @type {number} */ j) => (BOX.left + Math.log10(at[j] + 1) * sx).toFixed(1);
-    const py = (/** @type {number} */ v) => (BOX.bottom - (v - lo) * sy).toFixed(1);
-    const points = [];
-    for (let j = 0; j < at.length; j += 1) points.push(`${px(j)},${py(mean[j])}`);
-    attr(line, "d", `M${points.join("L")}`);
-    const upper = [];
-    const lower = [];
-    for (let j = 0; j < at.length; j += 1) {
-      if (!Number.isFinite(half[j])) continue;
-      upper.push(`${px(j)},${py(mean[j] + half[j])}`);
-      lower.push(`${px(j)},${py(mean[j] - half[j])}`);
-    }
-    attr(band, "d", upper.length ? `M${upper.join("L")}L${lower.reverse().join("L")}Z` : "");
-    const ey = py(exact);
-    attr(exactLine, "y1", ey);
-    attr(exactLine, "y2", ey);
-    const showCap = Boolean(capLabel && capped && cap !== undefined);
-    if (capLabel) {
-      const cappedPoints = [];
-      if (showCap && capped) {
-        for (let j = 0; j < at.length; j += 1) cappedPoints.push(`${px(j)},${py(capped[j])}`);
-      }
-      attr(cappedLine, "d", cappedPoints.length ? `M${cappedPoints.join("L")}` : "");
-      attr(cappedKey, "visibility", showCap ? "visible" : "hidden");
-    }
+    const showCap = drawCurves(parts, data, frame, capLabel);
     const words = describeConvergence({ title, n, what, unit, last: mean[mean.length - 1], exact,
       ...(showCap && capped ? { cap, cappedLast: capped[capped.length - 1] } : {}) });
     attr(svg, "aria-label", words);
@@ -212,4 +258,3 @@ export function createConvergenceChart({ id, title, unit, what, exactLabel, capL
   };
   return { svg, draw, describe: () => svg.getAttribute("aria-label") ?? "" };
 }
-

@@ -129,21 +129,11 @@ function* playSteps(board, n, seed) {
 }
 
 /**
- * Draw the explorer into `el` for `model`; returns a function that stops listening.
- * @param {any} model
- * @param {HTMLElement} el
+ * The next slices of a run, each as a new task of the page: a message to itself (nested timers
+ * would wait 4 ms each), or a timer where there are no message channels. `later(slice)` asks
+ * for one; `drop()` forgets the one asked for; `close()` lets the channel go.
  */
-function render(model, el) {
-  const id = uniqueId("chutes-simulation");
-  /** The games played: their key (board, number, seed), lengths, exact mean, running mean. */
-  /** @type {{key: string, turns: Int32Array, exact: number, at: Int32Array,
-   *          mean: Float64Array, half: Float64Array} | null} */
-  let games = null;
-  let drawn = "";
-  let playing = "";                    // the key of the run under way, "" if none
-  let job = 0;                         // bumped by every new run: an older one stops
-  // The next slice of a run, as a new task of the page: a message to itself (nested timers
-  // would wait 4 ms each), or a timer where there are no message channels.
+function createSlices() {
   const channel = typeof MessageChannel === "undefined" ? null : new MessageChannel();
   /** @type {(() => void) | null} */
   let nextSlice = null;
@@ -162,26 +152,64 @@ function render(model, el) {
       channel.port2.postMessage(0);
     }
   };
-  const save = (/** @type {string} */ name, /** @type {number} */ value) => {
-    model.set(name, value);
-    model.save_changes();
+  return {
+    later,
+    drop: () => { nextSlice = null; },
+    close: () => { channel?.port1.close(); },
   };
-  /** A typed value, checked; refused in words, the box showing the last value again. */
-  const commit = (/** @type {string} */ name, /** @type {(v: number) => number} */ check) =>
-    (/** @type {string} */ typed) => {
-      try {
-        const value = check(typed.trim() === "" ? NaN : Number(typed));
-        if (value !== model.get(name)) save(name, value);
-        message.say("");
-        return true;
-      } catch (error) {
-        message.say(errorWords(error));
-        boxes();
-        return false;
-      }
-    };
-  const commitGames = commit("games", checkGames);
-  const commitSeed = commit("random_seed", checkSeed);
+}
+
+/**
+ * One simulation explorer on the page: its model, its controls and picture, the games played
+ * and the run under way.
+ * @typedef {object} Simulation
+ * @property {any} model The anywidget model, or `createModel`'s stand-in.
+ * @property {string} id The explorer's id prefix.
+ * @property {{key: string, turns: Int32Array, exact: number, at: Int32Array,
+ *     mean: Float64Array, half: Float64Array} | null} games The games played: their key
+ *     (board, number, seed), lengths, exact mean, running mean.
+ * @property {string} drawn The key of the games and cap drawn.
+ * @property {string} playing The key of the run under way, "" if none.
+ * @property {number} job Bumped by every new run: an older one stops.
+ * @property {ReturnType<typeof createSlices>} slices
+ * @property {ReturnType<typeof messageLine>} message
+ * @property {ReturnType<typeof liveRegion>} live
+ * @property {ReturnType<typeof controls>} controls
+ * @property {HTMLElement} readout
+ * @property {ReturnType<typeof createConvergenceChart>} chart
+ * @property {HTMLElement} title
+ * @property {() => void} show Redraw from the model (the one listener of its changes).
+ */
+
+/** Set a trait and save it. */
+function save(/** @type {Simulation} */ sim, /** @type {string} */ name,
+  /** @type {number} */ value) {
+  sim.model.set(name, value);
+  sim.model.save_changes();
+}
+
+/** A typed value, checked; refused in words, the box showing the last value again. */
+function commit(/** @type {Simulation} */ sim, /** @type {string} */ name,
+  /** @type {(v: number) => number} */ check) {
+  return (/** @type {string} */ typed) => {
+    try {
+      const value = check(typed.trim() === "" ? NaN : Number(typed));
+      if (value !== sim.model.get(name)) save(sim, name, value);
+      sim.message.say("");
+      return true;
+    } catch (error) {
+      sim.message.say(errorWords(error));
+      boxes(sim);
+      return false;
+    }
+  };
+}
+
+/** The controls: the number of games, the seed, the run button, the progress bar, the cap. */
+function controls(/** @type {Simulation} */ sim) {
+  const { id } = sim;
+  const commitGames = commit(sim, "games", checkGames);
+  const commitSeed = commit(sim, "random_seed", checkSeed);
   const n = numberBox({ id: `${id}-n`, label: "games to play", min: 1, max: MAX_GAMES,
     className: "chutes-n-games", onCommit: commitGames });
   const seed = numberBox({ id: `${id}-seed`, label: "random seed", min: 0, max: MAX_SEED,
@@ -194,153 +222,198 @@ function render(model, el) {
     [h("label", { for: `${id}-progress`, text: "played" }), progress]);
   const cap = slider({ id: `${id}-cap`, label: "cap on a game's length (0: no cap)", min: 0,
     max: MAX_CAP, step: 1, decimals: 0, unit: "turns", className: "chutes-cap",
-    onInput: (v) => save("turn_cap", v) });
-  const readout = h("p", { class: "chutes-readout" });
-  const message = messageLine();
-  const live = liveRegion();
-  const chart = createConvergenceChart({ id, title: "Monte Carlo convergence", unit: "turns",
-    what: "games", exactLabel: "exact value", capLabel: "mean with the turn cap" });
-  const title = h("p", { class: "chutes-simulation-title" });
-
-  function boxes() {
-    n.set(model.get("games"));
-    seed.set(model.get("random_seed"));
-  }
-
-  /** The key of the games the state asks for. */
-  const gamesKey = () => `${JSON.stringify(model.get("board_json"))}|${model.get("games")}|` +
-    model.get("random_seed");
-
-  /** Stop the run under way, if any. */
-  function stop() {
-    job += 1;                          // a slice of an older run returns at once
-    nextSlice = null;
-    playing = "";
-    readout.removeAttribute("aria-busy");
-  }
-
-  /** Play the games the state asks for (again, with `force`), a task at a time. */
-  function play(force = false) {
-    const key = gamesKey();
-    if (!force && key === playing) return;
-    if (!force && games !== null && games.key === key) {   // back to the games played
-      if (playing) {
-        stop();
-        progress.value = 100;
-      }
-      return;
-    }
-    stop();
-    const mine = job;
-    /** @type {Generator<number | void, {exact: number, turns: Int32Array}, void>} */
-    let steps;
-    try {
-      const count = checkGames(model.get("games"));
-      steps = playSteps(model.get("board_json"), count, checkSeed(model.get("random_seed")));
-    } catch (error) {
-      playing = "";
-      message.say(errorWords(error));
-      return;
-    }
-    playing = key;
-    const total = model.get("games");
-    progress.value = 0;
-    readout.setAttribute("aria-busy", "true");
-    const slice = () => {
-      if (mine !== job) return;
-      const start = performance.now();
-      try {
-        for (;;) {
-          const step = steps.next();
-          if (step.done) {
-            finish(key, step.value);
-            return;
-          }
-          if (typeof step.value === "number") progress.value = (100 * step.value) / total;
-          if (performance.now() - start > TASK_MS) break;
-        }
-      } catch (error) {
-        playing = "";
-        readout.removeAttribute("aria-busy");
-        message.say(errorWords(error));
-        return;
-      }
-      later(slice);
-    };
-    later(slice);
-  }
-
-  /** The games of `key` are played: keep them and draw. */
-  function finish(/** @type {string} */ key, /** @type {{exact: number, turns: Int32Array}} */
-    { exact, turns }) {
-    playing = "";
-    progress.value = 100;
-    readout.removeAttribute("aria-busy");
-    const at = logIndices(turns.length);
-    const { mean, half } = runningMeanAt(turns, at);
-    games = { key, turns, exact, at, mean, half };
-    drawn = "";
-    message.say("");
-    show();
-  }
-
-  /** Draw the games played with the current cap. */
-  function show() {
-    boxes();
-    const name = model.get("board_name");
-    title.replaceChildren(h("b", { text: "Simulation" }),
-      ` on ${name || "the board"}: play many games and watch the average settle on the exact ` +
-      "answer.");
-    let c;
-    try {
-      c = checkCap(model.get("turn_cap"));
-    } catch (error) {
-      message.say(errorWords(error));
-      return;
-    }
-    cap.set(c);
-    if (gamesKey() !== games?.key) play();
-    if (games === null) return;
-    const key = `${games.key}|${c}`;
-    if (key === drawn) return;
-    const { turns, exact, at, mean, half } = games;
-    const last = mean.length - 1;
-    let words;
-    if (c > 0) {
-      const capped = cappedRunning(turns, at, c);
-      chart.draw({ n: turns.length, at, mean, half, exact, capped: capped.mean, cap: c });
-      words = simulationWords({ n: turns.length, mean: mean[last], half: half[last], exact, cap: c,
-        capped: cappedMean(turns, c), cut: capped.cut });
-    } else {
-      chart.draw({ n: turns.length, at, mean, half, exact });
-      words = simulationWords({ n: turns.length, mean: mean[last], half: half[last], exact,
-        cap: 0 });
-    }
-    readout.replaceChildren(...words.readout.map((part) => (part === "\n" ? h("br")
-      : typeof part === "string" ? part : h("b", { text: part.bold }))));
-    live.say(words.announcement);
-    drawn = key;
-  }
-
+    onInput: (v) => save(sim, "turn_cap", v) });
   runButton.addEventListener("click", () => {
-    if (commitGames(n.input.value) && commitSeed(seed.input.value)) play(true);
+    if (commitGames(n.input.value) && commitSeed(seed.input.value)) play(sim, true);
   });
+  return { n, seed, runButton, progress, progressBox, cap };
+}
 
+/** Show the model's number of games and seed in their boxes. */
+function boxes(/** @type {Simulation} */ sim) {
+  sim.controls.n.set(sim.model.get("games"));
+  sim.controls.seed.set(sim.model.get("random_seed"));
+}
+
+/** The key of the games the state asks for. */
+function gamesKey(/** @type {Simulation} */ { model }) {
+  return `${JSON.stringify(model.get("board_json"))}|${model.get("games")}|` +
+    model.get("random_seed");
+}
+
+/** Stop the run under way, if any. */
+function stopRun(/** @type {Simulation} */ sim) {
+  sim.job += 1;                        // a slice of an older run returns at once
+  sim.slices.drop();
+  sim.playing = "";
+  sim.readout.removeAttribute("aria-busy");
+}
+
+/** Play the games the state asks for (again, with `force`), a task at a time. */
+function play(/** @type {Simulation} */ sim, force = false) {
+  const { model, controls: { progress } } = sim;
+  const key = gamesKey(sim);
+  if (!force && key === sim.playing) return;
+  if (!force && sim.games !== null && sim.games.key === key) {   // back to the games played
+    if (sim.playing) {
+      stopRun(sim);
+      progress.value = 100;
+    }
+    return;
+  }
+  stopRun(sim);
+  /** @type {Generator<number | void, {exact: number, turns: Int32Array}, void>} */
+  let steps;
+  try {
+    const count = checkGames(model.get("games"));
+    steps = playSteps(model.get("board_json"), count, checkSeed(model.get("random_seed")));
+  } catch (error) {
+    sim.playing = "";
+    sim.message.say(errorWords(error));
+    return;
+  }
+  sim.playing = key;
+  progress.value = 0;
+  sim.readout.setAttribute("aria-busy", "true");
+  sim.slices.later(slicer(sim, key, steps, model.get("games")));
+}
+
+/**
+ * One slice of the run of `key` (of `total` games): steps for at most TASK_MS, the progress bar
+ * following, then the next slice in a later task; the last step finishes the run.
+ * @param {Simulation} sim
+ * @param {string} key
+ * @param {Generator<number | void, {exact: number, turns: Int32Array}, void>} steps
+ * @param {number} total
+ */
+function slicer(sim, key, steps, total) {
+  const mine = sim.job;
+  const { progress } = sim.controls;
+  const slice = () => {
+    if (mine !== sim.job) return;
+    const start = performance.now();
+    try {
+      for (;;) {
+        const step = steps.next();
+        if (step.done) {
+          finish(sim, key, step.value);
+          return;
+        }
+        if (typeof step.value === "number") progress.value = (100 * step.value) / total;
+        if (performance.now() - start > TASK_MS) break;
+      }
+    } catch (error) {
+      sim.playing = "";
+      sim.readout.removeAttribute("aria-busy");
+      sim.message.say(errorWords(error));
+      return;
+    }
+    sim.slices.later(slice);
+  };
+  return slice;
+}
+
+/** The games of `key` are played: keep them and draw. */
+function finish(/** @type {Simulation} */ sim, /** @type {string} */ key,
+  /** @type {{exact: number, turns: Int32Array}} */ { exact, turns }) {
+  sim.playing = "";
+  sim.controls.progress.value = 100;
+  sim.readout.removeAttribute("aria-busy");
+  const at = logIndices(turns.length);
+  const { mean, half } = runningMeanAt(turns, at);
+  sim.games = { key, turns, exact, at, mean, half };
+  sim.drawn = "";
+  sim.message.say("");
+  show(sim);
+}
+
+/** Draw the games played with the current cap. */
+function show(/** @type {Simulation} */ sim) {
+  const { model } = sim;
+  boxes(sim);
+  const name = model.get("board_name");
+  sim.title.replaceChildren(h("b", { text: "Simulation" }),
+    ` on ${name || "the board"}: play many games and watch the average settle on the exact ` +
+    "answer.");
+  let c;
+  try {
+    c = checkCap(model.get("turn_cap"));
+  } catch (error) {
+    sim.message.say(errorWords(error));
+    return;
+  }
+  sim.controls.cap.set(c);
+  if (gamesKey(sim) !== sim.games?.key) play(sim);
+  if (sim.games === null) return;
+  const key = `${sim.games.key}|${c}`;
+  if (key === sim.drawn) return;
+  drawGames(sim, sim.games, c);
+  sim.drawn = key;
+}
+
+/** The picture, the readout and the announcement for `games` with the cap `c` (0: none). */
+function drawGames(/** @type {Simulation} */ sim,
+  /** @type {NonNullable<Simulation["games"]>} */ { turns, exact, at, mean, half },
+  /** @type {number} */ c) {
+  const last = mean.length - 1;
+  let words;
+  if (c > 0) {
+    const capped = cappedRunning(turns, at, c);
+    sim.chart.draw({ n: turns.length, at, mean, half, exact, capped: capped.mean, cap: c });
+    words = simulationWords({ n: turns.length, mean: mean[last], half: half[last], exact, cap: c,
+      capped: cappedMean(turns, c), cut: capped.cut });
+  } else {
+    sim.chart.draw({ n: turns.length, at, mean, half, exact });
+    words = simulationWords({ n: turns.length, mean: mean[last], half: half[last], exact,
+      cap: 0 });
+  }
+  sim.readout.replaceChildren(...words.readout.map((part) => (part === "\n" ? h("br")
+    : typeof part === "string" ? part : h("b", { text: part.bold }))));
+  sim.live.say(words.announcement);
+}
+
+/** The explorer's page: the title, the controls, the readout, the message line, the picture. */
+function layout(/** @type {Simulation} */ sim) {
+  const c = sim.controls;
+  return h("div", { class: "chutes-simulation-root" }, [
+    sim.title,
+    h("div", { class: "chutes-simulation-row" }, [c.n.box, c.seed.box]),
+    h("div", { class: "chutes-simulation-row" }, [c.runButton, c.progressBox]),
+    c.cap.box, sim.readout, sim.message.el,
+    h("div", { class: "chutes-picture chutes-simulation-image" }, [sim.chart.svg]),
+    sim.live.el,
+  ]);
+}
+
+/**
+ * Draw the explorer into `el` for `model`; returns a function that stops listening.
+ * @param {any} model
+ * @param {HTMLElement} el
+ */
+function render(model, el) {
+  const id = uniqueId("chutes-simulation");
+  /** @type {Simulation} */
+  const sim = {
+    model, id, games: null, drawn: "", playing: "", job: 0,
+    slices: createSlices(),
+    message: messageLine(),
+    live: liveRegion(),
+    controls: /** @type {any} */ (null),             // made next: their handlers need `sim`
+    readout: h("p", { class: "chutes-readout" }),
+    chart: createConvergenceChart({ id, title: "Monte Carlo convergence", unit: "turns",
+      what: "games", exactLabel: "exact value", capLabel: "mean with the turn cap" }),
+    title: h("p", { class: "chutes-simulation-title" }),
+    show: () => show(sim),
+  };
+  sim.controls = controls(sim);
   el.classList.add("chutes-explorer", "chutes-simulation-explorer");
-  el.append(h("div", { class: "chutes-simulation-root" }, [
-    title,
-    h("div", { class: "chutes-simulation-row" }, [n.box, seed.box]),
-    h("div", { class: "chutes-simulation-row" }, [runButton, progressBox]),
-    cap.box, readout, message.el,
-    h("div", { class: "chutes-picture chutes-simulation-image" }, [chart.svg]),
-    live.el,
-  ]));
-  for (const trait of TRAITS) model.on(`change:${trait}`, show);
-  show();
+  el.append(layout(sim));
+  for (const trait of TRAITS) model.on(`change:${trait}`, sim.show);
+  sim.show();
   return () => {
-    stop();
-    channel?.port1.close();
-    for (const trait of TRAITS) model.off(`change:${trait}`, show);
+    stopRun(sim);
+    sim.slices.close();
+    for (const trait of TRAITS) model.off(`change:${trait}`, sim.show);
   };
 }
 
