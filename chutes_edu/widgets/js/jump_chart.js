@@ -52,10 +52,11 @@ function squareTicks(/** @type {number} */ n) {
 }
 
 /**
- * The heat map: `draw(sweep, title)` paints a sweep, `mark(a, b)` outlines a jump.
- * @param {{id: string}} options
+ * The picture's elements: an SVG holding a canvas of the cells and one of the hatching, the
+ * title, the outline of the explorer's jump, the ticks, the colour bar and the key.
+ * @param {string} id
  */
-export function createJumpChart({ id }) {
+function chartParts(id) {
   const hatch = `${id}-hatch`;
   const gradient = `${id}-bar`;
   const svg = /** @type {SVGSVGElement} */ (s("svg", { class: "chutes-chart chutes-jump-chart",
@@ -113,6 +114,110 @@ export function createJumpChart({ id }) {
     s("text", { x: BOX.left + 32, y: legendY + 22,
       text: "surprise: ladder lengthens / chute shortens" }),
   );
+  return { svg, canvas, mask, hatching, title, halo, marker, xTicks, yTicks, barTicks };
+}
+
+/** @typedef {ReturnType<typeof chartParts>} ChartParts */
+
+/**
+ * The largest change from the baseline over the jumps that may be added (1 if none changes).
+ * @param {import("./jump_math.js").JumpEffects} sweep
+ */
+function spread({ effects, baseline }) {
+  let lim = 0;
+  for (const v of effects) if (!Number.isNaN(v)) lim = Math.max(lim, Math.abs(v - baseline));
+  return lim || 1;
+}
+
+/**
+ * Paint each jump's cell its colour, and each surprise's pixel in the mask.
+ * @param {ChartParts} parts
+ * @param {import("./jump_math.js").JumpEffects} sweep
+ * @param {number} lim
+ */
+function paintCells({ canvas, mask }, sweep, lim) {
+  const { effects, baseline, n } = sweep;
+  const width = n + 1;
+  canvas.width = width;
+  canvas.height = width;
+  mask.width = width;
+  mask.height = width;
+  const context = canvas.getContext("2d");
+  const masking = mask.getContext("2d");
+  const image = context?.createImageData(width, width);
+  const marks = masking?.createImageData(width, width);
+  if (image && marks) {
+    const pixels = image.data;
+    const surprise = marks.data;
+    const scale = 255 / (2 * lim);
+    for (let a = 0; a <= n; a += 1) {
+      const row = (n - a) * width;                  // the source a up the side: row n - a
+      for (let b = 0; b <= n; b += 1) {
+        const value = effects[a * width + b];
+        if (Number.isNaN(value)) continue;
+        const at = (row + b) * 4;
+        const k = 3 * Math.min(255, Math.max(0, Math.round((value - baseline + lim) * scale)));
+        pixels[at] = TABLE[k];
+        pixels[at + 1] = TABLE[k + 1];
+        pixels[at + 2] = TABLE[k + 2];
+        pixels[at + 3] = 255;
+        if (isSurprise(value, baseline, a, b)) surprise[at + 3] = 255;
+      }
+    }
+    context?.putImageData(image, 0, 0);
+    masking?.putImageData(marks, 0, 0);
+  }
+}
+
+/**
+ * Hatch the surprises: the mask scaled up onto the picture's own pixels, lines kept only there.
+ * @param {ChartParts} parts
+ */
+function paintHatching({ mask, hatching }) {
+  const drawing = hatching.getContext("2d");
+  if (drawing) {
+    const side = hatching.width;
+    drawing.globalCompositeOperation = "source-over";
+    drawing.clearRect(0, 0, side, side);
+    drawing.imageSmoothingEnabled = false;
+    drawing.drawImage(mask, 0, 0, side, side);
+    drawing.globalCompositeOperation = "source-in";  // hatch lines only where the mask is
+    drawing.strokeStyle = "#000000";
+    drawing.lineWidth = 1.4;
+    drawing.beginPath();
+    for (let d = -side; d < side; d += 8) {
+      drawing.moveTo(d, side);
+      drawing.lineTo(d + side, 0);
+    }
+    drawing.stroke();
+  }
+}
+
+/**
+ * The squares' ticks along both sides and the colour bar's, for a board of n squares.
+ * @param {ChartParts} parts
+ * @param {number} n
+ * @param {number} cell
+ * @param {number} lim
+ */
+function drawTicks({ xTicks, yTicks, barTicks }, n, cell, lim) {
+  const ticks = squareTicks(n);
+  xTicks.replaceChildren(...ticks.map((v) => s("text", {
+    x: (BOX.left + (v + 0.5) * cell).toFixed(1), y: BOX.top + BOX.size + 16, text: String(v) })));
+  yTicks.replaceChildren(...ticks.map((v) => s("text", { x: BOX.left - 6,
+    y: (BOX.top + (n - v + 0.5) * cell + 4).toFixed(1), text: String(v) })));
+  barTicks.replaceChildren(...[-1, -0.5, 0, 0.5, 1].map((k) => s("text", {
+    x: BAR.left + BAR.width + 4, y: (BOX.top + BOX.size * (1 - (k + 1) / 2) + 4).toFixed(1),
+    text: fixed(k * lim, 1) })));
+}
+
+/**
+ * The heat map: `draw(sweep, title)` paints a sweep, `mark(a, b)` outlines a jump.
+ * @param {{id: string}} options
+ */
+export function createJumpChart({ id }) {
+  const parts = chartParts(id);
+  const { svg, title, halo, marker } = parts;
   let n = 100;
   let cell = BOX.size / 101;
 
@@ -122,68 +227,13 @@ export function createJumpChart({ id }) {
    * @param {string} heading The picture's title.
    */
   const draw = (sweep, heading) => {
-    const { effects, baseline } = sweep;
     n = sweep.n;
-    const width = n + 1;
-    cell = BOX.size / width;
+    cell = BOX.size / (n + 1);
     title.textContent = heading;
-    let lim = 0;
-    for (const v of effects) if (!Number.isNaN(v)) lim = Math.max(lim, Math.abs(v - baseline));
-    lim = lim || 1;
-    canvas.width = width;
-    canvas.height = width;
-    mask.width = width;
-    mask.height = width;
-    const context = canvas.getContext("2d");
-    const masking = mask.getContext("2d");
-    const image = context?.createImageData(width, width);
-    const marks = masking?.createImageData(width, width);
-    if (image && marks) {
-      const pixels = image.data;
-      const surprise = marks.data;
-      const scale = 255 / (2 * lim);
-      for (let a = 0; a <= n; a += 1) {
-        const row = (n - a) * width;                  // the source a up the side: row n - a
-        for (let b = 0; b <= n; b += 1) {
-          const value = effects[a * width + b];
-          if (Number.isNaN(value)) continue;
-          const at = (row + b) * 4;
-          const k = 3 * Math.min(255, Math.max(0, Math.round((value - baseline + lim) * scale)));
-          pixels[at] = TABLE[k];
-          pixels[at + 1] = TABLE[k + 1];
-          pixels[at + 2] = TABLE[k + 2];
-          pixels[at + 3] = 255;
-          if (isSurprise(value, baseline, a, b)) surprise[at + 3] = 255;
-        }
-      }
-      context?.putImageData(image, 0, 0);
-      masking?.putImageData(marks, 0, 0);
-    }
-    const drawing = hatching.getContext("2d");
-    if (drawing) {
-      const side = hatching.width;
-      drawing.globalCompositeOperation = "source-over";
-      drawing.clearRect(0, 0, side, side);
-      drawing.imageSmoothingEnabled = false;
-      drawing.drawImage(mask, 0, 0, side, side);
-      drawing.globalCompositeOperation = "source-in";  // hatch lines only where the mask is
-      drawing.strokeStyle = "#000000";
-      drawing.lineWidth = 1.4;
-      drawing.beginPath();
-      for (let d = -side; d < side; d += 8) {
-        drawing.moveTo(d, side);
-        drawing.lineTo(d + side, 0);
-      }
-      drawing.stroke();
-    }
-    const ticks = squareTicks(n);
-    xTicks.replaceChildren(...ticks.map((v) => s("text", {
-      x: (BOX.left + (v + 0.5) * cell).toFixed(1), y: BOX.top + BOX.size + 16, text: String(v) })));
-    yTicks.replaceChildren(...ticks.map((v) => s("text", { x: BOX.left - 6,
-      y: (BOX.top + (n - v + 0.5) * cell + 4).toFixed(1), text: String(v) })));
-    barTicks.replaceChildren(...[-1, -0.5, 0, 0.5, 1].map((k) => s("text", {
-      x: BAR.left + BAR.width + 4, y: (BOX.top + BOX.size * (1 - (k + 1) / 2) + 4).toFixed(1),
-      text: fixed(k * lim, 1) })));
+    const lim = spread(sweep);
+    paintCells(parts, sweep, lim);
+    paintHatching(parts);
+    drawTicks(parts, n, cell, lim);
   };
 
   /** Outline the jump a -> b. */

@@ -97,136 +97,165 @@ function* sweepSteps({ board, minLength }) {
 }
 
 /**
+ * The explorer's state: its model, controls and pictures, and the sweep shown.
+ * @typedef {object} JumpView
+ * @property {any} model
+ * @property {ReturnType<typeof createRunner>} runner
+ * @property {import("./jump_math.js").JumpEffects | null} sweep
+ * @property {string} sweepKey The board and length of the sweep shown.
+ * @property {string} wanted The board and length being priced.
+ * @property {string} mapWords The heat map's description.
+ * @property {number[]} sources
+ * @property {Map<number, number[]>} destinations Each source's destinations, as asked for.
+ * @property {string} drawn The sweep and jump last drawn.
+ * @property {ReturnType<typeof squareSlider>} from
+ * @property {ReturnType<typeof squareSlider>} to
+ * @property {HTMLElement} heading
+ * @property {HTMLElement} note
+ * @property {HTMLElement} readout
+ * @property {ReturnType<typeof messageLine>} message
+ * @property {ReturnType<typeof liveRegion>} live
+ * @property {ReturnType<typeof createJumpChart>} chart
+ */
+
+/** The jump the model holds. */
+function jumpNow(/** @type {JumpView} */ x) {
+  return /** @type {number[]} */ ([...(x.model.get("jump") ?? [])]);
+}
+
+function save(/** @type {JumpView} */ x, /** @type {number[]} */ jump) {
+  x.model.set("jump", jump);
+  x.model.save_changes();
+}
+
+/** The destinations of a jump from a (the sweep's, kept once asked for). */
+function targets(/** @type {JumpView} */ x, /** @type {number} */ a) {
+  let out = x.destinations.get(a);
+  if (out === undefined && x.sweep) {
+    out = jumpDestinations(x.sweep, a);
+    x.destinations.set(a, out);
+  }
+  return out ?? [];
+}
+
+/** The explorer's parts, before any sweep. */
+function createView(/** @type {any} */ model) {
+  const id = uniqueId("chutes-jump");
+  /** @type {JumpView} */
+  const x = /** @type {any} */ ({ model, runner: createRunner({ steps: sweepSteps }), sweep: null,
+    sweepKey: "", wanted: "", mapWords: "", sources: [], destinations: new Map(), drawn: "" });
+  x.from = squareSlider({ id: `${id}-from`, label: "new jump from square a",
+    className: "chutes-jump-from", onPick: (a) => {
+      if (!x.sweep) return;
+      const [, b] = jumpNow(x);
+      save(x, nearestJump(x.sweep, a, b));
+    } });
+  x.to = squareSlider({ id: `${id}-to`, label: "to square b", className: "chutes-jump-to",
+    onPick: (b) => save(x, [jumpNow(x)[0], b]) });
+  x.heading = h("p", { class: "chutes-jump-title" });
+  x.note = h("p", { class: "chutes-note" });
+  x.readout = h("p", { class: "chutes-readout" });
+  x.message = messageLine();
+  x.live = liveRegion();
+  x.chart = createJumpChart({ id });
+  return x;
+}
+
+/** The jump shown: the readout, the outline, the words. */
+function showJump(/** @type {JumpView} */ x) {
+  const sweep = x.sweep;
+  if (!sweep) return;
+  let [a, b] = jumpNow(x);
+  const key = `${x.sweepKey}|${a},${b}`;
+  if (key === x.drawn) return;
+  if (!targets(x, a).includes(b)) [a, b] = nearestJump(sweep, a, b);   // not one of the sweep's
+  x.from.set(x.sources, a);
+  x.to.set(targets(x, a), b);
+  const words = jumpWords(sweep, a, b);
+  const parts = [words.head, h("b", { text: words.turns }), words.middle,
+    h("b", { text: words.changeText }), " turns."];
+  if (words.surprise) {
+    parts.push(" ", h("span", { class: "chutes-surprise" },
+      [h("b", { text: "Surprise!" }), ` ${words.surpriseText}`]));
+  }
+  x.readout.replaceChildren(...parts);
+  x.chart.mark(a, b);
+  const alt = `${x.mapWords} The square outlined in black is your jump ${a} -> ${b}: ` +
+    `expected turns ${words.turns}.`;
+  x.chart.svg.setAttribute("aria-label", alt);
+  x.live.say(words.announcement);
+  x.message.say("");
+  x.drawn = key;
+}
+
+/** A new sweep: the sliders' squares, the heat map and its words. */
+function showSweep(/** @type {JumpView} */ x, /** @type {any} */ result, /** @type {string} */ key) {
+  if (result.error) {
+    x.message.say(result.error);
+    return;
+  }
+  const found = /** @type {import("./jump_math.js").JumpEffects} */ (result);
+  const name = x.model.get("board_name") ?? "";
+  x.sources = jumpSources(found);
+  if (!x.sources.length) {
+    x.message.say(noJumpWords(found.minLength, name));
+    return;
+  }
+  x.sweep = found;
+  x.sweepKey = key;
+  x.destinations.clear();
+  x.drawn = "";
+  const title = heatMapTitle(name);
+  x.chart.draw(found, title);
+  x.mapWords = describeJumpEffects(found, title);
+  x.heading.replaceChildren(h("b", { text: "Add a ladder or chute" }),
+    ": colour shows how the expected game length " +
+    `(${pyFixed(found.baseline, 4)} turns now) changes; hatched squares are surprises.`);
+  text(x.note, skippedWords(found.n, found.minLength));
+  showJump(x);
+}
+
+/** Follow the model: a new jump is drawn at once; a new board or length is priced first. */
+function show(/** @type {JumpView} */ x) {
+  const board = x.model.get("board_json");
+  const minLength = x.model.get("min_length") ?? 1;
+  const key = `${JSON.stringify(board)}|${x.model.get("board_name") ?? ""}|${minLength}`;
+  if (key === x.sweepKey) {
+    try {
+      showJump(x);
+    } catch (error) {
+      x.message.say(errorWords(error));
+    }
+    return;
+  }
+  if (key === x.wanted) return;                    // being computed
+  x.wanted = key;
+  const result = x.runner.run({ board, minLength }, key, (/** @type {any} */ done) => {
+    if (x.wanted === key) showSweep(x, done, key);
+  });
+  if (result !== null) showSweep(x, result, key);
+  else text(x.readout, "Pricing every jump on this board\u2026");
+}
+
+/**
  * Draw the explorer into `el` for `model`; returns a function that stops listening.
  * @param {any} model
  * @param {HTMLElement} el
  */
 function render(model, el) {
-  const id = uniqueId("chutes-jump");
-  const runner = createRunner({ steps: sweepSteps });
-  /** @type {import("./jump_math.js").JumpEffects | null} */
-  let sweep = null;
-  let sweepKey = "";
-  let wanted = "";
-  let mapWords = "";
-  /** @type {number[]} */
-  let sources = [];
-  /** @type {Map<number, number[]>} */
-  const destinations = new Map();
-  let drawn = "";
-  const jumpNow = () => /** @type {number[]} */ ([...(model.get("jump") ?? [])]);
-  const save = (/** @type {number[]} */ jump) => {
-    model.set("jump", jump);
-    model.save_changes();
-  };
-  const targets = (/** @type {number} */ a) => {
-    let out = destinations.get(a);
-    if (out === undefined && sweep) {
-      out = jumpDestinations(sweep, a);
-      destinations.set(a, out);
-    }
-    return out ?? [];
-  };
-  const from = squareSlider({ id: `${id}-from`, label: "new jump from square a",
-    className: "chutes-jump-from", onPick: (a) => {
-      if (!sweep) return;
-      const [, b] = jumpNow();
-      save(nearestJump(sweep, a, b));
-    } });
-  const to = squareSlider({ id: `${id}-to`, label: "to square b", className: "chutes-jump-to",
-    onPick: (b) => save([jumpNow()[0], b]) });
-  const heading = h("p", { class: "chutes-jump-title" });
-  const note = h("p", { class: "chutes-note" });
-  const readout = h("p", { class: "chutes-readout" });
-  const message = messageLine();
-  const live = liveRegion();
-  const chart = createJumpChart({ id });
-
-  /** The jump shown: the readout, the outline, the words. */
-  function showJump() {
-    if (!sweep) return;
-    let [a, b] = jumpNow();
-    const key = `${sweepKey}|${a},${b}`;
-    if (key === drawn) return;
-    if (!targets(a).includes(b)) [a, b] = nearestJump(sweep, a, b);   // not one of the sweep's
-    from.set(sources, a);
-    to.set(targets(a), b);
-    const words = jumpWords(sweep, a, b);
-    const parts = [words.head, h("b", { text: words.turns }), words.middle,
-      h("b", { text: words.changeText }), " turns."];
-    if (words.surprise) {
-      parts.push(" ", h("span", { class: "chutes-surprise" },
-        [h("b", { text: "Surprise!" }), ` ${words.surpriseText}`]));
-    }
-    readout.replaceChildren(...parts);
-    chart.mark(a, b);
-    const alt = `${mapWords} The square outlined in black is your jump ${a} -> ${b}: ` +
-      `expected turns ${words.turns}.`;
-    chart.svg.setAttribute("aria-label", alt);
-    live.say(words.announcement);
-    message.say("");
-    drawn = key;
-  }
-
-  /** A new sweep: the sliders' squares, the heat map and its words. */
-  function showSweep(/** @type {any} */ result, /** @type {string} */ key) {
-    if (result.error) {
-      message.say(result.error);
-      return;
-    }
-    const found = /** @type {import("./jump_math.js").JumpEffects} */ (result);
-    const name = model.get("board_name") ?? "";
-    sources = jumpSources(found);
-    if (!sources.length) {
-      message.say(noJumpWords(found.minLength, name));
-      return;
-    }
-    sweep = found;
-    sweepKey = key;
-    destinations.clear();
-    drawn = "";
-    const title = heatMapTitle(name);
-    chart.draw(found, title);
-    mapWords = describeJumpEffects(found, title);
-    heading.replaceChildren(h("b", { text: "Add a ladder or chute" }),
-      ": colour shows how the expected game length " +
-      `(${pyFixed(found.baseline, 4)} turns now) changes; hatched squares are surprises.`);
-    text(note, skippedWords(found.n, found.minLength));
-    showJump();
-  }
-
-  function show() {
-    const board = model.get("board_json");
-    const minLength = model.get("min_length") ?? 1;
-    const key = `${JSON.stringify(board)}|${model.get("board_name") ?? ""}|${minLength}`;
-    if (key === sweepKey) {
-      try {
-        showJump();
-      } catch (error) {
-        message.say(errorWords(error));
-      }
-      return;
-    }
-    if (key === wanted) return;                    // being computed
-    wanted = key;
-    const result = runner.run({ board, minLength }, key, (/** @type {any} */ done) => {
-      if (wanted === key) showSweep(done, key);
-    });
-    if (result !== null) showSweep(result, key);
-    else text(readout, "Pricing every jump on this board\u2026");
-  }
-
+  const x = createView(model);
+  const follow = () => show(x);
   el.classList.add("chutes-explorer", "chutes-jump-explorer");
   el.append(h("div", { class: "chutes-jump-root" }, [
-    heading, from.box, to.box, note, readout, message.el,
-    h("div", { class: "chutes-picture chutes-jump-image" }, [chart.svg]),
-    live.el,
+    x.heading, x.from.box, x.to.box, x.note, x.readout, x.message.el,
+    h("div", { class: "chutes-picture chutes-jump-image" }, [x.chart.svg]),
+    x.live.el,
   ]));
-  for (const name of TRAITS) model.on(`change:${name}`, show);
-  show();
+  for (const name of TRAITS) model.on(`change:${name}`, follow);
+  follow();
   return () => {
-    runner.cancel();
-    for (const name of TRAITS) model.off(`change:${name}`, show);
+    x.runner.cancel();
+    for (const name of TRAITS) model.off(`change:${name}`, follow);
   };
 }
 
