@@ -48,6 +48,8 @@ const TIE = 1e-9;
 const MAX_TIES = 32;
 const SUSPECT = 1e-9;
 const SLICE = 25_000;
+/** Operations on big integers between two yields (each costs tens of float operations). */
+const BIG_SLICE = 2_000;
 
 /**
  * @typedef {{kind: "target", turns: number} | {kind: "short"} | {kind: "long"} |
@@ -98,12 +100,15 @@ const absR = (a) => (a.p < 0n ? { p: -a.p, q: a.q } : a);
 /**
  * Solve M x = r exactly for an integer matrix M (n x n, an M-matrix up to a positive
  * factor: every leading minor is positive, so no pivoting) by fraction-free (Bareiss) elimination: returns X and det with x = X / det (Cramer: X is integral).
+ * Yields every BIG_SLICE operations.
  * @param {bigint[][]} M rows, destroyed
  * @param {bigint[]} r destroyed
+ * @returns {Generator<void, {X: bigint[], det: bigint}, void>}
  */
-function bareiss(M, r) {
+function* bareissSteps(M, r) {
   const n = M.length;
   let prev = 1n;
+  let work = 0;
   for (let k = 0; k < n; k += 1) {
     const pivot = M[k][k];
     for (let i = k + 1; i < n; i += 1) {
@@ -112,6 +117,8 @@ function bareiss(M, r) {
       for (let j = k + 1; j < n; j += 1) row[j] = (pivot * row[j] - lead * M[k][j]) / prev;
       r[i] = (pivot * r[i] - lead * r[k]) / prev;
       row[k] = 0n;
+      work += n - k;
+      if (work >= BIG_SLICE) { work = 0; yield; }
     }
     prev = pivot;
   }
@@ -121,6 +128,8 @@ function bareiss(M, r) {
     let s = det * r[i];
     for (let j = i + 1; j < n; j += 1) s -= M[i][j] * X[j];
     X[i] = s / M[i][i];
+    work += n - i;
+    if (work >= BIG_SLICE) { work = 0; yield; }
   }
   return { X, det };
 }
@@ -474,9 +483,9 @@ function* solveSteps(rules, table, moments) {
  * (I - B_Q) g = t - F t over the integers (everything times the dice's common total), by
  * `bareiss`; E T^2 = 2 g_0 - t_0.
  * @param {Rules} rules @param {Int32Array} table @param {boolean} variance
- * @returns {{mean: Ratio, variance: Ratio | null}}
+ * @returns {Generator<void, {mean: Ratio, variance: Ratio | null}, void>}
  */
-function exactMoments(rules, table, variance) {
+function* exactMomentsSteps(rules, table, variance) {
   const { n, faces, weights, total, ends, bonus } = rules;
   const k = faces.length;
   const fb = bonus === null ? 0n : weights[bonus - 1];
@@ -501,11 +510,11 @@ function exactMoments(rules, table, variance) {
   const costs = onward.map(() => 0n);
   const M = matrix();
   for (let s = 0; s < n; s += 1) if (!ends[s]) costs[s] = onward[s] >= 0 ? total - fb : total;
-  const { X, det } = bareiss(M, costs);
+  const { X, det } = yield* bareissSteps(M, costs);
   const mean = ratio(X[0], det);
   if (!variance) return { mean, variance: null };
   const rhs = X.map((x, s) => total * x - (onward[s] >= 0 ? fb * X[onward[s]] : 0n));
-  const second = bareiss(matrix(), rhs);          // g = X2 / det^2
+  const second = yield* bareissSteps(matrix(), rhs);          // g = X2 / det^2
   const g0 = ratio(second.X[0], det * second.det);
   const m0 = sub(ratio(2n * g0.p, g0.q), mean);
   return { mean, variance: sub(m0, ratio(mean.p * mean.p, mean.q * mean.q)) };
@@ -680,13 +689,14 @@ function compareNumbers(x, y) {
   return 0;
 }
 
-/** The exact (penalty, objective) of a set (not a race). @param {Search} S @param {Jump[]} added */
-function exactKey(S, added) {
+/** The exact (penalty, objective) of a set (not a race). @param {Search} S @param {Jump[]} added
+ * @returns {Generator<void, [Ratio, Ratio], void>} */
+function* exactKeySteps(S, added) {
   const key = keyOf(added);
   let known = S.exact.get(key);
   if (!known) {
     const spread = S.goal.kind === "spread";
-    const { mean, variance } = exactMoments(S.rules, tableOf(S.rules, added), spread);
+    const { mean, variance } = yield* exactMomentsSteps(S.rules, tableOf(S.rules, added), spread);
     known = exactScore(S.goal, spread ? /** @type {Ratio} */ (variance) : mean, mean);
     S.exact.set(key, known);
   }
@@ -697,8 +707,9 @@ function exactKey(S, added) {
 const compareExact = (x, y) => cmp(x[0], y[0]) || cmp(x[1], y[1]);
 
 /** Is `fresh` better than `old`? Near-ties decided exactly (a race counts them as no better).
- * @param {Search} S @param {Option} fresh @param {Option} old */
-function improves(S, fresh, old) {
+ * @param {Search} S @param {Option} fresh @param {Option} old
+ * @returns {Generator<void, boolean, void>} */
+function* improvesSteps(S, fresh, old) {
   const [npLo, npHi, noLo, noHi] = bounds(S.goal, fresh.value, fresh.mean);
   const [opLo, opHi, ooLo, ooHi] = bounds(S.goal, old.value, old.mean);
   if (npHi < opLo) return true;
@@ -708,7 +719,7 @@ function improves(S, fresh, old) {
     if (noLo > ooHi) return false;
   }
   if (S.goal.kind === "race") return false;
-  return compareExact(exactKey(S, fresh.added), exactKey(S, old.added)) < 0;
+  return compareExact(yield* exactKeySteps(S, fresh.added), yield* exactKeySteps(S, old.added)) < 0;
 }
 
 /**
@@ -716,8 +727,9 @@ function improves(S, fresh, old) {
  * `choose`): the contenders by exact score (at most MAX_TIES), then no useless jump, fewer
  * jumps, sorted order; a race by the tie rule, then its float price.
  * @param {Search} S @param {Option[]} options
+ * @returns {Generator<void, {index: number, decided: boolean}, void>}
  */
-function choose(S, options) {
+function* chooseSteps(S, options) {
   if (options.length === 1) return { index: 0, decided: true };
   const keep = contenders(options.map((o) => bounds(S.goal, o.value, o.mean)));
   const key = (/** @type {Option} */ o) => score(S.goal, o.value, o.mean);
@@ -734,8 +746,12 @@ function choose(S, options) {
       || compareNumbers(key(options[i]), key(options[j])) || rest(i, j));
     return { index: best, decided: true };
   }
-  const best = minimum(ties.slice(0, MAX_TIES), (i, j) => compareExact(exactKey(S, options[i].added),
-    exactKey(S, options[j].added)) || useless(i) - useless(j) || rest(i, j));
+  const decided = ties.slice(0, MAX_TIES);
+  /** @type {Map<number, [Ratio, Ratio]>} */
+  const exact = new Map();
+  for (const i of decided) exact.set(i, yield* exactKeySteps(S, options[i].added));
+  const best = minimum(decided, (i, j) => compareExact(/** @type {[Ratio, Ratio]} */ (exact.get(i)),
+    /** @type {[Ratio, Ratio]} */ (exact.get(j))) || useless(i) - useless(j) || rest(i, j));
   return { index: best, decided: ties.length <= MAX_TIES };
 }
 
@@ -798,9 +814,9 @@ function canonical(rules, added) {
 /**
  * The best one-jump extension of `added` in priced arrays (the library's `best`), or null.
  * @param {Search} S @param {Jump[]} added @param {Float64Array} value @param {Float64Array} mean
- * @returns {{jump: Jump, option: Option} | null}
+ * @returns {Generator<void, {jump: Jump, option: Option} | null, void>}
  */
-function best(S, added, value, mean) {
+function* bestSteps(S, added, value, mean) {
   const size = S.rules.n + 1;
   const cells = [];
   for (let i = 0; i < value.length; i += 1) if (Number.isFinite(value[i])) cells.push(i);
@@ -810,7 +826,7 @@ function best(S, added, value, mean) {
   const jumps = kept.map((c) => /** @type {Jump} */ ([Math.floor(c / size), c % size]));
   const options = kept.map((c, i) => ({ added: sorted([...added, jumps[i]]), value: value[c],
     mean: mean[c] }));
-  const { index } = choose(S, options);
+  const { index } = yield* chooseSteps(S, options);
   return { jump: jumps[index], option: options[index] };
 }
 
@@ -829,7 +845,7 @@ function* bestWithoutSteps(S, added, old) {
   allowed[old[0] * size + old[1]] = 0;
   if (finishable(rules, table)) {
     const [v, m] = yield* evaluateSteps(S, rest);
-    const found = best(S, rest, ...(yield* priceSteps(S, rest, allowed)));
+    const found = yield* bestSteps(S, rest, ...(yield* priceSteps(S, rest, allowed)));
     return [found, { added: rest, value: v, mean: m }];
   }
   const ok = canFinish(rules, table);
@@ -848,7 +864,7 @@ function* bestWithoutSteps(S, added, old) {
     if (!finishable(rules, tableOf(rules, jumps))) continue;
     [values[cell], means[cell]] = yield* evaluateSteps(S, jumps);
   }
-  return [best(S, rest, values, means), null];
+  return [yield* bestSteps(S, rest, values, means), null];
 }
 
 /** Can a -> b join `added` with no chain? @param {Jump[]} added @param {number} a @param {number} b */
@@ -870,8 +886,8 @@ function* greedySteps(S, maxJumps, steps) {
   let [value, mean] = yield* evaluateSteps(S, added);
   steps.push({ action: "start", added, value, mean });
   while (added.length < maxJumps) {
-    const found = best(S, added, ...(yield* priceSteps(S, added, S.pool)));
-    if (found === null || !improves(S, found.option, { added, value, mean })) {
+    const found = yield* bestSteps(S, added, ...(yield* priceSteps(S, added, S.pool)));
+    if (found === null || !(yield* improvesSteps(S, found.option, { added, value, mean }))) {
       steps.push({ action: "stop: no added jump improves the design", added, value, mean });
       break;
     }
@@ -893,7 +909,7 @@ function* localSteps(S, start, maxJumps, steps) {
     /** @type {Array<[string, Option]>} */
     const moves = [];
     if (added.length < maxJumps) {
-      const found = best(S, added, ...(yield* priceSteps(S, added, S.pool)));
+      const found = yield* bestSteps(S, added, ...(yield* priceSteps(S, added, S.pool)));
       if (found) moves.push([`add ${label([found.jump])}`, found.option]);
     }
     for (const old of added) {
@@ -901,12 +917,13 @@ function* localSteps(S, start, maxJumps, steps) {
       if (dropped) moves.push([`drop ${label([old])}`, dropped]);
       if (found) moves.push([`swap ${label([old])} for ${label([found.jump])}`, found.option]);
     }
-    const improving = moves.filter(([, option]) => improves(S, option, here));
+    const improving = [];
+    for (const move of moves) if (yield* improvesSteps(S, move[1], here)) improving.push(move);
     if (!improving.length) {
       steps.push({ action: "stop: a local optimum (no add, drop or swap improves it)", ...here });
       break;
     }
-    const { index } = choose(S, improving.map(([, option]) => option));
+    const { index } = yield* chooseSteps(S, improving.map(([, option]) => option));
     const [action, option] = improving[index];
     here = option;
     steps.push({ action, ...here });
@@ -1010,8 +1027,7 @@ export function* designSteps(board, goal, { maxJumps = 3, method = "local search
 function* confirmSteps(S, added, method, steps) {
   const { rules, goal } = S;
   const spread = goal.kind === "spread";
-  const exact = exactMoments(rules, tableOf(rules, added), true);
-  yield;
+  const exact = yield* exactMomentsSteps(rules, tableOf(rules, added), true);
   const exactValue = goal.kind === "race" ? null : spread ? exact.variance : exact.mean;
   const [value, mean] = yield* valueSteps(S, added);
   const [originalValue, originalMean] = yield* valueSteps(S, []);
