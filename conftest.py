@@ -59,6 +59,7 @@ _COST = {
     "tests/test_policy_explorer_browser.py": 17,
     "tests/test_simulation_explorer_browser.py": 35,
     "tests/test_board_explorer_browser.py": 30,
+    "tests/test_design_explorer_browser.py": 20,
     "tests/test_board_explorer_math_js.py": 15,
     "tests/test_design_math_js.py": 40,
     "lessons/": 8,

@@ -89,6 +89,9 @@ LIVE_EXPLORERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "BoardExplorer": ("chutes_edu.widgets.board_explorer", "ChutesBoardExplorer",
                       ("board_json", "board_name", "preset_name", "presets_json", "heat_map",
                        "turns_played", "exact_shown")),
+    "DesignExplorer": ("chutes_edu.widgets.design_explorer", "ChutesDesignExplorer",
+                       ("board_json", "board_name", "goal_kind", "goal_parameter",
+                        "goal_tolerance", "most_jumps", "search_method")),
 }
 
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.
