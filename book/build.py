@@ -91,6 +91,9 @@ LIVE_EXPLORERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
                        "turns_played", "exact_shown")),
     "JumpExplorer": ("chutes_edu.widgets.jump_explorer", "ChutesJumpExplorer",
                      ("board_json", "board_name", "min_length", "jump")),
+    "DesignExplorer": ("chutes_edu.widgets.design_explorer", "ChutesDesignExplorer",
+                       ("board_json", "board_name", "goal_kind", "goal_parameter",
+                        "goal_tolerance", "most_jumps", "search_method")),
 }
 
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.

@@ -91,7 +91,7 @@ def test_every_picture_has_alt_text(page) -> None:
     alts = page.evaluate("() => [...document.querySelectorAll('.chutes-explorer img')]"
                          ".map(i => i.getAttribute('alt') || '')")
     assert all(len(a) > 40 for a in alts), alts
-    # pictures drawn in the page (the coin-flip, race, policy, simulation, board and jump
+    # pictures drawn in the page (the coin-flip, race, policy, simulation, board, jump and design
     # explorers' SVG) are named by their description
     drawn = page.evaluate("() => [...document.querySelectorAll('.chutes-explorer svg[role=img]')]"
                           ".map(s => s.getAttribute('aria-label') || '')")

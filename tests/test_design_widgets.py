@@ -1,17 +1,17 @@
-"""DesignExplorer, headless: set .value on controls, click the button, read what it shows."""
+"""DesignExplorer, headless: the settings as synced traits, checked; the Design button; the
+library's design for the last press (the page's search is tested in
+tests/test_design_explorer_browser.py and tests/js/design_math.test.mjs)."""
 
-import matplotlib
+import anywidget
+import pytest
+import traitlets
 
-matplotlib.use("Agg")
+from chutes_edu import MILTON_BRADLEY_1943, Board, expected_turns
+from chutes_edu.design import LongestGame, ShortestGame, TargetLength, design_board
+from chutes_edu.widgets import DesignExplorer
+from chutes_edu.widgets.board_editor import board_to_json
+from chutes_edu.widgets.design_explorer import module_source, script_source
 
-import ipywidgets as widgets  # noqa: E402
-import pytest  # noqa: E402
-
-from chutes_edu import MILTON_BRADLEY_1943, Board, expected_turns  # noqa: E402
-from chutes_edu.design import ShortestGame, TargetLength, design_board  # noqa: E402
-from chutes_edu.widgets import DesignExplorer  # noqa: E402
-
-PNG = b"\x89PNG"
 FUNNEL = Board({5: 3}, size=9, die=2)
 
 
@@ -20,36 +20,48 @@ def small():
     return DesignExplorer(FUNNEL)
 
 
-def test_defaults_show_the_board_and_no_design():
+def test_defaults_share_the_board_and_no_design():
     ex = DesignExplorer()
-    assert isinstance(ex, widgets.VBox)
+    assert isinstance(ex, anywidget.AnyWidget)
     assert ex.design is None and ex.message.value == "" and ex.readout.value == ""
     assert (ex.goal.value, ex.parameter.value, ex.max_jumps.value, ex.method.value) == \
-        ("target", 25.0, 2, "auto")
-    assert bytes(ex.board_image.value).startswith(PNG)
+        ("target", 25.0, 2, "local search")
+    state = ex.get_state()
+    assert state["board_json"] == board_to_json(MILTON_BRADLEY_1943) and state["runs"] == 0
+    assert (ex.max_jumps.min, ex.max_jumps.max) == (1, 4)
+    assert ex.method.options == ["greedy", "local search"]
 
 
-def test_the_button_runs_the_library_search(small):
+def test_the_front_end_searches_in_the_page():
+    for source in (module_source(), script_source()):
+        assert "design_math.js" in source and "function* designSteps" in source
+
+
+def test_the_button_counts_and_python_reads_the_library_design(small):
     small.goal.value = "short"
     assert small.parameter.disabled and small.tolerance.disabled
-    small.method.value = "exhaustive"
+    small.method.value = "local search"
     small.run.click()
-    expected = design_board(FUNNEL, ShortestGame(), max_jumps=2, method="exhaustive")
-    assert small.design is not None and small.design.added == expected.added
-    assert "1->9, 2->9" in small.readout.value
-    assert "proven optimal" in small.readout.value
+    assert small.runs == 1
+    expected = design_board(FUNNEL, ShortestGame(), max_jumps=2, method="local search")
+    assert small.design is not None and small.design.added == expected.added == ((1, 9), (2, 9))
+    assert "1->9, 2->9" in small.readout.value and "heuristic" in small.readout.value
     assert small.steps.value.count("<li>") == len(expected.steps)
-    assert bytes(small.comparison_image.value).startswith(PNG)
     assert small.message.value == ""
 
 
-def test_greedy_shows_its_steps_and_says_it_is_a_heuristic(small):
+def test_a_press_in_the_page_is_read_back_through_the_library(small):
+    small.set_state({"goal_kind": "long", "most_jumps": 1, "search_method": "greedy", "runs": 3})
+    expected = design_board(FUNNEL, LongestGame(), max_jumps=1, method="greedy")
+    assert small.design is not None and small.design.added == expected.added
+
+
+def test_greedy_shows_its_steps(small):
     small.goal.value = "short"
     small.method.value = "greedy"
     small.run.click()
     assert "add 4->9: expected turns 3.5000" in small.steps.value
     assert "add 1->9: expected turns 2.0000" in small.steps.value
-    assert "heuristic" in small.readout.value
 
 
 def test_goal_parameters_are_wired(small):
@@ -84,19 +96,18 @@ def test_invalid_input_is_a_one_line_message(small, goal, value, text):
     assert small.design is before                       # the last design stays
 
 
-def test_too_big_an_exhaustive_search_is_refused_in_the_message():
-    ex = DesignExplorer(MILTON_BRADLEY_1943)
-    ex.goal.value = "long"
-    ex.max_jumps.value = 3                 # two added jumps on 100 squares take seconds: allowed
-    ex.method.value = "exhaustive"
-    ex.run.click()
-    assert "greedy" in ex.message.value and "hour" in ex.message.value and ex.design is None
+@pytest.mark.parametrize("trait, value, words", [
+    ("search_method", "exhaustive", "design_board runs the others"),
+    ("most_jumps", 5, "1 to 4 jumps"),
+    ("goal_kind", "fastest", "goal must be one of"),
+    ("goal_parameter", float("nan"), "finite"),
+])
+def test_settings_the_page_cannot_take_are_refused(small, trait, value, words):
+    with pytest.raises(traitlets.TraitError, match=words):
+        setattr(small, trait, value)
+    assert words in small.last_error
 
 
-def test_both_pictures_say_what_they_show_before_and_after_a_design() -> None:
-    explorer = DesignExplorer()
-    for image in (explorer.board_image, explorer.comparison_image):
-        assert image.value and image.alt        # never an empty picture without words
-    before = explorer.comparison_image.alt
-    explorer.run.click()
-    assert explorer.comparison_image.alt and explorer.comparison_image.alt != before
+def test_the_board_is_fixed(small):
+    with pytest.raises(traitlets.TraitError, match="set when it is made"):
+        small.board_json = board_to_json(MILTON_BRADLEY_1943)

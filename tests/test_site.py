@@ -807,3 +807,42 @@ def test_lesson_nine_holds_a_live_jump_explorer(site):
         assert after[0] != before[0] and f"27 -> 38: expected turns {effects[27, 38]:.4f}." \
             in after[0]
         assert after[1] != before[1] and f"expected length {effects[27, 38]:.1f} turns" in after[1]
+
+
+def test_lesson_twelve_holds_a_live_design_explorer(site):
+    """Issue 28: Lesson 12's design explorer searches in the page opened from disk, with no
+    kernel and every request off the disk refused: the slider for the most jumps moves from the
+    keyboard and the plan line follows; Design, pressed from the keyboard, finds the library's
+    design (its summary, word for word but the page's way of confirming), and both pictures'
+    text alternatives and the polite live region follow; no page errors; axe-core finds nothing
+    serious or critical in it."""
+    from playwright.sync_api import expect
+
+    from chutes_edu import MILTON_BRADLEY_1943
+    from chutes_edu.design import TargetLength, design_board
+
+    expected = design_board(MILTON_BRADLEY_1943, TargetLength(25), max_jumps=1,
+                            method="local search")
+    added = ", ".join(f"{a}->{b}" for a, b in expected.added)
+    with _live_explorer(site, "lessons/12_design_a_board.html", "chutes-design-explorer",
+                        "DesignExplorer") as (_, root):
+        plan = root.locator(".chutes-readout")
+        result = root.locator(".chutes-design-result")
+        chart = root.locator(".chutes-design-chart")
+        live = root.locator("[role=status][aria-live=polite]")
+        expect(plan).to_have_text("Design will look for an expected game of 25 turns, adding at "
+                                  "most 2 jumps, by local search.")
+        before = chart.get_attribute("aria-label") or ""
+        assert before.startswith("Before a design: the distribution of the game length")
+        jumps = root.get_by_role("slider", name="most jumps to add")
+        jumps.focus()
+        jumps.press("ArrowLeft")
+        expect(plan).to_contain_text("adding at most 1 jump, by local search.")
+        expect(jumps).to_have_attribute("aria-valuetext", "1 jumps")
+        root.get_by_role("button", name="Design").press("Enter")
+        expect(result).to_contain_text(f"added jumps: {added}", timeout=120_000)
+        for line in expected.summary().split("\n")[:-1]:
+            expect(result).to_contain_text(line)
+        after = chart.get_attribute("aria-label") or ""
+        assert after != before and f"before and after adding {added}" in after
+        expect(live).to_contain_text(f"Designed: adds {added.replace('->', ' to ')}")

@@ -1,21 +1,39 @@
-"""A widget to design a board: pick a goal and a search, press the button, see what it found.
+r"""DesignExplorer: choose a goal and a search, press Design, see the jumps found; computed in the
+page.
 
-:class:`DesignExplorer` only wires controls to :func:`~chutes_edu.design.design_board` (which does
-the search and the exact confirmation) and to the pictures (:func:`~chutes_edu.draw_board` for the
-designed board, :func:`~chutes_edu.plots.plot_design` for the game lengths before and after).
-Nothing is computed here. An invalid choice (a negative target, seven seats, an exhaustive search
-too big for the budget, ...) shows the library's one-line ``ValueError`` message, no traceback,
-and keeps the last design on screen.
+A design adds a set :math:`S` of at most :math:`k` jumps to a board so that the board
+:math:`B \cup S` scores best for a goal (:mod:`chutes_edu.design`): a target length
+:math:`|\mathbb E[T] - L|`, the shortest or the longest game :math:`\pm\mathbb E[T]`, the smallest
+spread :math:`\operatorname{Var} T` for a mean :math:`m \pm tol`, or the fairest race
+:math:`|\Pr(\text{seat 1 wins}) - 1/m|`. Every candidate jump is priced from one inverse
+:math:`N = (I - B_Q)^{-1}` by rank-one (Sherman-Morrison) updates; greedy adds the best single
+jump until none improves, local search then swaps, drops or adds one jump at a time
+(:func:`~chutes_edu.design.design_board`).
+
+The explorer is an anywidget whose front end (``js/design_explorer.js``, bundled with the modules
+it imports by :mod:`chutes_edu.widgets._bundle`) searches in the page with ``js/design_math.js``,
+the library's greedy and local search in JavaScript held equal to it by
+``tests/js/design_math.test.mjs``, in slices that never hold the page: so it runs live in
+JupyterLab, in Voila and on the course website alike, with no kernel behind the page. The
+exhaustive search stays in Python (:func:`~chutes_edu.design.design_board` with
+``method="exhaustive"``). Python holds the state (the board as ``board_json``, the goal, its
+parameter, the tolerance, the most jumps, the search and how many times Design was pressed, synced
+both ways and checked) and gives a reader in the kernel the library's design for the last press
+(:attr:`DesignExplorer.design`).
 """
 
 from __future__ import annotations
 
-import ipywidgets as widgets
+import math
+from functools import cache
+from typing import Any
+
+import anywidget
+import traitlets
 
 from ..board import Board
 from ..boards import MILTON_BRADLEY_1943
 from ..design import (
-    METHODS,
     Design,
     FairestRace,
     Goal,
@@ -25,22 +43,128 @@ from ..design import (
     TargetLength,
     design_board,
 )
-from ..markov import expected_turns, turn_distribution
-from ..plots import draw_board, plot_design, plot_distribution
-from ._base import _escape, _Explorer, _FigureView
-from .controls import IntSlider
+from ..markov import expected_turns
+from ._base import _escape, _Offline
+from ._bundle import JS, bundle, styles
+from .board_editor import board_to_json
 
-__all__ = ["DesignExplorer"]
+__all__ = ["FRONT_END", "DesignExplorer", "module_source", "script_source", "style_source",
+           "GOALS", "PAGE_METHODS"]
 
-_GOALS = (("a target length", "target"), ("the shortest game", "short"),
-          ("the longest game", "long"), ("the smallest spread", "spread"),
-          ("the fairest race", "race"))
+GOALS = (("a target length", "target"), ("the shortest game", "short"),
+         ("the longest game", "long"), ("the smallest spread", "spread"),
+         ("the fairest race", "race"))
+"""The goals: (words, value), as the page lists them (``GOALS`` of design_explorer.js)."""
+
+PAGE_METHODS = ("greedy", "local search")
+"""The searches the page runs (``PAGE_METHODS`` of design_math.js)."""
+
 _PARAMETER = {"target": ("target turns", 25.0), "spread": ("mean (turns)", None),
               "race": ("seats", 2.0)}
+MOST_JUMPS = 4
+
+_ENTRY = "design_explorer.js"
+FRONT_END = (_ENTRY, "ChutesDesignExplorer")
+"""The front end's entry module and the global that publishes its ``mount`` on the course
+website, which loads every front end as one script
+(:func:`chutes_edu.widgets._bundle.site_script`)."""
+_ORIGIN = "chutes_edu.widgets.design_explorer"
 
 
-class DesignExplorer(_Explorer):
+@cache
+def module_source() -> str:
+    """The explorer's front end as the single ES module anywidget loads (see
+    :func:`chutes_edu.widgets._bundle.bundle`)."""
+    return bundle(_ENTRY, classic=False, folder=JS, global_name="ChutesDesignExplorer",
+                  what="design explorer", origin=_ORIGIN)
+
+
+def script_source() -> str:
+    """The explorer's front end as a classic script for a page opened from disk (the course
+    website), publishing ``window.ChutesDesignExplorer.mount(el, {board_json, board_name, goal,
+    parameter, tolerance, max_jumps, method, runs})``."""
+    return bundle(_ENTRY, classic=True, folder=JS, global_name="ChutesDesignExplorer",
+                  what="design explorer", origin=_ORIGIN)
+
+
+def style_source() -> str:
+    """The explorer's styles: the explorers' shared ``controls.css``, ``coin_explorer.css`` (the
+    pictures drawn in the page, ``.chutes-chart``), ``board_explorer.css`` (the board's picture),
+    then ``design_explorer.css``."""
+    return styles("coin_explorer.css", "board_explorer.css", "design_explorer.css")
+
+
+class _Control:
+    """A control as Python sees it: ``value`` (reading and setting it goes through the
+    explorer's trait), and what else the page's control has (``options``, ``min``, ``max``)."""
+
+    def __init__(self, explorer: DesignExplorer, trait: str, **fixed: Any) -> None:
+        self._explorer = explorer
+        self._trait = trait
+        for name, value in fixed.items():
+            setattr(self, name, value)
+
+    @property
+    def value(self) -> Any:
+        return getattr(self._explorer, self._trait)
+
+    @value.setter
+    def value(self, value: Any) -> None:
+        self._explorer._set(self._trait, value)
+
+
+class _Parameter(_Control):
+    """The goal's parameter: also its label (``description``) and whether the goal has one
+    (``disabled``), as the page shows them."""
+
+    @property
+    def description(self) -> str:
+        return _PARAMETER.get(self._explorer.goal_kind, ("(no parameter)", None))[0]
+
+    @property
+    def disabled(self) -> bool:
+        return self._explorer.goal_kind not in _PARAMETER
+
+
+class _Tolerance(_Control):
+    """The tolerance: ``disabled`` but for the smallest spread, as the page shows it."""
+
+    @property
+    def disabled(self) -> bool:
+        return self._explorer.goal_kind != "spread"
+
+
+class _Button:
+    """The Design button: ``click()`` presses it (the page searches; :attr:`design` follows)."""
+
+    def __init__(self, explorer: DesignExplorer) -> None:
+        self._explorer = explorer
+        self.description = "Design"
+
+    def click(self) -> None:
+        self._explorer.runs += 1
+        _ = self._explorer.design
+
+
+class _Text:
+    """A line the page shows, as Python reads it: ``value``."""
+
+    def __init__(self, read: Any) -> None:
+        self._read = read
+
+    @property
+    def value(self) -> str:
+        return str(self._read())
+
+
+class DesignExplorer(_Offline, anywidget.AnyWidget):
     """Design a board to a goal: the goal, its parameter, the most jumps, the search; a button.
+
+    The page shows the goal (a list), its parameter and the tolerance (number boxes), the most
+    jumps to add (a slider), the search (greedy or local search, radio buttons) and the Design
+    button, each named and all from the keyboard; after a search, the library's summary, the
+    search's steps, the designed board (coloured by the expected turns to finish) and the game
+    lengths before and after, as pictures with their descriptions, and a polite announcement.
 
     Parameters
     ----------
@@ -49,123 +173,161 @@ class DesignExplorer(_Explorer):
 
     Attributes
     ----------
-    goal : ipywidgets.Dropdown
-        ``"target"``, ``"short"``, ``"long"``, ``"spread"`` or ``"race"``.
-    parameter : ipywidgets.FloatText
-        The target length in turns, the mean for the smallest spread (the board's own to begin
-        with), or the number of seats; disabled for the shortest and longest game.
-    tolerance : ipywidgets.FloatText
-        How far the mean may stray, for the smallest spread.
-    max_jumps : chutes_edu.widgets.controls.IntSlider (a labelled native slider)
-        The most jumps to add (1..4).
-    method : ipywidgets.ToggleButtons
-        ``"auto"``, ``"exhaustive"``, ``"greedy"`` or ``"local search"``.
-    run : ipywidgets.Button
-        Runs the search (``run.click()`` in tests).
-    steps, readout, message : ipywidgets.HTML
-        The search's steps; the result (:meth:`Design.summary`); the last error, or empty.
+    board : Board
+        The board.
+    board_json, board_name, goal, parameter, tolerance, max_jumps, method, runs
+        The state shared with the page: the board in the editor's JSON form, its name, the goal
+        (``"target"``, ``"short"``, ``"long"``, ``"spread"`` or ``"race"``), its parameter (the
+        target turns, the mean, or the seats), the tolerance of the mean, the most jumps (1..4),
+        the search (``"greedy"`` or ``"local search"``) and how many times Design was pressed
+        (a new count starts a search in the page).
+    run : object with ``click()``
+        Presses Design.
     design : Design or None
-        The last design found.
-    board_image, comparison_image : chutes_edu.widgets.controls.Picture (a PNG with its alt text)
-        The designed board, and the game lengths before and after.
+        The library's design (:func:`~chutes_edu.design.design_board`) for the last press, or the
+        one before it if the last was refused; None before the first.
+    goal, parameter, tolerance, max_jumps, method : objects with ``value``
+        The settings as the page's controls: set ``.value`` to change one from code (choosing a
+        goal sets its parameter, as the page does); ``parameter.description`` and
+        ``.disabled``, ``tolerance.disabled``, ``max_jumps.min`` and ``.max``,
+        ``goal.options`` and ``method.options`` as the page shows them.
+    message, readout, steps : objects with ``value``
+        The last refusal (the library's words, "" if none); the last design's summary; its
+        steps.
+    last_error : str
+        The last refusal, "" if none.
+
+    Examples
+    --------
+    >>> from chutes_edu import Board
+    >>> explorer = DesignExplorer(Board({5: 3}, size=9, die=2))
+    >>> explorer.goal.value = "short"
+    >>> explorer.method.value = "greedy"
+    >>> explorer.run.click()
+    >>> explorer.design.added
+    ((1, 9), (4, 9))
     """
 
     offline_summary = ("Design explorer: choose a goal and let a search add ladders and "
                        "chutes to the board")
 
-    def __init__(self, board: Board = MILTON_BRADLEY_1943) -> None:
-        super().__init__()
-        self.add_class("chutes-design-explorer")
+    _esm = module_source()
+    _css = style_source()
+
+    board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
+    board_name = traitlets.Unicode("", help="The board's name.").tag(sync=True)
+    goal_kind = traitlets.Unicode("target", help="The goal.").tag(sync=True)
+    goal_parameter = traitlets.Float(25.0, help="The target turns, the mean, or the seats.").tag(
+        sync=True)
+    goal_tolerance = traitlets.Float(1.0, help="How far the mean may stray (turns).").tag(
+        sync=True)
+    most_jumps = traitlets.Int(2, help="The most jumps to add.").tag(sync=True)
+    search_method = traitlets.Unicode("local search", help="The search.").tag(sync=True)
+    runs = traitlets.Int(0, help="How many times Design was pressed.").tag(sync=True)
+
+    def __init__(self, board: Board = MILTON_BRADLEY_1943, **kwargs: Any) -> None:
         if not isinstance(board, Board):
             raise ValueError(f"DesignExplorer needs a Board, not {type(board).__name__}")
         self.board = board
-        self.design: Design | None = None
+        self.last_error = ""
+        self._design: Design | None = None
+        self._designed = 0
         self._mean = float(expected_turns(board)[0])
-        wide = {"description_width": "initial"}          # labels never cut short
-        self.goal = widgets.Dropdown(options=list(_GOALS), value="target", description="goal",
-                                     style=wide)
-        self.parameter = widgets.FloatText(value=25.0, description="target turns", style=wide,
-                                           layout=widgets.Layout(width="240px"))
-        self.tolerance = widgets.FloatText(value=1.0, description="± turns", disabled=True,
-                                           style=wide, layout=widgets.Layout(width="200px"))
-        self.max_jumps = IntSlider(2, 1, 4, description="most jumps to add", unit="jumps")
-        self.method = widgets.ToggleButtons(options=list(METHODS), value="auto",
-                                            description="search", style={**wide,
-                                                                         "button_width": "auto"})
-        self.run = widgets.Button(description="Design", button_style="primary",
-                                  tooltip="search for the best jumps to add")
-        self.run.add_class("chutes-design-run")
-        self.steps = widgets.HTML("")
-        self.readout = widgets.HTML("")
-        self.readout.add_class("chutes-readout")
-        self.board_view = _FigureView((448, 480), css="chutes-design-board-image")
-        self.board_image = self.board_view.image
-        self.comparison_view = _FigureView((480, 360), css="chutes-design-comparison-image")
-        self.comparison_image = self.comparison_view.image
-        draw_board(board, ax=self.board_view.figure.add_subplot(),
-                   title=board.name or "the board")
-        self.board_view.render()
-        # Before the first search, the starting board's game length: the picture a design is
-        # compared with (and never an empty picture without a description).
-        plot_distribution(turn_distribution(board), ax=self.comparison_view.figure.add_subplot(),
-                          cumulative=False, title="Before a design: the starting board")
-        self.comparison_view.render()
-        self._observe(self.goal, self._on_goal)
-        self.run.on_click(self._handler(lambda _button: self._design()))
-        self.children = [
-            widgets.HTML("<b>Design a board</b>: choose a goal and press <i>Design</i>. The "
-                         "search adds ladders and chutes; exhaustive search proves its answer "
-                         "best, greedy and local search are quick but can miss it."),
-            self.goal, widgets.HBox([self.parameter, self.tolerance]), self.max_jumps,
-            self.method, self.run, self.message, self.readout, self.steps,
-            widgets.HBox([self.board_image, self.comparison_image],
-                         layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
-            self.live]
+        super().__init__(board_json=board_to_json(board), board_name=board.name or "", **kwargs)
+        self.goal = _Control(self, "goal_kind", options=[value for _, value in GOALS])
+        self.parameter = _Parameter(self, "goal_parameter")
+        self.tolerance = _Tolerance(self, "goal_tolerance")
+        self.max_jumps = _Control(self, "most_jumps", min=1, max=MOST_JUMPS)
+        self.method = _Control(self, "search_method", options=list(PAGE_METHODS))
+        self.run = _Button(self)
+        self.message = _Text(lambda: self.last_error)
+        self.readout = _Text(lambda: "" if self._design is None else "<br>".join(
+            _escape(line) for line in self._design.summary().split("\n")))
+        self.steps = _Text(self._steps_html)
 
-    def _on_goal(self) -> None:
-        label, default = _PARAMETER.get(self.goal.value, ("(no parameter)", None))
-        with self._sync():
-            self.parameter.description = label
-            self.parameter.disabled = self.goal.value in ("short", "long")
-            self.tolerance.disabled = self.goal.value != "spread"
-            if self.goal.value == "spread":
-                self.parameter.value = round(self._mean, 2)
-            elif default is not None:
-                self.parameter.value = default
-        self._clear_error()
-
-    def _make_goal(self) -> Goal:
-        kind, x = self.goal.value, self.parameter.value
-        if kind == "target":
-            return TargetLength(x)
-        if kind == "spread":
-            return SmallestSpread(x, self.tolerance.value)
-        if kind == "race":
-            return FairestRace(int(x) if float(x).is_integer() else x)
-        return ShortestGame() if kind == "short" else LongestGame()
-
-    def _design(self) -> None:
-        design = design_board(self.board, self._make_goal(), max_jumps=self.max_jumps.value,
-                              method=self.method.value)
-        self.design = design
-        self._clear_error()
-        self.readout.value = "<br>".join(_escape(line) for line in design.summary().split("\n"))
+    def _steps_html(self) -> str:
+        """The last design's steps as the page lists them."""
+        design = self._design
+        if design is None:
+            return ""
         quantity = design.goal.quantity
-        self.steps.value = ("<b>Steps</b><ol>" + "".join(
+        return ("<b>Steps</b><ol>" + "".join(
             f"<li>{_escape(s.action)}: {quantity} {s.value:.4f}"
             + ("" if quantity == "expected turns" else f", expected turns {s.mean:.4f}")
             + "</li>" for s in design.steps) + "</ol>")
-        self._redraw(design)
-        added = ", ".join(f"{a} to {b}" for a, b in design.added) or "no jumps"
-        self._announce(f"Designed: adds {added}; {quantity} {design.original_value:.4g} to "
-                       f"{design.value:.4g}" + ("; proven best" if design.proven_optimal else ""))
 
-    def _redraw(self, design: Design) -> None:
-        for view in (self.board_view, self.comparison_view):
-            view.figure.clear()
-        added = ", ".join(f"{a}->{b}" for a, b in design.added) or "no jumps"
-        draw_board(design.board, ax=self.board_view.figure.add_subplot(),
-                   title=f"Designed: added {added}")
-        plot_design(design, ax=self.comparison_view.figure.add_subplot())
-        self.board_view.render(full=True, relayout=True)
-        self.comparison_view.render(full=True, relayout=True)
+    def _refuse(self, message: str) -> traitlets.TraitError:
+        self.last_error = message
+        return traitlets.TraitError(message)
+
+    @traitlets.validate("goal_kind")
+    def _valid_goal(self, proposal: Any) -> str:
+        kinds = [value for _, value in GOALS]
+        if proposal["value"] not in kinds:
+            raise self._refuse(f"goal must be one of {', '.join(map(repr, kinds))}, not "
+                               f"{proposal['value']!r}")
+        return str(proposal["value"])
+
+    @traitlets.validate("goal_parameter", "goal_tolerance")
+    def _valid_number(self, proposal: Any) -> float:
+        value = proposal["value"]
+        if not math.isfinite(value):
+            raise self._refuse(f"{proposal['trait'].name.removeprefix('goal_')} must be a "
+                               f"finite number, not {value!r}")
+        return float(value)
+
+    @traitlets.validate("most_jumps")
+    def _valid_jumps(self, proposal: Any) -> int:
+        value = proposal["value"]
+        if not 1 <= value <= MOST_JUMPS:
+            raise self._refuse(f"the explorer adds 1 to {MOST_JUMPS} jumps, not {value!r}")
+        return int(value)
+
+    @traitlets.validate("search_method")
+    def _valid_method(self, proposal: Any) -> str:
+        if proposal["value"] not in PAGE_METHODS:
+            raise self._refuse(f"the explorer searches by {' or '.join(map(repr, PAGE_METHODS))}"
+                               f", not {proposal['value']!r} (design_board runs the others)")
+        return str(proposal["value"])
+
+    @traitlets.validate("board_json")
+    def _fixed_board(self, proposal: Any) -> dict[str, Any]:
+        if hasattr(self, "board") and proposal["value"] != board_to_json(self.board):
+            raise traitlets.TraitError("the design explorer's board is set when it is made: "
+                                       "make a new DesignExplorer(board) for another board")
+        return dict(proposal["value"])
+
+    def _set(self, trait: str, value: Any) -> None:
+        """Set a setting from code; choosing a goal sets its parameter as the page does."""
+        setattr(self, trait, value)
+        if trait == "goal_kind":
+            label, default = _PARAMETER.get(value, ("", 0.0))
+            if value == "spread":
+                self.goal_parameter = round(self._mean, 2)
+            elif default is not None and label:
+                self.goal_parameter = default
+        self.last_error = ""
+
+    def _goal(self) -> Goal:
+        kind, x = self.goal_kind, self.goal_parameter
+        if kind == "target":
+            return TargetLength(x)
+        if kind == "spread":
+            return SmallestSpread(x, self.goal_tolerance)
+        if kind == "race":
+            return FairestRace(int(x) if float(x).is_integer() else x)  # type: ignore[arg-type]
+        return ShortestGame() if kind == "short" else LongestGame()
+
+    @property
+    def design(self) -> Design | None:
+        """The library's design for the last press of Design (the page's answer, found again by
+        :func:`~chutes_edu.design.design_board`); the one before if the last was refused."""
+        if self._designed != self.runs:
+            self._designed = self.runs
+            try:
+                self._design = design_board(self.board, self._goal(), max_jumps=self.most_jumps,
+                                            method=self.search_method)
+                self.last_error = ""
+            except ValueError as error:
+                self.last_error = str(error)
+        return self._design

@@ -1,0 +1,334 @@
+// @ts-check
+/**
+ * The design explorer of `chutes_edu` (chutes_edu/widgets/design_explorer.py, Lesson 12): choose
+ * a goal (a target length, the shortest or longest game, the smallest spread for a mean, the
+ * fairest race), the most jumps to add and the search (greedy, or local search), press Design,
+ * and see the jumps found, the search's steps, the designed board and the game lengths before
+ * and after. It searches in the page (design_math.js, held equal to the library's
+ * `design_board` by tests), with no kernel; the exhaustive search stays in Python.
+ *
+ * Two ways in, as the race explorer has:
+ *
+ * - `export default { render }`: an anywidget front end. The model's traits are `board_json`,
+ *   `board_name`, `goal_kind`, `goal_parameter`, `goal_tolerance`, `most_jumps`,
+ *   `search_method` and `runs` (how many times Design was pressed); a control sets its trait and saves, and a change from Python
+ *   redraws the page; a new count of `runs` starts a search.
+ * - `mount(el, {...the traits})`: the same explorer on a page with no widget manager (the course
+ *   website), on `createModel`'s stand-in for a model.
+ *
+ * A control change only sets the settings (at once); the search runs in slices (the editor's
+ * runner: 8 ms at most at a time, the page's thread given back between slices), then renews the
+ * readout, the steps, both pictures with their descriptions, and a polite announcement. A goal
+ * the library refuses (a negative target, seven seats) leaves the last design and says why in
+ * the message line, in the library's words.
+ *
+ * @module design_explorer
+ */
+import { analyseInSteps, BoardError, formatG } from "./board_math.js";
+import { createBoardPicture } from "./board_explorer_board.js";
+import { HEAT_LABELS } from "./board_explorer_math.js";
+import { createDesignChart, jumpList } from "./design_chart.js";
+import { checkGoal, describeGoal, designSteps, PAGE_METHODS, quantity } from "./design_math.js";
+import { createModel } from "./editor_model.js";
+import { h } from "./editor_dom.js";
+import { createRunner } from "./editor_runner.js";
+import { errorWords, fixed, liveRegion, messageLine, numberBox, slider, uniqueId }
+  from "./explorer_ui.js";
+
+export { describeDesign, describeStart } from "./design_chart.js";
+export { designBoard, designSteps, PAGE_METHODS } from "./design_math.js";
+
+/** The traits the explorer shares with Python. */
+export const TRAITS = ["board_json", "board_name", "goal_kind", "goal_parameter", "goal_tolerance",
+  "most_jumps", "search_method", "runs"];
+
+/** The goals: value, words (design_explorer.py's GOALS). */
+export const GOALS = Object.freeze([["target", "a target length"], ["short", "the shortest game"],
+  ["long", "the longest game"], ["spread", "the smallest spread"], ["race", "the fairest race"]]);
+
+/** The parameter's label per goal, and its value when the goal is chosen (null: the board's
+ * own mean, for the smallest spread; absent: no parameter). */
+export const PARAMETER = Object.freeze({ target: ["target turns", 25], spread: ["mean (turns)", null],
+  race: ["seats", 2] });
+
+/** The most jumps the explorer adds. */
+export const MOST_JUMPS = 4;
+
+/**
+ * The library's goal for the explorer's settings (design_explorer.py's `_make_goal`).
+ * @param {string} kind @param {number} parameter @param {number} tolerance
+ */
+export function goalOf(kind, parameter, tolerance) {
+  if (kind === "target") return { kind, turns: parameter };
+  if (kind === "spread") return { kind, mean: parameter, tolerance };
+  if (kind === "race") return { kind, seats: parameter };
+  return { kind };
+}
+
+/**
+ * What pressing Design will do, in words (the plan line, renewed with every control change).
+ * @param {string} kind @param {number} parameter @param {number} tolerance
+ * @param {number} maxJumps @param {string} method
+ */
+export function planWords(kind, parameter, tolerance, maxJumps, method) {
+  try {
+    const goal = describeGoal(checkGoal(goalOf(kind, parameter, tolerance)));
+    return `Design will look for ${goal}, adding at most ${maxJumps} ` +
+      `jump${maxJumps === 1 ? "" : "s"}, by ${method}.`;
+  } catch (error) {
+    return `Design will refuse this goal: ${errorWords(error)}`;
+  }
+}
+
+/**
+ * The readout's lines, the steps and the announcement for a design (the Python explorer's
+ * words: the library's summary, its steps, "Designed: adds ...").
+ * @param {import("./design_math.js").Design} design
+ */
+export function designWords(design) {
+  const q = quantity(design.goal);
+  const added = design.added.map(([a, b]) => `${a} to ${b}`).join(", ") || "no jumps";
+  return {
+    lines: design.summary.split("\n"),
+    steps: design.steps.map((step) => `${step.action}: ${q} ${fixed(step.value, 4)}` +
+      (q === "expected turns" ? "" : `, expected turns ${fixed(step.mean, 4)}`)),
+    announcement: `Designed: adds ${added}; ${q} ${formatG(design.originalValue, 4)} to ` +
+      `${formatG(design.value, 4)}` + (design.provenOptimal ? "; proven best" : ""),
+  };
+}
+
+/** The design and both boards' analyses, or `{error}` in the library's words.
+ * @param {{board: any, goal: any, maxJumps: number, method: string}} request */
+function* search({ board, goal, maxJumps, method }) {
+  try {
+    const design = yield* designSteps(board, goal, { maxJumps, method });
+    const before = yield* analyseInSteps(board);
+    const after = yield* analyseInSteps(design.board);
+    return { design, before, after };
+  } catch (error) {
+    if (error instanceof BoardError) return { error: error.message };
+    throw error;
+  }
+}
+
+/** The starting board's analysis. @param {any} board */
+function* start(board) {
+  return { before: yield* analyseInSteps(board) };
+}
+
+/**
+ * The controls: the goal, its parameter, the tolerance, the most jumps, the search, the button.
+ * @param {string} id @param {any} model @param {() => number} ownMean
+ */
+function controls(id, model, ownMean) {
+  const save = (/** @type {Record<string, any>} */ values) => {
+    for (const [name, value] of Object.entries(values)) model.set(name, value);
+    model.save_changes();
+  };
+  const goal = /** @type {HTMLSelectElement} */ (h("select", { id: `${id}-goal` },
+    GOALS.map(([value, words]) => h("option", { value, text: words }))));
+  goal.addEventListener("change", () => {
+    const spec = /** @type {any} */ (PARAMETER)[goal.value];
+    const values = /** @type {Record<string, any>} */ ({ goal_kind: goal.value });
+    if (spec) values.goal_parameter = spec[1] ?? Math.round(100 * ownMean()) / 100;
+    save(values);
+  });
+  /** A typed number saved; an empty or unreadable box keeps the last value. */
+  const number = (/** @type {string} */ name, /** @type {string} */ typed,
+    /** @type {{set: (value: number) => void}} */ box) => {
+    const value = typed.trim() === "" ? NaN : Number(typed);
+    if (Number.isFinite(value)) save({ [name]: value });
+    else box.set(Number(model.get(name)));
+  };
+  const parameter = numberBox({ id: `${id}-parameter`, label: "target turns", min: 0, max: 1e6,
+    step: /** @type {any} */ ("any"), className: "chutes-design-parameter",
+    onCommit: (typed) => number("goal_parameter", typed, parameter) });
+  const tolerance = numberBox({ id: `${id}-tolerance`, label: "± turns", min: 0, max: 1e6,
+    step: /** @type {any} */ ("any"), className: "chutes-design-tolerance",
+    onCommit: (typed) => number("goal_tolerance", typed, tolerance) });
+  const jumps = slider({ id: `${id}-jumps`, label: "most jumps to add", min: 1, max: MOST_JUMPS,
+    step: 1, decimals: 0, unit: "jumps", className: "chutes-design-jumps",
+    onInput: (k) => save({ most_jumps: k }) });
+  const radios = PAGE_METHODS.map((method) => {
+    const input = /** @type {HTMLInputElement} */ (h("input", { type: "radio",
+      name: `${id}-method`, id: `${id}-method-${method.replace(" ", "-")}`, value: method }));
+    input.addEventListener("change", () => { if (input.checked) save({ search_method: method }); });
+    return input;
+  });
+  const method = h("fieldset", { class: "chutes-design-method" }, [h("legend", { text: "search" }),
+    ...radios.flatMap((input) => [input, h("label", { for: input.id, text: input.value })])]);
+  const run = /** @type {HTMLButtonElement} */ (h("button", { type: "button",
+    class: "chutes-design-run", text: "Design" }));
+  run.addEventListener("click", () => save({ runs: Number(model.get("runs") ?? 0) + 1 }));
+  return { goal, parameter, tolerance, jumps, radios, method, run };
+}
+
+/**
+ * What the explorer shows: the plan line, the result, the steps, the message, the live region
+ * and both pictures, with `drawStart` (the starting board, before a design) and `drawDesign`.
+ * @param {string} id
+ */
+function createViews(id) {
+  const plan = h("p", { class: "chutes-readout chutes-design-plan" });
+  const readout = h("p", { class: "chutes-design-result" });
+  const steps = h("ol", { class: "chutes-design-steps" });
+  const stepsBox = h("div", { class: "chutes-design-steps-box" }, [h("b", { text: "Steps" }), steps]);
+  stepsBox.hidden = true;
+  const message = messageLine();
+  const live = liveRegion();
+  const board = createBoardPicture({ id });
+  const chart = createDesignChart({ id });
+
+  /** The starting board, its heat map and its game length; returns its expected turns. */
+  function drawStart(/** @type {any} */ before, /** @type {any} */ json, /** @type {string} */ name) {
+    if (before.error !== undefined) {
+      message.say(before.error);
+      return null;
+    }
+    board.draw(json, { name, title: name || "the board", label: HEAT_LABELS.turns,
+      values: before.expected });
+    chart.draw({ title: "Before a design: the starting board", before: before.pmf ?? [1],
+      originalMean: before.expected[0] });
+    return /** @type {Float64Array} */ (before.expected);
+  }
+
+  /** A design found: the readout, the steps, both pictures and the announcement. */
+  function drawDesign(/** @type {any} */ answer, /** @type {string} */ name) {
+    if (answer.error !== undefined) {
+      message.say(answer.error);
+      return;
+    }
+    const { design, before, after } = answer;
+    const words = designWords(design);
+    readout.replaceChildren(...words.lines.flatMap((line, i) => [...(i ? [h("br")] : []), line]));
+    steps.replaceChildren(...words.steps.map((line) => h("li", { text: line })));
+    stepsBox.hidden = false;
+    board.draw(design.board, { name, title: `Designed: added ${jumpList(design.added)}`,
+      label: HEAT_LABELS.turns, values: after.expected });
+    chart.draw({ title: `Designed for ${describeGoal(design.goal)}`, before: before.pmf ?? [1],
+      originalMean: design.originalMean, after: after.pmf ?? [1], design });
+    live.say(words.announcement);
+    message.say("");
+  }
+  return { plan, readout, stepsBox, message, live, board, chart, drawStart, drawDesign };
+}
+
+/**
+ * Draw the explorer into `el` for `model`; returns a function that stops listening.
+ * @param {any} model
+ * @param {HTMLElement} el
+ */
+function render(model, el) {
+  const id = uniqueId("chutes-design");
+  const searches = createRunner({ steps: search, cacheSize: 12 });
+  const starts = createRunner({ steps: start, cacheSize: 4 });
+  /** @type {Float64Array | null} */
+  let startExpected = null;
+  let startKey = "";
+  let ran = Number(model.get("runs") ?? 0);
+  let asked = "";
+  const ui = controls(id, model, () => (startExpected ? startExpected[0] : NaN));
+  const views = createViews(id);
+  const { plan, message } = views;
+  const name = () => String(model.get("board_name") ?? "");
+  const settings = () => ({ kind: String(model.get("goal_kind")),
+    parameter: Number(model.get("goal_parameter")), tolerance: Number(model.get("goal_tolerance")),
+    maxJumps: Number(model.get("most_jumps")), method: String(model.get("search_method")) });
+  const drawStart = (/** @type {any} */ answer, /** @type {any} */ json) => {
+    startExpected = views.drawStart(answer.before, json, name()) ?? startExpected;
+  };
+
+  /** Press Design: run the search for the settings now. */
+  function design() {
+    const json = model.get("board_json");
+    const { kind, parameter, tolerance, maxJumps, method } = settings();
+    const request = { board: json, goal: goalOf(kind, parameter, tolerance), maxJumps, method };
+    const key = JSON.stringify(request);
+    asked = key;
+    const answer = searches.run(request, key, (/** @type {any} */ later) => {
+      if (asked === key) paint(later);
+    });
+    if (answer !== null) paint(answer);
+    else root.setAttribute("aria-busy", "true");
+  }
+
+  function paint(/** @type {any} */ answer) {
+    root.removeAttribute("aria-busy");
+    try {
+      views.drawDesign(answer, name());
+    } catch (error) {            // a picture that cannot be drawn says why, never a stack trace
+      message.say(errorWords(error));
+    }
+  }
+
+  function show() {
+    const json = model.get("board_json");
+    const { kind, parameter, tolerance, maxJumps, method } = settings();
+    ui.goal.value = kind;
+    const spec = /** @type {any} */ (PARAMETER)[kind];
+    ui.parameter.box.querySelector("label").textContent = spec ? spec[0] : "(no parameter)";
+    ui.parameter.input.disabled = !spec;
+    ui.parameter.set(parameter);
+    ui.tolerance.input.disabled = kind !== "spread";
+    ui.tolerance.set(tolerance);
+    ui.jumps.set(maxJumps);
+    ui.radios.forEach((input) => { input.checked = input.value === method; });
+    plan.textContent = planWords(kind, parameter, tolerance, maxJumps, method);
+    const boardKey = JSON.stringify(json);
+    if (boardKey !== startKey) {
+      startKey = boardKey;
+      const answer = starts.run(json, boardKey, (/** @type {any} */ later) => {
+        if (startKey === boardKey) drawStart(later, json);
+      });
+      if (answer !== null) drawStart(answer, json);
+    }
+    const runs = Number(model.get("runs") ?? 0);
+    if (runs !== ran) {
+      ran = runs;
+      design();
+    }
+  }
+
+  el.classList.add("chutes-explorer", "chutes-design-explorer");
+  const root = h("div", { class: "chutes-design-root" }, [
+    h("p", { class: "chutes-design-title" }, [h("b", { text: "Design a board" }),
+      ": choose a goal and press ", h("i", { text: "Design" }), ". The search adds ladders and " +
+      "chutes; greedy and local search are quick but can miss the best design (the exhaustive " +
+      "search, in Python, proves its answer best)."]),
+    h("div", { class: "chutes-select" }, [h("label", { for: ui.goal.id, text: "goal" }), ui.goal]),
+    h("div", { class: "chutes-design-numbers" }, [ui.parameter.box, ui.tolerance.box]),
+    ui.jumps.box, ui.method, plan, ui.run, message.el, views.readout, views.stepsBox,
+    h("div", { class: "chutes-design-pictures" }, [views.board.el,
+      h("div", { class: "chutes-picture chutes-design-image" }, [views.chart.svg])]),
+    views.live.el,
+  ]);
+  el.append(root);
+  for (const name of TRAITS) model.on(`change:${name}`, show);
+  show();
+  return () => {
+    searches.cancel();
+    starts.cancel();
+    for (const name of TRAITS) model.off(`change:${name}`, show);
+  };
+}
+
+/**
+ * The explorer on a page with no widget manager (the course website).
+ * @param {HTMLElement} el
+ * @param {{board_json?: any, board_name?: string, goal_kind?: string, goal_parameter?: number,
+ *     goal_tolerance?: number, most_jumps?: number, search_method?: string, runs?: number}} [start]
+ */
+export function mount(el, { board_json = {}, board_name = "", goal_kind = "target",
+  goal_parameter = 25, goal_tolerance = 1, most_jumps = 2, search_method = "local search",
+  runs = 0 } = {}) {
+  const model = createModel({ board_json, board_name, goal_kind, goal_parameter, goal_tolerance,
+    most_jumps, search_method, runs });
+  const stop = render(model, el);
+  return { model, stop };
+}
+
+export default {
+  render(/** @type {{model: any, el: HTMLElement}} */ { model, el }) {
+    return render(model, el);
+  },
+};

@@ -1,0 +1,223 @@
+"""DesignExplorer in a real browser (tests/browser.py: Voila on 127.0.0.1, Debian's Chromium).
+
+Through Voila (tests/notebooks/design_explorer_demo.ipynb, which also shows what Python sees): the
+explorer draws in the page; the goal's list and the slider for the most jumps answer the
+keyboard, Design searches in the page and shows the library's design; Python's state follows the
+page, and Python reads the same design back through the library; axe-core finds no serious or
+critical WCAG 2.1 A/AA violation; no page errors.
+
+With no kernel at all, a page served from memory by Playwright (every other request refused; each module served as its
+own file, as a browser imports them) mounts the explorer on the 1943 board with
+``mount(el, {board_json, board_name, ...})``, as the course website does:
+
+- every control works from the keyboard (the goal's list, its parameter, the most jumps, the
+  search's radio buttons, the Design button); the design found is the library's
+  (:func:`chutes_edu.design.design_board`, the same jumps and summary), and both pictures'
+  text alternatives and the polite live region follow; a goal the library refuses is refused in
+  its words; axe-core finds no serious or critical WCAG 2.1 A/AA violation; no page errors;
+- the issue's budget (issue 28): a control change to a settled page under 16 ms median (key
+  presses on the slider for the most jumps, each timed from the key press to the change of the
+  plan line, the explorer's ``.chutes-readout``), and no task over 50 ms on the page's thread,
+  the search itself included (Chromium's 'longtask' entries, while a local search for the
+  smallest spread runs to its end). A shared machine can stretch a task, so the best of a few
+  runs counts; all runs are written to tests/artifacts/design_explorer_timings.txt.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chutes_edu import MILTON_BRADLEY_1943
+from chutes_edu.design import ShortestGame, SmallestSpread, design_board
+from chutes_edu.widgets.board_editor import board_to_json
+from chutes_edu.widgets.design_explorer import style_source
+
+from . import browser
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "tests" / "artifacts"
+NOTEBOOK = ROOT / "tests" / "notebooks" / "design_explorer_demo.ipynb"
+PAGE_TIMEOUT = 180_000    # ms for the kernel to start and the widget to appear
+SEARCH_TIMEOUT = 120_000  # ms for a search on the 1943 board on a shared machine
+BUDGET_MS = 16            # the issue's median for a control change ...
+LONG_TASK_MS = 50         # ... and no task longer than this
+ATTEMPTS = 3              # best of: a starved CPU can stretch a task past 50 ms
+START = {"board_json": board_to_json(MILTON_BRADLEY_1943),
+         "board_name": MILTON_BRADLEY_1943.name or "", "goal_kind": "target",
+         "goal_parameter": 25, "goal_tolerance": 1, "most_jumps": 2,
+         "search_method": "local search", "runs": 0}
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow,
+              pytest.mark.skipif(browser.missing(voila=False) is not None,
+                                 reason=str(browser.missing(voila=False)))]
+
+
+@pytest.fixture(scope="module")
+def voila_url():
+    if browser.missing() is not None:
+        pytest.skip(str(browser.missing()))
+    with browser.voila(NOTEBOOK) as url:
+        yield url
+
+
+def test_the_explorer_searches_in_the_page_and_python_follows_in_voila(voila_url):
+    from playwright.sync_api import expect
+
+    expected = design_board(MILTON_BRADLEY_1943, ShortestGame(), max_jumps=1, method="local search")
+    added = ", ".join(f"{a}->{b}" for a, b in expected.added)
+    ARTIFACTS.mkdir(exist_ok=True)
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 1200, "height": 1000})
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.set_default_timeout(PAGE_TIMEOUT)
+        page.goto(voila_url, timeout=PAGE_TIMEOUT)
+        root = page.locator(".chutes-design-explorer")
+        plan = root.locator(".chutes-readout")
+        mirror = page.locator(".python-mirror")
+        expect(plan).to_contain_text("an expected game of 25 turns", timeout=PAGE_TIMEOUT)
+        expect(mirror).to_contain_text("runs = 0; the library's design: none yet")
+        goal = root.get_by_role("combobox", name="goal")
+        goal.focus()
+        goal.press("ArrowDown")                                  # the shortest game
+        expect(plan).to_contain_text("the shortest expected game")
+        jumps = root.get_by_role("slider", name="most jumps to add")
+        jumps.focus()
+        jumps.press("ArrowLeft")
+        expect(mirror).to_contain_text("goal = short; most jumps = 1", timeout=SEARCH_TIMEOUT)
+        root.get_by_role("button", name="Design").press("Enter")
+        expect(root.locator(".chutes-design-result")).to_contain_text(
+            f"added jumps: {added}", timeout=SEARCH_TIMEOUT)
+        expect(mirror).to_contain_text(f"runs = 1; the library's design: {added}",
+                                       timeout=SEARCH_TIMEOUT)
+        violations = browser.axe_violations(
+            page, context="document.querySelector('.chutes-design-explorer')")
+        assert not violations, browser.describe_violations(violations)
+        root.screenshot(path=str(ARTIFACTS / "browser_design_explorer.png"))
+        assert "Traceback" not in page.content()
+        assert not errors, errors
+
+
+def _open(chromium: Any, refused: list[str], errors: list[str]) -> Any:
+    page = chromium.new_page(viewport={"width": 1200, "height": 1000})
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    browser.serve_explorer(page, "design.test", refused, entry="design_explorer.js",
+                           css=style_source(), start=START, title="Design explorer",
+                           heading="Design a board")
+    page.goto("http://design.test/", timeout=60_000)
+    page.locator(".chutes-design-explorer .chutes-readout").wait_for()
+    return page
+
+
+def test_with_no_kernel_every_control_works_from_the_keyboard():
+    from playwright.sync_api import expect
+
+    refused: list[str] = []
+    errors: list[str] = []
+    expected = design_board(MILTON_BRADLEY_1943, ShortestGame(), max_jumps=1, method="greedy")
+    with browser.chromium() as chromium:
+        page = _open(chromium, refused, errors)
+        root = page.locator(".chutes-design-explorer")
+        plan = root.locator(".chutes-readout")
+        result = root.locator(".chutes-design-result")
+        board = root.locator(".chutes-board-heat-board")
+        chart = root.locator(".chutes-design-chart")
+        live = root.locator("[role=status][aria-live=polite]")
+        expect(plan).to_have_text("Design will look for an expected game of 25 turns, adding at "
+                                  "most 2 jumps, by local search.")
+        expect(chart).to_have_attribute("aria-label", "Before a design: the distribution of the "
+                                        "game length on the starting board: mean 39.2 turns, "
+                                        "the most likely length 22 turns.")
+        before = board.get_attribute("aria-label") or ""
+        # Tab from the heading: the goal, its parameter if it has one (the tolerance is off but
+        # for the smallest spread), the most jumps, the search, the button
+        page.locator("h1").click()
+        page.keyboard.press("Tab")
+        goal = root.get_by_role("combobox", name="goal")
+        expect(goal).to_be_focused()
+        page.keyboard.press("ArrowDown")                        # the shortest game
+        expect(plan).to_contain_text("Design will look for the shortest expected game")
+        page.keyboard.press("Tab")                              # its parameter is off now
+        jumps = root.get_by_role("slider", name="most jumps to add")
+        expect(jumps).to_be_focused()
+        page.keyboard.press("Home")
+        expect(plan).to_contain_text("adding at most 1 jump, by local search")
+        page.keyboard.press("Tab")
+        expect(root.get_by_role("radio", name="local search")).to_be_focused()
+        page.keyboard.press("ArrowLeft")                        # greedy
+        expect(root.get_by_role("radio", name="greedy")).to_be_checked()
+        expect(plan).to_contain_text("by greedy.")
+        page.keyboard.press("Tab")
+        expect(root.get_by_role("button", name="Design")).to_be_focused()
+        page.keyboard.press("Enter")
+        added = ", ".join(f"{a}->{b}" for a, b in expected.added)
+        expect(result).to_contain_text(f"added jumps: {added}", timeout=SEARCH_TIMEOUT)
+        for line in expected.summary().split("\n")[:-1]:
+            expect(result).to_contain_text(line)
+        expect(live).to_contain_text(f"Designed: adds {added.replace('->', ' to ')}")
+        assert (board.get_attribute("aria-label") or "") != before
+        assert f"Designed: added {added}" in (board.get_attribute("aria-label") or "")
+        assert (chart.get_attribute("aria-label") or "").startswith(
+            f"The distribution of the game length before and after adding {added}: the mean goes "
+            f"from {expected.original_mean:.1f} to {expected.mean:.1f} turns")
+        # a refused goal: the library's words, the last design kept
+        goal.select_option("race")
+        parameter = root.get_by_role("spinbutton", name="seats")
+        parameter.fill("7")
+        parameter.press("Enter")
+        expect(plan).to_have_text("Design will refuse this goal: a race needs 2 to 6 seats, got 7")
+        root.get_by_role("button", name="Design").press("Enter")
+        expect(root.locator(".chutes-message")).to_have_text("a race needs 2 to 6 seats, got 7")
+        expect(result).to_contain_text(f"added jumps: {added}")
+        assert page.evaluate("window.explorer.model.get('goal_parameter')") == 7
+        violations = browser.axe_violations(page)
+        assert not violations, browser.describe_violations(violations)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "browser_design_explorer_mount.png"), full_page=True)
+    assert not errors, errors
+    assert not [u for u in refused if "favicon" not in u], refused
+
+
+def _time_the_controls(chromium: Any) -> dict[str, tuple[list[float], list[int]]]:
+    """On the no-kernel page on the 1943 board: key presses on the slider for the most jumps
+    (each timed to the plan line's change), then one search (a local search for the smallest
+    spread, the slowest goal but the race) and the page's tasks over 50 ms while it runs."""
+    refused: list[str] = []
+    errors: list[str] = []
+    page = _open(chromium, refused, errors)
+    browser.settle(page, quiet=500)
+    browser.watch_key_presses(page, ".chutes-design-explorer")
+    out = {"most jumps": browser.time_key_presses(
+        page, ".chutes-design-explorer .chutes-design-jumps input",
+        ["ArrowRight", "ArrowRight", "ArrowLeft", "ArrowLeft"] * 5)}
+    page.evaluate("""() => { const m = window.explorer.model; m.set('goal_kind', 'spread');
+        m.set('goal_parameter', 39.6); m.save_changes(); }""")
+    page.wait_for_timeout(200)
+    page.evaluate("window.__long = []")
+    started = page.evaluate("performance.now()")
+    page.locator(".chutes-design-run").click()
+    page.locator(".chutes-design-result").filter(has_text="added jumps").wait_for(
+        timeout=SEARCH_TIMEOUT)
+    took = page.evaluate("performance.now()") - started
+    out["search"] = ([float(took)], [int(t) for t in page.evaluate("window.__long")])
+    page.close()
+    assert not errors, errors
+    assert not [u for u in refused if "favicon" not in u], refused
+    return out
+
+
+def test_a_control_change_takes_under_a_frame_and_the_search_never_holds_the_page():
+    expected = design_board(MILTON_BRADLEY_1943, SmallestSpread(39.6, 1.0), max_jumps=2,
+                            method="local search")
+    assert expected.added                                  # the search has work to do
+    with browser.chromium() as chromium:
+        best, runs = browser.timed_runs(
+            lambda: _time_the_controls(chromium), attempts=ATTEMPTS, budget_ms=float("inf"),
+            log=ARTIFACTS / "design_explorer_timings.txt", what="the 1943 board")
+    median, _, long = best["most jumps"]
+    assert median < BUDGET_MS, f"median ms per change, each run: {runs}"
+    for name, (_, _, long) in best.items():
+        assert not long, f"{name}: tasks over {LONG_TASK_MS} ms in every run: {runs}"
