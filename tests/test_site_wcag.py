@@ -358,6 +358,41 @@ def test_in_forced_colours_the_editor_is_legible(site: Path) -> None:
     assert found["lines"] and min(found["lines"]) >= 3, found["lines"]
 
 
+# A lesson page of each live explorer (the editor has its own test above).
+EXPLORER_PAGES = {"lessons/01_waiting_for_heads.html": 2, "lessons/04_fundamental_matrix.html": 2,
+                  "lessons/08_races.html": 2, "lessons/09_experiments.html": 1,
+                  "lessons/10_optimal_control.html": 1, "lessons/12_design_a_board.html": 2}
+
+
+def test_in_forced_colours_every_explorers_picture_keeps_its_white_ground(site: Path) -> None:
+    """In a dark contrast theme the page's white becomes black: an explorer's SVG picture keeps
+    its own white ground and colours (its dark ink, its colour scales), as an image does."""
+    found = {}
+    with browser.chromium() as chromium:
+        context = chromium.new_context(viewport={"width": 1280, "height": 1000},
+                                       forced_colors="active", color_scheme="dark")
+        page = context.new_page()
+        page.emulate_media(forced_colors="active", color_scheme="dark")
+        for rel, least in EXPLORER_PAGES.items():
+            _open(page, site, rel)
+            page.wait_for_selector(".chutes-explorer:not(.chutes-editor) svg[role=img]")
+            found[rel] = (least, page.evaluate("""() => {
+              if (!matchMedia('(forced-colors: active)').matches) return null;
+              return [...document.querySelectorAll(
+                  '.chutes-explorer:not(.chutes-editor) svg[role=img]')].map(svg => {
+                const style = getComputedStyle(svg);
+                return [svg.getAttribute('aria-label').slice(0, 40), style.backgroundColor,
+                        style.forcedColorAdjust];
+              });
+            }"""))
+        context.close()
+    for rel, (least, pictures) in found.items():
+        assert pictures is not None, "forced colours were not emulated"
+        assert len(pictures) >= least, (rel, pictures)
+        bad = [p for p in pictures if p[1:] != ["rgb(255, 255, 255)", "none"]]
+        assert not bad, (rel, bad)
+
+
 def _png_is_opaque(data: bytes) -> bool:
     import matplotlib.image
 
@@ -367,10 +402,11 @@ def _png_is_opaque(data: bytes) -> bool:
 
 def test_every_picture_is_opaque(site: Path) -> None:
     """A picture drawn on a transparent ground would show a dark contrast theme through it: its
-    black text and lines would vanish. The course's pictures (files and the explorers' still
-    pictures, embedded in the pages) all have their own white ground."""
-    transparent = [p.name for p in (site / "_images").glob("*.png")
-                   if not _png_is_opaque(p.read_bytes())]
+    black text and lines would vanish. The course's pictures (files, and any still picture of a
+    widget embedded in a page) all have their own white ground; the explorers' SVG pictures
+    keep theirs (test_in_forced_colours_every_explorers_picture_keeps_its_white_ground)."""
+    files = list((site / "_images").glob("*.png"))
+    transparent = [p.name for p in files if not _png_is_opaque(p.read_bytes())]
     embedded = 0
     for page in site_pages(site):
         for data in re.findall(r'src="data:image/png;base64,([^"]+)"',
@@ -378,5 +414,5 @@ def test_every_picture_is_opaque(site: Path) -> None:
             embedded += 1
             if not _png_is_opaque(base64.b64decode(data)):
                 transparent.append(f"{page.name}: an explorer's picture")
-    assert embedded >= 10
+    assert len(files) >= 30, len(files)       # the lessons' figures (explorers draw SVG)
     assert not transparent, transparent
