@@ -286,27 +286,6 @@ def test_a_notebook_output_carries_alt_text_and_the_picture(tmp_path):
 
 
 # --------------------------------------------------------------------------- widgets
-def test_every_explorer_image_says_what_it_shows_and_follows_the_picture():
-    # (CoinFlipExplorer, RaceExplorer, PolicyExplorer, SimulationExplorer, BoardExplorer and
-    # JumpExplorer draw in the page: their pictures' words are checked against the library's by
-    # tests/js/*.test.mjs and their browser tests; test_policy_explorer_browser.py compares the
-    # policy picture's words with the library's painter's, word for word)
-    from chutes_edu import DesignExplorer
-    cases = [(DesignExplorer(), lambda ex: ex.run.click(), ["board_image", "comparison_image"])]
-    for ex, change, names in cases:
-        before = {n: (getattr(ex, n).alt, getattr(ex, n).value) for n in names}
-        for n in names:
-            image = getattr(ex, n)
-            assert image.alt and len(image.alt) > 40, (type(ex).__name__, n)
-        change(ex)
-        for n in names:
-            image = getattr(ex, n)
-            assert image.value != before[n][1]
-            assert image.alt != before[n][0], (type(ex).__name__, n)
-            assert image.alt == description(
-                getattr(ex, n.replace("_image", "_view")).figure), (type(ex).__name__, n)
-
-
 def test_a_matrix_is_typeset_in_a_region_the_keyboard_reaches(shell):
     """JupyterLab's LaTeX box scrolls without being focusable (axe: scrollable-region-focusable)."""
     import sympy as sp

@@ -17,7 +17,6 @@ from chutes_edu import (  # noqa: E402
     Board,
     BoardExplorer,
     CoinFlipExplorer,
-    DesignExplorer,
     JumpExplorer,
     RaceExplorer,
     SimulationExplorer,
@@ -567,102 +566,8 @@ def test_race_explorer_front_end_is_one_module_with_its_maths():
 
 
 # --------------------------------------------------------------------------- every explorer
-from matplotlib.collections import PathCollection  # noqa: E402
-from matplotlib.text import Text  # noqa: E402
-
-DIGIT_HEIGHT = 0.729      # DejaVu Sans digits are 0.729 em high
-
-
-def _views(ex):
-    """(FigureView, image) pairs of an explorer."""
-    return [ex.board_view, ex.comparison_view]
-
-
-def _png_size(data):
-    data = bytes(data)
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
-    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-
-
-def _explorers():
-    # (every other explorer draws in the page, with no PNG: tests/test_<name>_explorer_browser.py)
-    design = DesignExplorer()
-    design.run.click()                  # its readout and pictures follow a search
-    return {"design": design}
-
-
-@pytest.fixture(scope="module")
-def every():
-    return _explorers()
-
-
-def test_every_explorer_opens_valid(every):
-    for name, ex in every.items():
-        assert ex.message.value == "", name
-        assert getattr(ex, "last_error", "") == "", name
-        assert ex.readout.value, name
-
-
-def test_images_are_shown_at_their_pixel_size(every):
-    for name, ex in every.items():
-        for view in _views(ex):
-            image = view.image
-            width, height = _png_size(image.value)
-            assert (width, height) == view.size, name
-            assert (image.width, image.height) == (width, height), name
-            assert image.layout.width == f"{width}px"
-            # never stretched by a flex container; shrunk only, keeping the aspect ratio (the
-            # <img> itself: max-width 100%, height auto, in controls.css; the browser test sees it)
-            assert image.layout.flex == "0 0 auto" and image.layout.align_self == "flex-start"
-            assert image.layout.max_width == "100%"
-
-
-def test_images_keep_their_size_after_a_change():
-    design = DesignExplorer()
-    design.run.click()
-    for view in _views(design):
-        assert _png_size(view.image.value) == view.size
-
-
-def _glyph_font_px(collection):
-    """The font size in pixels of glyph outlines in a PathCollection (from digit heights)."""
-    if collection.get_offsets().size and collection.get_offset_transform() is not None \
-            and len(collection.get_offsets()) == len(collection.get_paths()):
-        scale = collection.get_transform().get_matrix()[1, 1]   # points -> pixels
-        heights = [p.get_extents().height * scale for p in collection.get_paths()]
-    else:
-        to_px = collection.get_transform()
-        heights = [p.get_extents(to_px).height for p in collection.get_paths()]
-    return min(heights) / DIGIT_HEIGHT
-
-
-def _smallest_text_px(figure):
-    figure.canvas.draw()
-    px = figure.dpi / 72
-    sizes = [t.get_fontsize() * px for t in figure.findobj(Text)
-             if t.get_visible() and t.get_text().strip()]
-    glyphs = [_glyph_font_px(c) for c in figure.findobj(PathCollection)
-              if c.get_gid() in ("numbers", "policy targets") and len(c.get_paths())]
-    return min(sizes), glyphs
-
-
-def test_smallest_text_is_11_px_at_display_size(every):
-    for name, ex in every.items():
-        for view in _views(ex):
-            # display size = PNG size (tested above), so figure pixels are page pixels
-            smallest, glyphs = _smallest_text_px(view.figure)
-            assert smallest >= 11.0, (name, smallest)
-            assert all(g >= 11.0 for g in glyphs), (name, glyphs)
-
-
-def test_legends_sit_below_their_axes(every):
-    # (the other explorers' pictures are drawn in the page: their browser tests)
-    for figure in (view.figure for ex in every.values() for view in _views(ex)):
-        figure.canvas.draw()
-        for ax in figure.axes:
-            legend = ax.get_legend()
-            if legend is not None:
-                assert not legend.get_window_extent().overlaps(ax.get_window_extent())
+# (every explorer draws its pictures in the page: their size, words and legends are checked in
+# Chromium by tests/test_<name>_explorer_browser.py and tests/test_browser.py)
 
 
 @pytest.mark.parametrize("explorer", ["BoardExplorer", "CoinFlipExplorer", "SimulationExplorer",
