@@ -301,11 +301,37 @@ def _figure_png(out: dict) -> None:
         out.setdefault("metadata", {})["image/png"] = {"alt": alt, **size}
 
 
+def _borrow_explorers(nb: Any, worked: Path) -> None:
+    """Give an exercise set's explorer cells the explorers its worked solutions saved.
+
+    An exercise set is saved without outputs (it is made from the worked solutions, which are
+    run and saved); its explorer cells are the solutions' own, word for word. On the site they
+    show the explorer the solutions saved, live, with the solutions' numbers (the page's)."""
+    if not worked.exists():
+        return
+    solved = nbformat.read(worked, as_version=4)
+    shown = {cell.source: cell.outputs for cell in solved.cells
+             if cell.cell_type == "code" and _has_widget(cell)}
+    borrowed = False
+    for cell in nb.cells:
+        if cell.cell_type == "code" and not cell.get("outputs") and cell.source in shown:
+            cell.outputs = copy.deepcopy(shown[cell.source])
+            borrowed = True
+    if borrowed:
+        widgets = nb.metadata.setdefault("widgets", {}).setdefault(
+            WIDGET_STATE, {"version_major": 2, "version_minor": 0, "state": {}})
+        widgets["state"] = {**_widget_state(solved), **widgets.get("state", {})}
+
+
 def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
-                   strip_solutions: bool = False) -> None:
-    """Copy one notebook for the site: outputs kept, test plumbing and solution markers out."""
+                   strip_solutions: bool = False, explorers_from: Path | None = None) -> None:
+    """Copy one notebook for the site: outputs kept, test plumbing and solution markers out;
+    an exercise set's explorer cells live, as its worked solutions (``explorers_from``) saved
+    them."""
     nb = nbformat.read(source, as_version=4)
     rel = source.relative_to(ROOT).as_posix()
+    if explorers_from is not None:
+        _borrow_explorers(nb, explorers_from)
     state = _widget_state(nb)
     nb.metadata.pop("widgets", None)           # snapshots instead: no widget manager on the page
     cells = []
@@ -752,7 +778,9 @@ def stage(args: argparse.Namespace, src: Path) -> None:
             source = ROOT / folder / file
             if source.exists():
                 stage_notebook(source, src / folder / file, args,
-                               strip_solutions=folder == SOLUTIONS)
+                               strip_solutions=folder == SOLUTIONS,
+                               explorers_from=(ROOT / SOLUTIONS / f"{set_stem(name, SOLUTIONS)}"
+                                               ".ipynb") if folder == EXERCISES else None)
             else:
                 print(f"book/build.py: warning: {folder}/{file} does not exist yet",
                       file=sys.stderr)

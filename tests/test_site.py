@@ -880,3 +880,28 @@ def test_lesson_twelve_holds_a_live_design_explorer(site):
         after = chart.get_attribute("aria-label") or ""
         assert after != before and f"before and after adding {added}" in after
         expect(live).to_contain_text(f"Designed: adds {added.replace('->', ' to ')}")
+
+
+def test_exercise_pages_hold_their_explorers_live(site):
+    """Issue 28: an exercise set's explorer cell (Exercise 1.7's coin flips, 10.6's "Open the
+    widget below", ...) is live on its page, as the worked solutions saved it: each page mounts
+    exactly the explorers its notebook's cells make, and Exercise 10.6's answers its slider in
+    the page opened from disk, with no kernel."""
+    from playwright.sync_api import expect
+
+    made = re.compile(r"\b([A-Z]\w*Explorer)\(")
+    for notebook in sorted((ROOT / "exercises").glob("[0-9][0-9]_*.ipynb")):
+        cells = nbformat.read(notebook, as_version=4).cells
+        wanted = sorted(m[1] for c in cells if c.cell_type == "code"
+                        for m in made.finditer(c.source))
+        page = (site / "exercises" / f"{notebook.stem}.html").read_text(encoding="utf-8")
+        assert sorted(re.findall(r'data-explorer="(\w+)"', page)) == wanted, notebook.name
+    with _live_explorer(site, "exercises/10_exercises_optimal_control.html",
+                        "chutes-policy-explorer", "PolicyExplorer") as (_, root):
+        readout = root.locator(".chutes-readout")
+        expect(readout).to_contain_text("value iteration: ")
+        before = readout.text_content()
+        slider = root.get_by_role("slider", name="discount factor γ")
+        slider.focus()
+        slider.press("ArrowLeft")
+        expect(readout).not_to_have_text(before or "")
