@@ -5,8 +5,8 @@ An executed lesson weighs what its pictures weigh. Left as the kernel sends them
 - a figure comes twice (:mod:`chutes_edu.plots.alt_text`): as ``image/png`` with its alt text in
   the output's metadata, and again inside ``text/html`` as ``<img alt=... src="data:...">``,
   which is what JupyterLab and Voila show (they ignore a PNG's metadata);
-- a figure's PNG and an explorer's picture (the ``value`` of a
-  :class:`~chutes_edu.widgets.controls.Picture` in the saved widget state) are true-colour PNGs,
+- a figure's PNG and a widget's picture (the ``value`` of a picture control in the saved widget
+  state, as the explorers had before they drew in the page) are true-colour PNGs,
   although a chart has a few hundred colours that matter;
 - the saved widget state of a board editor holds its whole front end (``_esm``, about 195 kB of
   JavaScript, and its ``_css``), once in every notebook that shows one.

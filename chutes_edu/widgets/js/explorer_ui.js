@@ -5,7 +5,7 @@
  *
  * - `slider`: an `<input type="range">` with a `<label>` (its accessible name) and
  *   `aria-valuetext` (the value as shown beside it); the arrows, Page Up/Down, Home and End move
- *   it, as in chutes_edu/widgets/controls.py.
+ *   it, as the browser's own range input does.
  * - `numberBox`: an `<input type="number">` with a `<label>`; a value counts when it is
  *   committed (Enter, or leaving the box), so typing "1000" is one change, not four.
  * - `messageLine`: a refusal in words (`role="alert"`), empty when all is well.
