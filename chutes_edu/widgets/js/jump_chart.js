@@ -41,7 +41,8 @@ export function puOrR(x) {
 }
 
 /** PuOr_r in 256 steps, red, green, blue each (matplotlib's map is a table of 256 too). */
-const TABLE = Uint8Array.from({ length: 256 * 3 }, (_, i) => puOrR(Math.floor(i / 3) / 255)[i % 3]);
+const TABLE = new Uint8Array(256 * 3);
+for (let k = 0; k < 256; k += 1) TABLE.set(puOrR(k / 255), 3 * k);
 
 /** Ticks for squares 0..n: a round step giving at most about six. */
 function squareTicks(/** @type {number} */ n) {

@@ -27,7 +27,7 @@
 import { BoardError } from "./board_math.js";
 import { createModel } from "./editor_model.js";
 import { h, text } from "./editor_dom.js";
-import { createRunner } from "./editor_runner.js";
+import { createRunner, nextTask } from "./editor_runner.js";
 import { errorWords, liveRegion, messageLine, uniqueId } from "./explorer_ui.js";
 import { createJumpChart } from "./jump_chart.js";
 import {
@@ -188,31 +188,58 @@ function showJump(/** @type {JumpView} */ x) {
   x.drawn = key;
 }
 
-/** A new sweep: the sliders' squares, the heat map and its words. */
-function showSweep(/** @type {JumpView} */ x, /** @type {any} */ result, /** @type {string} */ key) {
+/** A new sweep, taken as the one shown (the sliders' squares), or refused in words: the heat
+ * map's title, or null if there is nothing to show. */
+function takeSweep(/** @type {JumpView} */ x, /** @type {any} */ result, /** @type {string} */ key) {
   if (result.error) {
     x.message.say(result.error);
-    return;
+    return null;
   }
   const found = /** @type {import("./jump_math.js").JumpEffects} */ (result);
   const name = x.model.get("board_name") ?? "";
   x.sources = jumpSources(found);
   if (!x.sources.length) {
     x.message.say(noJumpWords(found.minLength, name));
-    return;
+    return null;
   }
   x.sweep = found;
   x.sweepKey = key;
   x.destinations.clear();
   x.drawn = "";
-  const title = heatMapTitle(name);
-  x.chart.draw(found, title);
+  return heatMapTitle(name);
+}
+
+/** The new sweep's words: the heat map's description, the heading, the note; then the jump. */
+function describeSweep(/** @type {JumpView} */ x,
+  /** @type {import("./jump_math.js").JumpEffects} */ found, /** @type {string} */ title) {
   x.mapWords = describeJumpEffects(found, title);
   x.heading.replaceChildren(h("b", { text: "Add a ladder or chute" }),
     ": colour shows how the expected game length " +
     `(${pyFixed(found.baseline, 4)} turns now) changes; hatched squares are surprises.`);
   text(x.note, skippedWords(found.n, found.minLength));
   showJump(x);
+}
+
+/** A new sweep: the sliders' squares, the heat map and its words, at once. */
+function showSweep(/** @type {JumpView} */ x, /** @type {any} */ result, /** @type {string} */ key) {
+  const title = takeSweep(x, result, key);
+  if (title === null || !x.sweep) return;
+  x.chart.draw(x.sweep, title);
+  describeSweep(x, x.sweep, title);
+}
+
+/** A sweep that took more than one slice: its picture drawn in a task of its own after the last
+ * slice, and its words in the next, so that no task holds the page for long. */
+async function showSweepLater(/** @type {JumpView} */ x, /** @type {any} */ result,
+  /** @type {string} */ key) {
+  await nextTask();
+  if (x.wanted !== key) return;
+  const title = takeSweep(x, result, key);
+  const sweep = x.sweep;
+  if (title === null || !sweep) return;
+  x.chart.draw(sweep, title);
+  await nextTask();
+  if (x.sweepKey === key) describeSweep(x, sweep, title);
 }
 
 /** Follow the model: a new jump is drawn at once; a new board or length is priced first. */
@@ -231,7 +258,7 @@ function show(/** @type {JumpView} */ x) {
   if (key === x.wanted) return;                    // being computed
   x.wanted = key;
   const result = x.runner.run({ board, minLength }, key, (/** @type {any} */ done) => {
-    if (x.wanted === key) showSweep(x, done, key);
+    if (x.wanted === key) showSweepLater(x, done, key);
   });
   if (result !== null) showSweep(x, result, key);
   else text(x.readout, "Pricing every jump on this board\u2026");
@@ -252,7 +279,7 @@ function render(model, el) {
     x.live.el,
   ]));
   for (const name of TRAITS) model.on(`change:${name}`, follow);
-  follow();
+  nextTask().then(follow);          // the sweep starts after the page has drawn the explorer
   return () => {
     x.runner.cancel();
     for (const name of TRAITS) model.off(`change:${name}`, follow);
