@@ -237,19 +237,6 @@ def test_the_page_edits_are_checked_by_the_library(fresh):
         ex.preset_name = "Monopoly"
 
 
-def test_board_explorer_front_end_is_one_module_with_its_maths():
-    from chutes_edu.widgets import board_explorer
-
-    source = board_explorer.module_source()
-    assert BoardExplorer._esm == source
-    for module in ("board_math.js", "board_explorer_math.js", "board_explorer_board.js",
-                   "board_explorer_chart.js", "editor_picture.js", "editor_runner.js",
-                   "explorer_ui.js", "board_explorer.js"):
-        assert source.count(f"// {module}, bundled by") == 1, module
-    assert "window.ChutesBoardExplorer = { mount:" in board_explorer.script_source()
-    assert ".chutes-board-explorer" in board_explorer.style_source()
-
-
 def test_going_back_to_a_board_reuses_the_cached_results(fresh):
     ex = fresh
     ex.die.value = 4
@@ -310,18 +297,6 @@ def test_coin_flip_explorer_holds_its_state_and_gives_the_library_numbers():
         CoinFlipExplorer(seed=0.5)
     explorer = CoinFlipExplorer(p=0.25, n_trials=2000, seed=3)     # the exercise's arguments
     assert (explorer.p, explorer.n_trials, explorer.seed) == (0.25, 2000, 3)
-
-
-def test_coin_flip_explorer_front_end_is_one_module_with_its_maths():
-    from chutes_edu.widgets import coin_explorer
-
-    source = coin_explorer.module_source()
-    assert CoinFlipExplorer._esm == source
-    for module in ("coin_math.js", "convergence_chart.js", "explorer_ui.js", "board_math.js",
-                   "coin_explorer.js"):
-        assert source.count(f"// {module}, bundled by") == 1, module
-    assert "window.ChutesCoinExplorer = { mount:" in coin_explorer.script_source()
-    assert ".chutes-coin-explorer" in coin_explorer.style_source()
 
 
 # --------------------------------------------------------------------------- simulation
@@ -388,18 +363,6 @@ def test_simulation_on_another_board():
     assert ex.get_state()["board_name"] == NOORDENBOS_2023.name
     assert ex.turns.min() >= 1
     assert simulate(NOORDENBOS_2023, 10, seed=0).dtype == ex.turns.dtype
-
-
-def test_simulation_explorer_front_end_is_one_module_with_its_maths():
-    from chutes_edu.widgets import simulation_explorer
-
-    source = simulation_explorer.module_source()
-    assert SimulationExplorer._esm == source
-    for module in ("simulation_math.js", "coin_math.js", "convergence_chart.js",
-                   "explorer_ui.js", "board_math.js", "simulation_explorer.js"):
-        assert source.count(f"// {module}, bundled by") == 1, module
-    assert "window.ChutesSimulationExplorer = { mount:" in simulation_explorer.script_source()
-    assert ".chutes-simulation-explorer" in simulation_explorer.style_source()
 
 
 # --------------------------------------------------------------------------- add a jump
@@ -490,18 +453,6 @@ def test_jump_explorer_explains_what_the_sliders_skip():
         JumpExplorer(min_length=2.5)
 
 
-def test_jump_explorer_front_end_is_one_module_with_its_maths():
-    from chutes_edu.widgets import jump_explorer
-
-    source = jump_explorer.module_source()
-    assert JumpExplorer._esm == source
-    for module in ("jump_math.js", "jump_chart.js", "explorer_ui.js", "board_math.js",
-                   "editor_runner.js", "jump_explorer.js"):
-        assert source.count(f"// {module}, bundled by") == 1, module
-    assert "window.ChutesJumpExplorer = { mount:" in jump_explorer.script_source()
-    assert ".chutes-jump-explorer" in jump_explorer.style_source()
-
-
 # --------------------------------------------------------------------------- race
 def test_race_explorer():
     """The explorer computes and draws in the page (tests/test_race_explorer_browser.py,
@@ -551,18 +502,6 @@ def test_race_reproduces_seed_004():
         slider.value = square
     chances = [f"{p:.4f}" for p in ex.probabilities]
     assert "0.1328" in chances and "0.2318" in chances
-
-
-def test_race_explorer_front_end_is_one_module_with_its_maths():
-    from chutes_edu.widgets import race_explorer
-
-    source = race_explorer.module_source()
-    assert RaceExplorer._esm == source
-    for module in ("race_math.js", "race_chart.js", "explorer_ui.js", "board_math.js",
-                   "race_board.js", "editor_picture.js", "race_explorer.js"):
-        assert source.count(f"// {module}, bundled by") == 1, module
-    assert "window.ChutesRaceExplorer = { mount:" in race_explorer.script_source()
-    assert ".chutes-race-explorer" in race_explorer.style_source()
 
 
 # --------------------------------------------------------------------------- every explorer

@@ -5,7 +5,8 @@ The editor is an anywidget whose front end is a few ES modules, each with one jo
 undo, words, geometry, drawing, the readout, the controls, keys and the pointer, the page's
 address, and a runner that computes in chunks of a few milliseconds, so that the page is never
 held up and the next edit cancels the work of the last), put together by ``js/board_editor.js``
-and bundled into one module by :func:`module_source`. On every edit the page computes, with
+and built into one module by esbuild (:mod:`chutes_edu.widgets._front_end`). On every edit the
+page computes, with
 ``js/board_math.js`` (the library's maths in JavaScript, held equal to it to :math:`10^{-9}` by
 ``tests/js/board_math.test.mjs`` and ``tests/test_board_math_js.py`` on hundreds of boards):
 
@@ -47,8 +48,6 @@ import math
 import numbers
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import anywidget
@@ -56,13 +55,12 @@ import traitlets
 
 from ..board import Board
 from ..boards import MILTON_BRADLEY_1943, PRESETS
-from ._bundle import bundle, styles
+from ._front_end import front_end
 
 __all__ = ["FRONT_END",
-           "BoardEditor", "board_to_json", "board_from_json", "presets_json", "module_source",
-           "script_source", "style_source"]
+           "BoardEditor", "board_to_json", "board_from_json", "presets_json",
+           ]
 
-_JS = Path(__file__).parent / "js"
 
 FIELDS: tuple[str, ...] = ("size", "die", "overshoot", "bonus_roll", "jumps", "traps")
 """The fields of the JSON form of a board, in order."""
@@ -72,11 +70,9 @@ MAX_SIZE = 1000
 limit (``LIMITS.size`` of board_math.js, ``MAX_SIZE`` in the editor's modules), checked before
 anything is built, so that an address asking for 10^9 squares costs nothing."""
 
-_ENTRY = "board_editor.js"
-FRONT_END = (_ENTRY, "ChutesBoardEditor")
-"""The front end's entry module and the global that publishes its ``mount`` on the course
-website, which loads every front end as one script
-(:func:`chutes_edu.widgets._bundle.site_script`)."""
+FRONT_END = front_end("board_editor")
+"""The editor's front end as esbuild builds it (:mod:`chutes_edu.widgets._front_end`):
+its ES module is the widget's ``_esm``, its stylesheet the ``_css``."""
 
 
 def _weight(w: Any) -> int | float:
@@ -178,60 +174,6 @@ def presets_json(presets: Mapping[str, Board] | None = None) -> dict[str, dict[s
     return {str(name): board_to_json(board) for name, board in chosen.items()}
 
 
-def _bundle(entry: str, *, classic: bool) -> str:
-    """Our ES modules from ``entry`` on, as one script (:func:`~chutes_edu.widgets._bundle.bundle`
-    over this module's ``_JS`` folder, the editor's front end published as
-    ``window.ChutesBoardEditor``)."""
-    return bundle(entry, classic=classic, folder=_JS, global_name="ChutesBoardEditor",
-                  what="board editor", origin="chutes_edu.widgets.board_editor")
-
-
-@cache
-def module_source() -> str:
-    """The editor's front end as the single ES module anywidget loads.
-
-    The editor is a few ES modules, each with one job (``board_editor.js`` puts them together;
-    ``board_math.js`` is the maths), importing one another by relative paths, so that Node's
-    tests and a browser load them as they are; anywidget loads one string, so they are bundled
-    into one module by the explorers' small bundler (:mod:`chutes_edu.widgets._bundle`).
-
-    Returns
-    -------
-    str
-        JavaScript source of an ES module exporting ``default`` (``{render}``), ``mount`` and the
-        rest of ``board_editor.js``'s exports (what Node's tests use), not the maths.
-
-    Raises
-    ------
-    ValueError
-        If the modules import each other in a cycle, import a module that is missing or a name
-        that a module does not export, or use an import or export form the bundler does not
-        read (a broken package).
-    """
-    return _bundle(_ENTRY, classic=False)
-
-
-def style_source() -> str:
-    """The editor's styles: the explorers' shared ``controls.css``, then ``board_editor.css``."""
-    return styles("board_editor.css", folder=_JS)
-
-
-def script_source() -> str:
-    """The editor's front end as a classic script, for a page opened from disk.
-
-    A browser blocks ES module imports on a page opened from disk (``file://``: no origin, so no
-    cross-origin request), and the course website must work that way, offline. So the site loads
-    the same modules as :func:`module_source` bundles them, wrapped in one function instead of
-    exported, with ``mount`` published as ``window.ChutesBoardEditor.mount``.
-
-    Returns
-    -------
-    str
-        JavaScript source of a classic script.
-    """
-    return _bundle(_ENTRY, classic=True)
-
-
 class BoardEditor(anywidget.AnyWidget):
     """A live board editor: draw ladders, chutes and traps, and the page computes the answers.
 
@@ -293,8 +235,8 @@ class BoardEditor(anywidget.AnyWidget):
     offline_summary = ("Board editor: draw ladders, chutes and traps on a board and watch the "
                        "expected length of a game change")
 
-    _esm = module_source()
-    _css = style_source()
+    _esm = FRONT_END.module_path
+    _css = FRONT_END.style_path
 
     board_json = traitlets.Dict(help="The board in JSON form (board_to_json).").tag(sync=True)
     board_name = traitlets.Unicode("", help="The board's name, or ''.").tag(sync=True)
