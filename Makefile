@@ -62,7 +62,7 @@ help:
 	@echo "                  COURSE_DIR (../chutes-course-grading); ROSTER=, SCHEDULE=, TIMEZONE="
 	@echo "make test       - create/update .venv, lint, type-check and run the whole test suite"
 	@echo "make test-fast  - the quick part while you work: no browsers, servers or other BLAS kernels"
-	@echo "make lint       - ruff, mypy and the front end's build check;  make fmt - ruff's fixes"
+	@echo "make lint       - ruff and mypy; the front end's build check, tsc and biome;  make fmt"
 	@echo "make front-end  - build the explorers' front end (esbuild) into chutes_edu/widgets/static"
 	@echo "make site       - build the course website into _build/html (SOLUTIONS=1 adds solutions)"
 	@echo "make pdf        - the website printed as tagged PDFs into _build/pdf: course.pdf and one per"
@@ -135,6 +135,8 @@ lint: $(STAMP) $(FRONT_NPM)
 	@$(STAGE) "lint: ruff" $(VENV)/bin/ruff check .
 	@$(STAGE) "types: mypy" $(VENV)/bin/mypy
 	@$(STAGE) "lint: the built front end is what js/ builds to" node tools/build_front_end.mjs --check
+	@$(STAGE) "types: tsc over the front end" node_modules/.bin/tsc -p tsconfig.json
+	@$(STAGE) "lint: biome over the front end" node_modules/.bin/biome lint --error-on-warnings .
 
 # After a change in chutes_edu/widgets/js/: build, then commit static/ with it (`npm run dev`
 # rebuilds on every save; CONTRIBUTING.md, "The front end").

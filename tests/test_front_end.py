@@ -144,3 +144,28 @@ def test_the_built_files_are_what_the_sources_build_to_and_the_check_bites(tmp_p
                            check=False)
     assert stale.returncode == 1 and "coin_explorer.js" in stale.stderr, stale.stderr
     assert "npm run build" in stale.stderr
+
+
+@needs_esbuild
+def test_the_front_ends_type_check_and_linter_bite(tmp_path) -> None:
+    """`make lint` runs tsc (checkJs over every front-end file) and Biome with the repository's
+    settings; each fails on a file that breaks its rules (here a copy of the settings beside it)."""
+    bad = tmp_path / "bad.js"
+    bad.write_text('// a number where a string belongs, and a loose comparison\n'
+                   'export const width = /** @type {string} */ (40);\n'
+                   'export function same(a, b) { return a == b; }\n')
+    config = json.loads((ROOT / "tsconfig.json").read_text())
+    config["include"] = [str(bad)]
+    (tmp_path / "tsconfig.json").write_text(json.dumps(config))
+    tsc = subprocess.run([str(ROOT / "node_modules" / ".bin" / "tsc"), "-p",
+                          str(tmp_path / "tsconfig.json")], capture_output=True, text=True,
+                         timeout=300, check=False)
+    assert tsc.returncode != 0 and "bad.js" in tsc.stdout and "TS2352" in tsc.stdout, tsc.stdout
+    biome_config = json.loads((ROOT / "biome.json").read_text())
+    biome_config.pop("$schema")
+    biome_config["files"]["includes"] = ["*.js"]
+    (tmp_path / "biome.json").write_text(json.dumps(biome_config))
+    biome = subprocess.run([str(ROOT / "node_modules" / ".bin" / "biome"), "lint",
+                            "--error-on-warnings", "."], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=300, check=False)
+    assert biome.returncode != 0 and "noDoubleEquals" in biome.stdout + biome.stderr, biome.stderr
