@@ -32,7 +32,7 @@ def test_explorer_starts_on_seed_003():
     checks them and gives the library's numbers."""
     import anywidget
 
-    from chutes_edu.widgets.board_editor import board_to_json
+    from chutes_edu.board import board_to_json
 
     w = PolicyExplorer()
     assert isinstance(w, anywidget.AnyWidget)

@@ -7,9 +7,9 @@ import pytest
 import traitlets
 
 from chutes_edu import MILTON_BRADLEY_1943, Board, expected_turns
+from chutes_edu.board import board_to_json
 from chutes_edu.design import LongestGame, ShortestGame, TargetLength, design_board
 from chutes_edu.widgets import DesignExplorer
-from chutes_edu.widgets.board_editor import board_to_json
 
 FUNNEL = Board({5: 3}, size=9, die=2)
 

@@ -90,7 +90,7 @@ def test_die_size_changes_the_readout(fresh):
 
 
 def test_invalid_jump_shows_the_message_and_keeps_the_board(fresh):
-    from chutes_edu.widgets.board_editor import board_to_json
+    from chutes_edu.board import board_to_json
 
     ex = fresh
     ex.die.value = 5
@@ -224,7 +224,7 @@ def test_the_page_edits_are_checked_by_the_library(fresh):
     """A board the page sends is the library's Board, or refused in its words."""
     import traitlets
 
-    from chutes_edu.widgets.board_editor import board_to_json
+    from chutes_edu.board import board_to_json
 
     ex = fresh
     ex.board_json = {**board_to_json(MILTON_BRADLEY_1943), "die": 4}
@@ -306,7 +306,7 @@ def test_simulation_explorer_runs_headless():
     the cap, synced to the page, checks them, and gives the library's numbers."""
     import anywidget
 
-    from chutes_edu.widgets.board_editor import board_to_json
+    from chutes_edu.board import board_to_json
 
     ex = SimulationExplorer(n_games=2000)
     assert isinstance(ex, anywidget.AnyWidget)
@@ -372,7 +372,7 @@ def test_jump_explorer_reads_jump_effects():
     checks them with the library and gives its numbers."""
     import anywidget
 
-    from chutes_edu.widgets.board_editor import board_to_json
+    from chutes_edu.board import board_to_json
 
     ex = JumpExplorer()
     assert isinstance(ex, anywidget.AnyWidget)
@@ -461,8 +461,8 @@ def test_race_explorer():
     import anywidget
     import traitlets
 
+    from chutes_edu.board import board_to_json
     from chutes_edu.widgets import race_explorer
-    from chutes_edu.widgets.board_editor import board_to_json
 
     ex = RaceExplorer()
     assert isinstance(ex, anywidget.AnyWidget)

@@ -44,16 +44,13 @@ True
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import Any
 
 import anywidget
 import traitlets
 
-from ..board import Board
+from ..board import Board, board_from_json, board_to_json
 from ..boards import MILTON_BRADLEY_1943, PRESETS
 from ._front_end import front_end
 
@@ -62,8 +59,7 @@ __all__ = ["FRONT_END",
            ]
 
 
-FIELDS: tuple[str, ...] = ("size", "die", "overshoot", "bonus_roll", "jumps", "traps")
-"""The fields of the JSON form of a board, in order."""
+
 
 MAX_SIZE = 1000
 """The largest board the editor takes; bigger boards are for the library. The page has the same
@@ -73,87 +69,6 @@ anything is built, so that an address asking for 10^9 squares costs nothing."""
 FRONT_END = front_end("board_editor")
 """The editor's front end as esbuild builds it (:mod:`chutes_edu.widgets._front_end`):
 its ES module is the widget's ``_esm``, its stylesheet the ``_css``."""
-
-
-def _weight(w: Any) -> int | float:
-    """A die weight as a JSON number (ints stay ints)."""
-    if isinstance(w, numbers.Integral):
-        return int(w)
-    return float(w)
-
-
-def _die_json(die: int | tuple[Any, ...]) -> int | list[int | float]:
-    """The die as JSON: a number of faces, or weights. Rational weights that are not whole
-    (``Fraction(1, 3)``) are scaled to whole numbers by the least common multiple of their
-    denominators: the same probabilities, written exactly."""
-    if not isinstance(die, tuple):                  # a number of faces (Board keeps an int)
-        return int(die)
-    weights = list(die)
-    if weights and all(isinstance(w, numbers.Rational) for w in weights):
-        denominators = [int(Fraction(w).denominator) for w in weights]
-        if any(d != 1 for d in denominators):
-            scale = math.lcm(*denominators)
-            return [int(Fraction(w) * scale) for w in weights]
-    return [_weight(w) for w in weights]
-
-
-def board_to_json(board: Board) -> dict[str, Any]:
-    """The board in the editor's JSON form.
-
-    Parameters
-    ----------
-    board : Board
-        Any board.
-
-    Returns
-    -------
-    dict
-        ``size``; ``die`` (an int, or a list of weights: ints, floats, and fractions scaled to
-        whole numbers with the same probabilities); ``overshoot``; ``bonus_roll`` (None for none);
-        ``jumps`` (``[source, destination]`` pairs sorted by source); ``traps`` (sorted). The name
-        is not part of it. ``board_from_json`` of it equals ``board``.
-
-    Raises
-    ------
-    ValueError
-        If ``board`` is not a Board.
-    """
-    if not isinstance(board, Board):
-        raise ValueError(f"board_to_json needs a Board, not {type(board).__name__}")
-    return {"size": board.size, "die": _die_json(board.die), "overshoot": board.overshoot,
-            "bonus_roll": board.bonus_roll,
-            "jumps": [[int(a), int(b)] for a, b in board.jumps.items()],
-            "traps": [int(t) for t in board.traps]}
-
-
-def board_from_json(data: Mapping[str, Any], name: str = "") -> Board:
-    """Build a Board from the editor's JSON form (a field left out takes Board's default).
-
-    Parameters
-    ----------
-    data : mapping
-        Some of ``size``, ``die``, ``overshoot``, ``bonus_roll``, ``jumps`` (``[source,
-        destination]`` pairs) and ``traps``, as JSON gives them.
-    name : str, default ""
-        The board's name.
-
-    Returns
-    -------
-    Board
-
-    Raises
-    ------
-    ValueError
-        If ``data`` is not a mapping or has other keys, or with Board's own message for a board
-        that breaks a rule (the words the page shows for the same board).
-    """
-    if not isinstance(data, Mapping):
-        raise ValueError(f"a board in JSON form is a mapping of {', '.join(FIELDS)}, "
-                         f"not {type(data).__name__}")
-    unknown = sorted(str(k) for k in data if k not in FIELDS)
-    if unknown:
-        raise ValueError(f"unknown board field(s) {unknown}; the fields are {', '.join(FIELDS)}")
-    return Board(**{k: data[k] for k in FIELDS if k in data}, name=name)
 
 
 def presets_json(presets: Mapping[str, Board] | None = None) -> dict[str, dict[str, Any]]:

@@ -27,12 +27,12 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..board import OVERSHOOT_RULES, Board
+from ..board import OVERSHOOT_RULES, Board, board_from_json, board_to_json
 from ..boards import MILTON_BRADLEY_1943, PRESETS
 from ..markov import expected_turns
 from ._base import _Offline, _Results
 from ._front_end import front_end
-from .board_editor import board_from_json, board_to_json, presets_json
+from .board_editor import presets_json
 
 __all__ = ["FRONT_END", "BoardExplorer",
            "HEAT_MAPS", "DIE_MIN", "DIE_MAX", "TURNS_MAX"]

@@ -30,7 +30,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..board import Board
+from ..board import Board, board_to_json
 from ..boards import MILTON_BRADLEY_1943
 from ..design import (
     Design,
@@ -45,7 +45,6 @@ from ..design import (
 from ..markov import expected_turns
 from ._base import _escape, _Offline
 from ._front_end import front_end
-from .board_editor import board_to_json
 
 __all__ = ["FRONT_END", "DesignExplorer",
            "GOALS", "PAGE_METHODS"]

@@ -28,13 +28,12 @@ import anywidget
 import numpy as np
 import traitlets
 
-from ..board import Board, _square
+from ..board import Board, _square, board_to_json
 from ..boards import MILTON_BRADLEY_1943
 from ..markov import expected_turns, jump_effects
 from ..plots.charts import surprising_jumps
 from ._base import _Offline
 from ._front_end import front_end
-from .board_editor import board_to_json
 
 __all__ = ["FRONT_END", "JumpExplorer"]
 

@@ -34,11 +34,10 @@ import anywidget
 import traitlets
 
 from .. import control
-from ..board import Board
+from ..board import Board, board_to_json
 from ..boards import AIMING_GAME_2021
 from ._base import _Offline
 from ._front_end import front_end
-from .board_editor import board_to_json
 
 __all__ = ["FRONT_END", "PolicyExplorer",
            "SLIDERS"]

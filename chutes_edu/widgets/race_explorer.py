@@ -31,12 +31,11 @@ import anywidget
 import numpy as np
 import traitlets
 
-from ..board import Board, _on_board
+from ..board import Board, _on_board, board_to_json
 from ..boards import MILTON_BRADLEY_1943
 from ..markov import win_probabilities
 from ._base import _Offline
 from ._front_end import front_end
-from .board_editor import board_to_json
 
 __all__ = ["FRONT_END",
            "RaceExplorer", "MIN_PLAYERS",

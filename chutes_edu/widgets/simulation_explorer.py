@@ -28,13 +28,12 @@ import anywidget
 import numpy as np
 import traitlets
 
-from ..board import Board
+from ..board import Board, board_to_json
 from ..boards import MILTON_BRADLEY_1943
 from ..markov import expected_turns
 from ..simulation import capped_mean, running_mean, simulate
 from ._base import _Offline
 from ._front_end import front_end
-from .board_editor import board_to_json
 from .coin_explorer import _whole
 
 __all__ = ["FRONT_END",
