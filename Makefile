@@ -28,6 +28,9 @@ BRANCH     ?= main
 SITE_NPM   := book/node_modules/.package-lock.json
 # What the tests run in Node or inject into Chromium (axe-core, marked), pinned in tests/js.
 TEST_NPM   := tests/js/node_modules/.package-lock.json
+# The front end's build tool (esbuild), pinned in package.json: `npm run build` writes
+# chutes_edu/widgets/static/ from chutes_edu/widgets/js/ (checked in: students need no Node).
+FRONT_NPM  := node_modules/.package-lock.json
 
 # The teacher's grading set-up (`make teacher`; TEACHING.md, "Running the course with nbgrader"):
 # .venv-teacher is the students' pinned environment plus nbgrader (binder/requirements-teacher.txt),
@@ -50,8 +53,8 @@ PARALLEL  := -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
 STAGE_LOG := $(CURDIR)/tests/artifacts/stages.txt
 STAGE     := STAGE_LOG=$(STAGE_LOG) tools/stage.sh
 
-.PHONY: help lab lab-env teacher test test-fast test-start lint fmt notebooks-kernels site pdf bench \
-	exercises resave student clean
+.PHONY: help lab lab-env teacher test test-fast test-start lint fmt front-end notebooks-kernels site \
+	pdf bench exercises resave student clean
 
 help:
 	@echo "make lab        - create .venv-lab (the pinned course environment) and start JupyterLab"
@@ -59,7 +62,8 @@ help:
 	@echo "                  COURSE_DIR (../chutes-course-grading); ROSTER=, SCHEDULE=, TIMEZONE="
 	@echo "make test       - create/update .venv, lint, type-check and run the whole test suite"
 	@echo "make test-fast  - the quick part while you work: no browsers, servers or other BLAS kernels"
-	@echo "make lint       - ruff and mypy only;  make fmt - apply ruff's automatic fixes"
+	@echo "make lint       - ruff and mypy; the front end's build check, tsc and biome;  make fmt"
+	@echo "make front-end  - build the explorers' front end (esbuild) into chutes_edu/widgets/static"
 	@echo "make site       - build the course website into _build/html (SOLUTIONS=1 adds solutions)"
 	@echo "make pdf        - the website printed as tagged PDFs into _build/pdf: course.pdf and one per"
 	@echo "                  lesson and exercise set (SOLUTIONS=1 adds the worked solutions; PAPER=letter)"
@@ -127,9 +131,17 @@ $(STAMP): pyproject.toml | $(PY)
 	@$(STAGE) "set-up: install the course and its tools" $(PY) -m pip install --quiet -e ".[test]"
 	@touch $(STAMP)
 
-lint: $(STAMP)
+lint: $(STAMP) $(FRONT_NPM)
 	@$(STAGE) "lint: ruff" $(VENV)/bin/ruff check .
 	@$(STAGE) "types: mypy" $(VENV)/bin/mypy
+	@$(STAGE) "lint: the built front end is what js/ builds to" node tools/build_front_end.mjs --check
+	@$(STAGE) "types: tsc over the front end" node_modules/.bin/tsc -p tsconfig.json
+	@$(STAGE) "lint: biome over the front end" node_modules/.bin/biome lint --error-on-warnings .
+
+# After a change in chutes_edu/widgets/js/: build, then commit static/ with it (`npm run dev`
+# rebuilds on every save; CONTRIBUTING.md, "The front end").
+front-end: $(FRONT_NPM)
+	npm run build
 
 fmt: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
@@ -151,11 +163,15 @@ test: test-start lint $(TEST_NPM)
 
 # While you work: everything but the browser, server and build tests and the other BLAS kernels
 # (about 2 minutes; CONTRIBUTING.md, "Running the tests"). `make test` before you push.
-test-fast: $(STAMP) $(TEST_NPM)
+test-fast: $(STAMP) $(TEST_NPM) $(FRONT_NPM)
 	$(PY) -m pytest $(PARALLEL) -m "not slow"
 
 $(TEST_NPM): tests/js/package.json tests/js/package-lock.json
 	@cd tests/js && STAGE_LOG=$(STAGE_LOG) ../../tools/stage.sh "set-up: npm tools for the tests" \
+		npm ci --no-audit --no-fund --ignore-scripts --prefer-offline
+
+$(FRONT_NPM): package.json package-lock.json
+	@STAGE_LOG=$(STAGE_LOG) tools/stage.sh "set-up: npm tools for the front end" \
 		npm ci --no-audit --no-fund --ignore-scripts --prefer-offline
 
 $(SITE_NPM): book/package.json book/package-lock.json
@@ -201,4 +217,4 @@ student:
 
 clean:
 	rm -rf $(VENV) $(LAB_VENV) $(TEACHER_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache tests/artifacts \
-		_build book/node_modules tests/js/node_modules
+		_build book/node_modules tests/js/node_modules node_modules

@@ -57,6 +57,7 @@ import nbformat
 from chutes_edu.course import GLOSSARY, SOURCES, TOOLBOX, set_stem
 from chutes_edu.grading import HIDDEN_TESTS
 from chutes_edu.plots.alt_text import _read_img_tag
+from chutes_edu.widgets._front_end import front_ends
 
 BOOK = Path(__file__).resolve().parent
 if str(BOOK) not in sys.path:     # book/answers.py, whether this runs as a script or is imported
@@ -71,30 +72,14 @@ VENDOR = "vendor"  # under _static/
 MATHJAX = f"{VENDOR}/mathjax/tex-chtml.js"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-EDITOR_MOUNT = "chutes-board-editor-mount"   # drawn by _static/board_editor_site.js
-EXPLORER_MOUNT = "chutes-explorer-mount"       # drawn by _static/explorers_site.js
-# The explorers that run in the page with no kernel (issue 28), besides the board editor: the
-# anywidget class (the end of its saved ``_anywidget_id``) -> (the module of chutes_edu.widgets
-# that gives its front end as a classic script, the global that script publishes, the traits the
-# page starts from). The site's script mounts each saved one with its saved traits.
-LIVE_EXPLORERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "CoinFlipExplorer": ("chutes_edu.widgets.coin_explorer", "ChutesCoinExplorer",
-                         ("p", "n_trials", "seed")),
-    "RaceExplorer": ("chutes_edu.widgets.race_explorer", "ChutesRaceExplorer",
-                     ("board_json", "board_name", "positions")),
-    "PolicyExplorer": ("chutes_edu.widgets.policy_explorer", "ChutesPolicyExplorer",
-                       ("board_json", "board_name", "aim_exact", "aim_lean", "discount_factor")),
-    "SimulationExplorer": ("chutes_edu.widgets.simulation_explorer", "ChutesSimulationExplorer",
-                           ("board_json", "board_name", "games", "random_seed", "turn_cap")),
-    "BoardExplorer": ("chutes_edu.widgets.board_explorer", "ChutesBoardExplorer",
-                      ("board_json", "board_name", "preset_name", "presets_json", "heat_map",
-                       "turns_played", "exact_shown")),
-    "JumpExplorer": ("chutes_edu.widgets.jump_explorer", "ChutesJumpExplorer",
-                     ("board_json", "board_name", "min_length", "jump")),
-    "DesignExplorer": ("chutes_edu.widgets.design_explorer", "ChutesDesignExplorer",
-                       ("board_json", "board_name", "goal_kind", "goal_parameter",
-                        "goal_tolerance", "most_jumps", "search_method")),
-}
+EDITOR_MOUNT = "chutes-board-editor-mount"   # drawn by _static/site.js (js/site.js)
+EXPLORER_MOUNT = "chutes-explorer-mount"       # drawn by _static/site.js (js/site.js)
+# The explorers that run in the page with no kernel, besides the board editor: the anywidget
+# class (the end of its saved ``_anywidget_id``) -> the traits the page starts it from, from the
+# front ends' one registry (chutes_edu/widgets/front_ends.json). The site's script
+# (static/site.js, which esbuild builds from js/site.js) mounts each saved one with those traits.
+LIVE_EXPLORERS: dict[str, tuple[str, ...]] = {
+    front.widget_class: front.page_traits for front in front_ends().values() if front.page_traits}
 
 # Lines of nbgrader's markup that a reader of the worked solutions must not see.
 SOLUTION_MARKERS = re.compile(
@@ -254,7 +239,7 @@ def _editor_state(state: dict[str, Any], model_id: str) -> dict[str, Any] | None
 def _explorer_mount(name: str, values: dict[str, Any]) -> str:
     """Where the page's own script draws a live explorer (one of :data:`LIVE_EXPLORERS`, no
     kernel: it computes in the page), starting from its saved traits."""
-    traits = {key: values[key] for key in LIVE_EXPLORERS[name][2] if key in values}
+    traits = {key: values[key] for key in LIVE_EXPLORERS[name] if key in values}
     return (f'<div class="{EXPLORER_MOUNT}" data-explorer="{html.escape(name, quote=True)}" '
             f'data-state="{html.escape(json.dumps(traits), quote=True)}"></div>')
 
@@ -620,12 +605,10 @@ def _config(args: argparse.Namespace) -> dict:
                 "nb_mime_priority_overrides": [["html", "image/png", 25]],
                 # Not `_static`: Jupyter Book would load every .js and .css under it on every page.
                 "html_static_path": [ASSETS],
-                "html_css_files": ["course.css", "board_editor.css", "explorers.css",
-                                   answers.STYLE],
+                "html_css_files": ["course.css", "site.css", answers.STYLE],
                 # course.js: boxes that scroll sideways become named Tab stops (book/static).
                 # answers.js: the exercises' answer boxes (book/answers.py).
-                "html_js_files": ["board_editor_site.js", "explorers_site.js", "course.js",
-                                  answers.SCRIPT],
+                "html_js_files": ["board_presets.js", "site.js", "course.js", answers.SCRIPT],
                 # A formula is no Tab stop of its own (MathJax's default makes each one: 293 of
                 # Lesson 11's 433 stops); its menu and assistive MathML stay. MyST adds the
                 # classes MathJax typesets (processHtmlClass) to these options.
@@ -640,76 +623,21 @@ def _config(args: argparse.Namespace) -> dict:
     }
 
 
-def _editor_assets(static: Path) -> None:
-    """The board editor for pages with no kernel: every front end and its maths as one classic
-    script (pages opened from disk cannot import ES modules; a module several front ends import,
-    such as board_math.js, is in it once), which draws an editor wherever a page has a
-    ``.chutes-board-editor-mount``, with the named boards to reset to; and its styles. The
-    explorers of :data:`LIVE_EXPLORERS` are mounted by ``explorers_site.js``, loaded after it."""
-    import importlib
+def _front_end_assets(static: Path) -> None:
+    """Every front end for pages opened from disk (which cannot import ES modules), as esbuild
+    built them: ``site.js``, one classic script that draws a board editor wherever a page has a
+    ``.chutes-board-editor-mount`` and an explorer of :data:`LIVE_EXPLORERS` wherever it has a
+    ``.chutes-explorer-mount`` (js/site.js), ``site.css`` their styles, and ``board_presets.js``,
+    the named boards an editor can reset to, as data."""
+    from chutes_edu.widgets._front_end import STATIC
+    from chutes_edu.widgets.board_editor import presets_json
 
-    from chutes_edu.widgets._bundle import site_script
-    from chutes_edu.widgets.board_editor import FRONT_END, presets_json, style_source
-
-    fronts = [FRONT_END, *(importlib.import_module(module_name).FRONT_END
-                           for module_name, _, _ in LIVE_EXPLORERS.values())]
-
-    mount = f"""
-(function () {{
-  "use strict";
-  var presets = {json.dumps(presets_json())};
-  function start() {{
-    var places = document.querySelectorAll(".{EDITOR_MOUNT}");
-    places.forEach(function (el) {{
-      window.ChutesBoardEditor.mount(el, {{
-        board: JSON.parse(el.dataset.board), name: el.dataset.name || "", presets: presets,
-        // one editor on the page: a link opens its board, and a skip link leads to it
-        syncHash: places.length === 1, skipLink: places.length === 1
-      }});
-    }});
-  }}
-  if (document.readyState === "loading") {{
-    document.addEventListener("DOMContentLoaded", start);
-  }} else {{
-    start();
-  }}
-}})();
-"""
-    (static / "board_editor_site.js").write_text(site_script(fronts, origin="book/build.py")
-                                                 + mount, encoding="utf-8")
-    (static / "board_editor.css").write_text(style_source(), encoding="utf-8")
-
-
-def _explorer_assets(static: Path) -> None:
-    """The explorers that run with no kernel (:data:`LIVE_EXPLORERS`), for pages opened from disk:
-    a few lines that draw one wherever a page has a ``.chutes-explorer-mount``, from its saved
-    traits, with the front ends of ``board_editor_site.js`` (:func:`_editor_assets`); and their
-    styles (after the editor's, which hold the explorers' shared controls.css)."""
-    import importlib
-
-    styles = [importlib.import_module(module_name).style_source()
-              for module_name, _, _ in LIVE_EXPLORERS.values()]
-    globals_ = ", ".join(f"{json.dumps(name)}: window.{spec[1]}"
-                         for name, spec in LIVE_EXPLORERS.items())
-    mount = f"""
-(function () {{
-  "use strict";
-  var kinds = {{{globals_}}};
-  function start() {{
-    document.querySelectorAll(".{EXPLORER_MOUNT}").forEach(function (el) {{
-      var kind = kinds[el.dataset.explorer];
-      if (kind) kind.mount(el, JSON.parse(el.dataset.state || "{{}}"));
-    }});
-  }}
-  if (document.readyState === "loading") {{
-    document.addEventListener("DOMContentLoaded", start);
-  }} else {{
-    start();
-  }}
-}})();
-"""
-    (static / "explorers_site.js").write_text(mount, encoding="utf-8")
-    (static / "explorers.css").write_text("\n".join(styles), encoding="utf-8")
+    for name in ("site.js", "site.css"):
+        if not (STATIC / name).is_file():
+            raise SiteError(f"{STATIC / name} is missing: build the front end (npm run build)")
+        shutil.copy2(STATIC / name, static / name)
+    (static / "board_presets.js").write_text(
+        f"window.ChutesBoardPresets = {json.dumps(presets_json())};\n", encoding="utf-8")
 
 
 def _copy_vendor(static: Path) -> None:
@@ -797,8 +725,7 @@ def stage(args: argparse.Namespace, src: Path) -> None:
     shutil.copytree(BOOK / "_ext", src / "_ext", ignore=shutil.ignore_patterns("__pycache__"))
     for asset in (BOOK / "static").iterdir():
         shutil.copy2(asset, src / ASSETS / asset.name)
-    _editor_assets(src / ASSETS)
-    _explorer_assets(src / ASSETS)
+    _front_end_assets(src / ASSETS)
 
 
 def build(args: argparse.Namespace) -> Path:

@@ -47,6 +47,11 @@ reachable). That check is one breadth-first search backwards from the absorbing 
 
 :func:`random_board` draws a board of any size with a given number of jumps from a seed, so that a
 lesson and the benchmark build the same big boards.
+
+A board's **JSON form** (:func:`board_to_json`, :func:`board_from_json`) is what the explorers'
+pages compute from and what their Node tests read: ``size``, ``die`` (faces, or whole-number
+weights with the same probabilities), ``overshoot``, ``bonus_roll``, ``jumps`` as ``[source,
+destination]`` pairs and ``traps``; ``board_from_json(board_to_json(b)) == b``.
 """
 
 from __future__ import annotations
@@ -62,7 +67,8 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import breadth_first_order
 
-__all__ = ["Board", "OVERSHOOT_RULES", "random_board"]
+__all__ = ["Board", "OVERSHOOT_RULES", "JSON_FIELDS", "board_from_json", "board_to_json",
+           "random_board"]
 
 OVERSHOOT_RULES: tuple[str, ...] = ("stay", "win", "bounce", "stop_short")
 
@@ -626,3 +632,91 @@ def random_board(size: int, jumps: int, *, seed: int | np.random.Generator | Non
                 raise                                                # pragma: no cover
     raise ValueError(f"random_board({size}, {jumps}): {RANDOM_BOARD_TRIES} draws in a row could "
                      f"not be finished (too many jumps for {size} squares); ask for fewer jumps")
+
+
+# --------------------------------------------------------------------------- the JSON form
+JSON_FIELDS: tuple[str, ...] = ("size", "die", "overshoot", "bonus_roll", "jumps", "traps")
+"""The fields of a board's JSON form (what the explorers' pages and their Node tests read), in
+order."""
+
+
+def _weight(w: Any) -> int | float:
+    """A die weight as a JSON number (ints stay ints)."""
+    if isinstance(w, numbers.Integral):
+        return int(w)
+    return float(w)
+
+
+def _die_json(die: int | tuple[Any, ...]) -> int | list[int | float]:
+    """The die as JSON: a number of faces, or weights. Rational weights that are not whole
+    (``Fraction(1, 3)``) are scaled to whole numbers by the least common multiple of their
+    denominators: the same probabilities, written exactly."""
+    if not isinstance(die, tuple):                  # a number of faces (Board keeps an int)
+        return int(die)
+    weights = list(die)
+    if weights and all(isinstance(w, numbers.Rational) for w in weights):
+        denominators = [int(Fraction(w).denominator) for w in weights]
+        if any(d != 1 for d in denominators):
+            scale = math.lcm(*denominators)
+            return [int(Fraction(w) * scale) for w in weights]
+    return [_weight(w) for w in weights]
+
+
+def board_to_json(board: Board) -> dict[str, Any]:
+    """The board in its JSON form, the one the explorers' pages and the Node tests read.
+
+    Parameters
+    ----------
+    board : Board
+        Any board.
+
+    Returns
+    -------
+    dict
+        ``size``; ``die`` (an int, or a list of weights: ints, floats, and fractions scaled to
+        whole numbers with the same probabilities); ``overshoot``; ``bonus_roll`` (None for none);
+        ``jumps`` (``[source, destination]`` pairs sorted by source); ``traps`` (sorted). The name
+        is not part of it. ``board_from_json`` of it equals ``board``.
+
+    Raises
+    ------
+    ValueError
+        If ``board`` is not a Board.
+    """
+    if not isinstance(board, Board):
+        raise ValueError(f"board_to_json needs a Board, not {type(board).__name__}")
+    return {"size": board.size, "die": _die_json(board.die), "overshoot": board.overshoot,
+            "bonus_roll": board.bonus_roll,
+            "jumps": [[int(a), int(b)] for a, b in board.jumps.items()],
+            "traps": [int(t) for t in board.traps]}
+
+
+def board_from_json(data: Mapping[str, Any], name: str = "") -> Board:
+    """Build a Board from its JSON form (a field left out takes Board's default).
+
+    Parameters
+    ----------
+    data : mapping
+        Some of ``size``, ``die``, ``overshoot``, ``bonus_roll``, ``jumps`` (``[source,
+        destination]`` pairs) and ``traps``, as JSON gives them.
+    name : str, default ""
+        The board's name.
+
+    Returns
+    -------
+    Board
+
+    Raises
+    ------
+    ValueError
+        If ``data`` is not a mapping or has other keys, or with Board's own message for a board
+        that breaks a rule (the words the page shows for the same board).
+    """
+    if not isinstance(data, Mapping):
+        raise ValueError(f"a board in JSON form is a mapping of {', '.join(JSON_FIELDS)}, "
+                         f"not {type(data).__name__}")
+    unknown = sorted(str(k) for k in data if k not in JSON_FIELDS)
+    if unknown:
+        raise ValueError(f"unknown board field(s) {unknown}; "
+                         f"the fields are {', '.join(JSON_FIELDS)}")
+    return Board(**{k: data[k] for k in JSON_FIELDS if k in data}, name=name)

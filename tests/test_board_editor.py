@@ -23,7 +23,6 @@ import traitlets
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import chutes_edu.widgets.board_editor as board_editor_module
 from chutes_edu import (
     AIMING_GAME_2021,
     MILTON_BRADLEY_1943,
@@ -40,7 +39,6 @@ from chutes_edu.widgets.board_editor import (
     MAX_SIZE,
     board_from_json,
     board_to_json,
-    module_source,
     presets_json,
 )
 
@@ -230,23 +228,6 @@ def test_an_untrusted_notebook_shows_a_sentence() -> None:
 
 
 # --------------------------------------------------------------------------- the page, in Node
-@needs_node
-def test_the_single_module_parses_and_exports_the_editor(tmp_path: Path) -> None:
-    source = module_source()
-    assert BoardEditor._esm == source or getattr(BoardEditor._esm, "contents", None) == source
-    assert not re.search(r'^\s*(import|export)\b.*from\s*"\./', source, re.MULTILINE)
-    assert source.count("const __chutes_board_math = ") == 1     # the maths, once
-    path = tmp_path / "editor.mjs"
-    path.write_text(source)
-    check = subprocess.run([NODE or "node", "--check", str(path)], capture_output=True, text=True)
-    assert check.returncode == 0, check.stderr
-    found = _node(f"""import editor, * as all from {json.dumps(path.as_uri())};
-      console.log(JSON.stringify({{render: typeof editor.render, mount: typeof all.mount,
-        validate: typeof all.validate}}));""", None)
-    # the maths is inside the module, not exported from it
-    assert found == {"render": "function", "mount": "function", "validate": "undefined"}
-
-
 _ACTIONS = _READ + """
 import { createState, update, pythonLine } from %s;
 const out = input.map(({ board, actions }) => {
@@ -357,61 +338,6 @@ def test_python_lines_of_the_page_build_equal_boards() -> None:
 
 
 # --------------------------------------------------------------------------- the bundler
-def _modules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        (tmp_path / name).write_text(text)
-    monkeypatch.setattr(board_editor_module, "_JS", tmp_path)
-
-
-@needs_node
-def test_the_bundler_keeps_one_copy_of_each_module_in_dependency_order(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _modules(tmp_path, monkeypatch, {
-        "board_editor.js": 'import { twice as two } from "./b.js";\nimport { base } from "./c.js";\n'
-                           'export { label } from "./b.js";\nexport * from "./c.js";\n'
-                           "export function mount() { return two(base); }\n"
-                           "export default { render() {} };\n",
-        "b.js": 'import { base } from "./c.js";\nconst hidden = 2;\n'
-                "export const twice = (x) => hidden * x;\nexport const label = `b ${base}`;\n",
-        "c.js": "export const base = 21;\nconst hidden = 'c';\nexport function* steps() { yield hidden; }\n",
-    })
-    source = board_editor_module._bundle("board_editor.js", classic=False)
-    assert source.count("const __chutes_c = ") == 1            # imported twice, bundled once
-    assert source.index("__chutes_c = ") < source.index("__chutes_b = ") < source.index(
-        "__chutes_board_editor = ")
-    path = tmp_path / "bundle.mjs"
-    path.write_text(source)
-    found = _node(f"""import editor, * as all from {json.dumps(path.as_uri())};
-      console.log(JSON.stringify({{mount: all.mount(), label: all.label, base: all.base,
-        steps: [...all.steps()], render: typeof editor.render, twice: typeof all.twice}}));""", None)
-    assert found == {"mount": 42, "label": "b 21", "base": 21, "steps": ["c"],
-                     "render": "function", "twice": "undefined"}
-    classic = board_editor_module._bundle("board_editor.js", classic=True)
-    assert "export " not in classic.replace("// chutes_edu", "")
-    check = subprocess.run([NODE or "node", "--check", "-"], input=classic, text=True,
-                           capture_output=True)
-    assert check.returncode == 0, check.stderr
-
-
-@pytest.mark.parametrize("files, words", [
-    ({"board_editor.js": 'import { a } from "./b.js";\nexport const x = a;\n',
-      "b.js": 'import { x } from "./board_editor.js";\nexport const a = 1;\n'},
-     "cycle: board_editor.js -> b.js -> board_editor.js"),
-    ({"board_editor.js": 'import { nope } from "./b.js";\nexport const x = nope;\n',
-      "b.js": "export const a = 1;\n"},
-     "board_editor.js imports nope from ./b.js, which does not export it"),
-    ({"board_editor.js": 'import { a } from "./gone.js";\nexport const x = a;\n'},
-     "board_editor.js imports gone.js, which is not in"),
-    ({"board_editor.js": 'import x from "./b.js";\n', "b.js": "export const a = 1;\n"},
-     "an import or export the bundler does not read: 'import x from \"./b.js\";'"),
-])
-def test_the_bundler_refuses_in_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                      files: dict[str, str], words: str) -> None:
-    _modules(tmp_path, monkeypatch, files)
-    with pytest.raises(ValueError, match=re.escape(words)):
-        board_editor_module._bundle("board_editor.js", classic=False)
-
-
 def test_the_editor_modules_have_no_function_over_100_lines() -> None:
     """The editor as rooms (issue 27): no function (a declaration, to its closing brace at the
     same indent) of more than 100 lines in the editor's own modules."""

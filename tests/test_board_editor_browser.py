@@ -34,7 +34,7 @@ import pytest
 
 from chutes_edu import MILTON_BRADLEY_1943, Board, expected_turns
 from chutes_edu.plots.board import square_center
-from chutes_edu.widgets.board_editor import board_to_json, presets_json, style_source
+from chutes_edu.widgets.board_editor import FRONT_END, board_to_json, presets_json
 
 from . import browser
 
@@ -180,7 +180,7 @@ def _files(page_html: str = "") -> dict[str, tuple[str, str]]:
     files = {f"/{path.name}": (path.read_text(encoding="utf-8"), "text/javascript")
              for path in JS.glob("*.js")}
     files["/"] = (page_html or _PAGE % json.dumps(presets_json()), "text/html")
-    files["/board_editor.css"] = (style_source(), "text/css")
+    files["/board_editor.css"] = (FRONT_END.style_source(), "text/css")
     return files
 
 

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from chutes_edu import expected_flips
-from chutes_edu.widgets.coin_explorer import MAX_TRIALS, style_source
+from chutes_edu.widgets.coin_explorer import FRONT_END, MAX_TRIALS
 
 from . import browser
 
@@ -122,7 +122,7 @@ def _serve(page: Any, refused: list[str], start: dict[str, Any]) -> None:
     files = {f"/{path.name}": (path.read_text(encoding="utf-8"), "text/javascript")
              for path in JS.glob("*.js")}
     files["/"] = (_PAGE % json.dumps(start), "text/html")
-    files["/coin_explorer.css"] = (style_source(), "text/css")
+    files["/coin_explorer.css"] = (FRONT_END.style_source(), "text/css")
     browser.serve_files(page, "coin.test", files, refused)
 
 

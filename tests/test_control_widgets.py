@@ -32,7 +32,7 @@ def test_explorer_starts_on_seed_003():
     checks them and gives the library's numbers."""
     import anywidget
 
-    from chutes_edu.widgets.board_editor import board_to_json
+    from chutes_edu.board import board_to_json
 
     w = PolicyExplorer()
     assert isinstance(w, anywidget.AnyWidget)
@@ -87,18 +87,6 @@ def test_explorer_on_another_board():
         PolicyExplorer("board")
     with pytest.raises(ValueError, match="do not handle traps"):
         PolicyExplorer(Board({1: 38}, traps=(5,)))
-
-
-def test_policy_explorer_front_end_is_one_module_with_its_maths():
-    from chutes_edu.widgets import policy_explorer
-
-    source = policy_explorer.module_source()
-    assert PolicyExplorer._esm == source
-    for module in ("policy_math.js", "policy_picture.js", "explorer_ui.js", "board_math.js",
-                   "editor_runner.js", "policy_explorer.js"):
-        assert source.count(f"// {module}, bundled by") == 1, module
-    assert "window.ChutesPolicyExplorer = { mount:" in policy_explorer.script_source()
-    assert ".chutes-policy-explorer" in policy_explorer.style_source()
 
 
 def test_draw_policy_writes_a_target_on_every_square_but_jump_feet():

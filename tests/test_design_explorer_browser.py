@@ -33,7 +33,7 @@ import pytest
 from chutes_edu import MILTON_BRADLEY_1943
 from chutes_edu.design import ShortestGame, SmallestSpread, design_board
 from chutes_edu.widgets.board_editor import board_to_json
-from chutes_edu.widgets.design_explorer import style_source
+from chutes_edu.widgets.design_explorer import FRONT_END
 
 from . import browser
 
@@ -105,7 +105,7 @@ def _open(chromium: Any, refused: list[str], errors: list[str]) -> Any:
     page = chromium.new_page(viewport={"width": 1200, "height": 1000})
     page.on("pageerror", lambda error: errors.append(str(error)))
     browser.serve_explorer(page, "design.test", refused, entry="design_explorer.js",
-                           css=style_source(), start=START, title="Design explorer",
+                           css=FRONT_END.style_source(), start=START, title="Design explorer",
                            heading="Design a board")
     page.goto("http://design.test/", timeout=60_000)
     page.locator(".chutes-design-explorer .chutes-readout").wait_for()

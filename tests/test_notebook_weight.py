@@ -23,7 +23,7 @@ import pytest
 from PIL import Image
 
 from chutes_edu.plots.alt_text import _img_tag, _read_img_tag
-from chutes_edu.widgets.board_editor import module_source
+from chutes_edu.widgets.board_editor import FRONT_END
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
@@ -118,7 +118,7 @@ def test_each_picture_is_saved_once_with_a_palette(path: Path) -> None:
 def test_no_explorer_program_is_saved_in_a_lesson(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     # a line of the editor's bundle that no stub has
-    assert json.dumps(module_source()[-400:])[1:-1] not in text, f"{path.name}: {FIX}"
+    assert json.dumps(FRONT_END.module_source()[-400:])[1:-1] not in text, f"{path.name}: {FIX}"
     for model_id, model in _state(nbformat.reads(text, as_version=4)).items():
         esm = model["state"].get("_esm", "")
         assert len(esm) <= slim_notebook.MODULE_LIMIT, f"{path.name}: {model_id}'s module: {FIX}"

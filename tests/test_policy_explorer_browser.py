@@ -28,7 +28,7 @@ import pytest
 
 from chutes_edu import AIMING_GAME_2021, MILTON_BRADLEY_1943, Board, control
 from chutes_edu.widgets.board_editor import board_to_json
-from chutes_edu.widgets.policy_explorer import style_source
+from chutes_edu.widgets.policy_explorer import FRONT_END
 
 from . import browser
 
@@ -127,7 +127,7 @@ def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
 def _serve(page: Any, refused: list[str], start: dict[str, Any]) -> None:
     """The explorer with no kernel at http://policy.test/ (:func:`browser.serve_explorer`)."""
     browser.serve_explorer(page, "policy.test", refused, entry="policy_explorer.js",
-                           css=style_source(), start=start, title="Policy explorer",
+                           css=FRONT_END.style_source(), start=start, title="Policy explorer",
                            heading="Aiming")
 
 

@@ -33,7 +33,7 @@ import pytest
 from chutes_edu import MILTON_BRADLEY_1943, draw_board, win_probabilities
 from chutes_edu.plots import description
 from chutes_edu.widgets.board_editor import board_to_json
-from chutes_edu.widgets.race_explorer import style_source
+from chutes_edu.widgets.race_explorer import FRONT_END
 
 from . import browser
 
@@ -140,7 +140,7 @@ def _serve(page: Any, refused: list[str], start: dict[str, Any]) -> None:
     files = {f"/{path.name}": (path.read_text(encoding="utf-8"), "text/javascript")
              for path in JS.glob("*.js")}
     files["/"] = (_PAGE % json.dumps(start), "text/html")
-    files["/race_explorer.css"] = (style_source(), "text/css")
+    files["/race_explorer.css"] = (FRONT_END.style_source(), "text/css")
     browser.serve_files(page, "race.test", files, refused)
 
 

@@ -29,7 +29,7 @@ import pytest
 
 from chutes_edu import MILTON_BRADLEY_1943, expected_turns
 from chutes_edu.widgets.board_editor import board_to_json
-from chutes_edu.widgets.simulation_explorer import style_source
+from chutes_edu.widgets.simulation_explorer import FRONT_END
 
 from . import browser
 
@@ -130,7 +130,7 @@ def _serve(page: Any, refused: list[str], start: dict[str, Any]) -> None:
     files = {f"/{path.name}": (path.read_text(encoding="utf-8"), "text/javascript")
              for path in JS.glob("*.js")}
     files["/"] = (_PAGE % json.dumps(start), "text/html")
-    files["/simulation_explorer.css"] = (style_source(), "text/css")
+    files["/simulation_explorer.css"] = (FRONT_END.style_source(), "text/css")
     browser.serve_files(page, "simulation.test", files, refused)
 
 

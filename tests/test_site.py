@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import html.parser
 import importlib.util
+import json
 import re
 import shutil
 from collections.abc import Iterator
@@ -697,13 +698,20 @@ def test_lesson_eight_holds_a_live_race_explorer(site):
 
 
 def test_every_front_end_is_in_one_script_and_its_maths_once(site: Path) -> None:
-    """The site loads the editor and every live explorer as one script: board_math.js, which
-    they all import, is in it once (each front end's own bundle would repeat it)."""
+    """The site loads the editor and every live explorer as one script, as esbuild built it
+    (chutes_edu/widgets/static/site.js): board_math.js, which they all import, is in it once (each
+    front end's own bundle would repeat it), and the named boards come as data beside it."""
+    from chutes_edu.widgets._front_end import STATIC
+
     static = site / "_static"
-    scripts = (static / "board_editor_site.js").read_text(encoding="utf-8")
-    assert scripts.count("// board_math.js, bundled by") == 1
-    assert "window.ChutesBoardEditor = " in scripts and "window.ChutesCoinExplorer = " in scripts
-    assert "// board_math.js" not in (static / "explorers_site.js").read_text(encoding="utf-8")
+    assert (static / "site.js").read_bytes() == (STATIC / "site.js").read_bytes()
+    sources = json.loads((STATIC / "site.js.map").read_text(encoding="utf-8"))["sources"]
+    assert [Path(s).name for s in sources].count("board_math.js") == 1
+    assert (static / "board_presets.js").read_text(encoding="utf-8").startswith(
+        "window.ChutesBoardPresets = {")
+    page = (site / "lessons" / "01_waiting_for_heads.html").read_text(encoding="utf-8")
+    assert page.index("board_presets.js") < page.index("_static/site.js")
+    assert not (static / "board_editor_site.js").exists()
 
 
 def test_lesson_ten_holds_a_live_policy_explorer(site):

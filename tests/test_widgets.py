@@ -90,7 +90,7 @@ def test_die_size_changes_the_readout(fresh):
 
 
 def test_invalid_jump_shows_the_message_and_keeps_the_board(fresh):
-    from chutes_edu.widgets.board_editor import board_to_json
+    from chutes_edu.board import board_to_json
 
     ex = fresh
     ex.die.value = 5
@@ -224,7 +224,7 @@ def test_the_page_edits_are_checked_by_the_library(fresh):
     """A board the page sends is the library's Board, or refused in its words."""
     import traitlets
 
-    from chutes_edu.widgets.board_editor import board_to_json
+    from chutes_edu.board import board_to_json
 
     ex = fresh
     ex.board_json = {**board_to_json(MILTON_BRADLEY_1943), "die": 4}
@@ -235,19 +235,6 @@ def test_the_page_edits_are_checked_by_the_library(fresh):
     assert ex.board == MILTON_BRADLEY_1943.replace(die=4)
     with pytest.raises(traitlets.TraitError, match="no preset board named 'Monopoly'"):
         ex.preset_name = "Monopoly"
-
-
-def test_board_explorer_front_end_is_one_module_with_its_maths():
-    from chutes_edu.widgets import board_explorer
-
-    source = board_explorer.module_source()
-    assert BoardExplorer._esm == source
-    for module in ("board_math.js", "board_explorer_math.js", "board_explorer_board.js",
-                   "board_explorer_chart.js", "editor_picture.js", "editor_runner.js",
-                   "explorer_ui.js", "board_explorer.js"):
-        assert source.count(f"// {module}, bundled by") == 1, module
-    assert "window.ChutesBoardExplorer = { mount:" in board_explorer.script_source()
-    assert ".chutes-board-explorer" in board_explorer.style_source()
 
 
 def test_going_back_to_a_board_reuses_the_cached_results(fresh):
@@ -312,18 +299,6 @@ def test_coin_flip_explorer_holds_its_state_and_gives_the_library_numbers():
     assert (explorer.p, explorer.n_trials, explorer.seed) == (0.25, 2000, 3)
 
 
-def test_coin_flip_explorer_front_end_is_one_module_with_its_maths():
-    from chutes_edu.widgets import coin_explorer
-
-    source = coin_explorer.module_source()
-    assert CoinFlipExplorer._esm == source
-    for module in ("coin_math.js", "convergence_chart.js", "explorer_ui.js", "board_math.js",
-                   "coin_explorer.js"):
-        assert source.count(f"// {module}, bundled by") == 1, module
-    assert "window.ChutesCoinExplorer = { mount:" in coin_explorer.script_source()
-    assert ".chutes-coin-explorer" in coin_explorer.style_source()
-
-
 # --------------------------------------------------------------------------- simulation
 def test_simulation_explorer_runs_headless():
     """The explorer plays and draws in the page (tests/test_simulation_explorer_browser.py,
@@ -331,7 +306,7 @@ def test_simulation_explorer_runs_headless():
     the cap, synced to the page, checks them, and gives the library's numbers."""
     import anywidget
 
-    from chutes_edu.widgets.board_editor import board_to_json
+    from chutes_edu.board import board_to_json
 
     ex = SimulationExplorer(n_games=2000)
     assert isinstance(ex, anywidget.AnyWidget)
@@ -390,18 +365,6 @@ def test_simulation_on_another_board():
     assert simulate(NOORDENBOS_2023, 10, seed=0).dtype == ex.turns.dtype
 
 
-def test_simulation_explorer_front_end_is_one_module_with_its_maths():
-    from chutes_edu.widgets import simulation_explorer
-
-    source = simulation_explorer.module_source()
-    assert SimulationExplorer._esm == source
-    for module in ("simulation_math.js", "coin_math.js", "convergence_chart.js",
-                   "explorer_ui.js", "board_math.js", "simulation_explorer.js"):
-        assert source.count(f"// {module}, bundled by") == 1, module
-    assert "window.ChutesSimulationExplorer = { mount:" in simulation_explorer.script_source()
-    assert ".chutes-simulation-explorer" in simulation_explorer.style_source()
-
-
 # --------------------------------------------------------------------------- add a jump
 def test_jump_explorer_reads_jump_effects():
     """The explorer computes and draws in the page (tests/test_jump_explorer_browser.py,
@@ -409,7 +372,7 @@ def test_jump_explorer_reads_jump_effects():
     checks them with the library and gives its numbers."""
     import anywidget
 
-    from chutes_edu.widgets.board_editor import board_to_json
+    from chutes_edu.board import board_to_json
 
     ex = JumpExplorer()
     assert isinstance(ex, anywidget.AnyWidget)
@@ -490,18 +453,6 @@ def test_jump_explorer_explains_what_the_sliders_skip():
         JumpExplorer(min_length=2.5)
 
 
-def test_jump_explorer_front_end_is_one_module_with_its_maths():
-    from chutes_edu.widgets import jump_explorer
-
-    source = jump_explorer.module_source()
-    assert JumpExplorer._esm == source
-    for module in ("jump_math.js", "jump_chart.js", "explorer_ui.js", "board_math.js",
-                   "editor_runner.js", "jump_explorer.js"):
-        assert source.count(f"// {module}, bundled by") == 1, module
-    assert "window.ChutesJumpExplorer = { mount:" in jump_explorer.script_source()
-    assert ".chutes-jump-explorer" in jump_explorer.style_source()
-
-
 # --------------------------------------------------------------------------- race
 def test_race_explorer():
     """The explorer computes and draws in the page (tests/test_race_explorer_browser.py,
@@ -510,8 +461,8 @@ def test_race_explorer():
     import anywidget
     import traitlets
 
+    from chutes_edu.board import board_to_json
     from chutes_edu.widgets import race_explorer
-    from chutes_edu.widgets.board_editor import board_to_json
 
     ex = RaceExplorer()
     assert isinstance(ex, anywidget.AnyWidget)
@@ -551,18 +502,6 @@ def test_race_reproduces_seed_004():
         slider.value = square
     chances = [f"{p:.4f}" for p in ex.probabilities]
     assert "0.1328" in chances and "0.2318" in chances
-
-
-def test_race_explorer_front_end_is_one_module_with_its_maths():
-    from chutes_edu.widgets import race_explorer
-
-    source = race_explorer.module_source()
-    assert RaceExplorer._esm == source
-    for module in ("race_math.js", "race_chart.js", "explorer_ui.js", "board_math.js",
-                   "race_board.js", "editor_picture.js", "race_explorer.js"):
-        assert source.count(f"// {module}, bundled by") == 1, module
-    assert "window.ChutesRaceExplorer = { mount:" in race_explorer.script_source()
-    assert ".chutes-race-explorer" in race_explorer.style_source()
 
 
 # --------------------------------------------------------------------------- every explorer

@@ -53,9 +53,9 @@ from chutes_edu import (
     square_distribution,
     turn_distribution,
 )
+from chutes_edu.board import board_from_json, board_to_json
 from chutes_edu.plots import description
 from chutes_edu.plots._style import _PAINTER
-from chutes_edu.widgets.board_editor import board_from_json, board_to_json
 
 EXACT_MAX = 120
 """Boards up to this size get the exact expected length (the explorer's boards have 100)."""

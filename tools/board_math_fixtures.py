@@ -61,7 +61,7 @@ from chutes_edu import (
     turn_distribution,
     win_probabilities,
 )
-from chutes_edu.widgets.board_editor import board_from_json, board_to_json
+from chutes_edu.board import board_from_json, board_to_json
 
 TAIL = 1e-12
 """The tail the pmfs are computed with (the library's default)."""

@@ -30,6 +30,7 @@ from typing import Any, cast
 import numpy as np
 
 from chutes_edu import MILTON_BRADLEY_1943, OVERSHOOT_RULES, random_board
+from chutes_edu.board import board_from_json, board_to_json
 from chutes_edu.design import (
     FairestRace,
     Goal,
@@ -40,7 +41,6 @@ from chutes_edu.design import (
     design_board,
 )
 from chutes_edu.markov import expected_turns
-from chutes_edu.widgets.board_editor import board_from_json, board_to_json
 
 GOALS = ("target", "short", "long", "spread", "race")
 """The goals of the explorer, as design_math.js names them."""

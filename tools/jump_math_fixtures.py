@@ -42,9 +42,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from board_explorer_math_fixtures import _boards
 
 from chutes_edu import MILTON_BRADLEY_1943, expected_turns, jump_effects, plot_jump_effects
+from chutes_edu.board import board_from_json, board_to_json
 from chutes_edu.plots import description
 from chutes_edu.widgets import jump_explorer
-from chutes_edu.widgets.board_editor import board_from_json, board_to_json
 
 FULL_MAX = 60
 """Boards up to this size are written with every price; bigger ones with a sample."""

@@ -42,13 +42,13 @@ from chutes_edu import (
     Board,
     random_board,
 )
+from chutes_edu.board import board_from_json, board_to_json
 from chutes_edu.control import (
     aim_landings,
     optimal_policy,
     policy_expected_turns,
     value_iteration,
 )
-from chutes_edu.widgets.board_editor import board_from_json, board_to_json
 
 LONGEST = 1e6
 """Policies whose expected game from some square is longer than this many turns are left out:

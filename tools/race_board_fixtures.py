@@ -38,8 +38,8 @@ from chutes_edu import (
     Board,
     draw_board,
 )
+from chutes_edu.board import board_from_json, board_to_json
 from chutes_edu.plots import description
-from chutes_edu.widgets.board_editor import board_from_json, board_to_json
 
 NAMES = ("", "", "my board", "Who wins?", "Lesson 8: a short board")
 """Names given to the random boards ("" for none, as a board the explorer is given unnamed)."""

@@ -36,7 +36,7 @@ from chutes_edu import (
     turn_distribution,
     win_probabilities,
 )
-from chutes_edu.widgets.board_editor import board_from_json, board_to_json
+from chutes_edu.board import board_from_json, board_to_json
 
 MAX_PMF = 20_000
 """Random boards whose pmf from square 0 is longer than this are skipped (only a big file)."""

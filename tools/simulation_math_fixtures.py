@@ -35,7 +35,7 @@ from chutes_edu import (
     random_board,
     simulate,
 )
-from chutes_edu.widgets.board_editor import board_from_json, board_to_json
+from chutes_edu.board import board_from_json, board_to_json
 
 RANDOM_BOARDS = 24
 """Random boards for the simulation's check (each costs the Node test 10^5 games)."""

@@ -32,7 +32,7 @@
 
   function mark() {
     BOXES.forEach(function (entry) {
-      document.querySelectorAll(entry[0]).forEach(function (box) {
+      document.querySelectorAll(entry[0]).forEach(function (/** @type {HTMLElement} */ box) {
         var scrolls = isScrolling(box);
         box.classList.toggle("course-scrolls", scrolls);
         if (scrolls) {
@@ -62,7 +62,7 @@
     mark();
     window.addEventListener("resize", soon);
     // Fonts change widths: look again once they have loaded.
-    if (document.fonts && document.fonts.ready) document.fonts.ready.then(soon);
+    if (document.fonts?.ready) document.fonts.ready.then(soon);
     window.addEventListener("load", soon);
   }
 

@@ -5,7 +5,8 @@ The editor is an anywidget whose front end is a few ES modules, each with one jo
 undo, words, geometry, drawing, the readout, the controls, keys and the pointer, the page's
 address, and a runner that computes in chunks of a few milliseconds, so that the page is never
 held up and the next edit cancels the work of the last), put together by ``js/board_editor.js``
-and bundled into one module by :func:`module_source`. On every edit the page computes, with
+and built into one module by esbuild (:mod:`chutes_edu.widgets._front_end`). On every edit the
+page computes, with
 ``js/board_math.js`` (the library's maths in JavaScript, held equal to it to :math:`10^{-9}` by
 ``tests/js/board_math.test.mjs`` and ``tests/test_board_math_js.py`` on hundreds of boards):
 
@@ -43,121 +44,31 @@ True
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Mapping
-from fractions import Fraction
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import anywidget
 import traitlets
 
-from ..board import Board
+from ..board import Board, board_from_json, board_to_json
 from ..boards import MILTON_BRADLEY_1943, PRESETS
-from ._bundle import bundle, styles
+from ._front_end import front_end
 
 __all__ = ["FRONT_END",
-           "BoardEditor", "board_to_json", "board_from_json", "presets_json", "module_source",
-           "script_source", "style_source"]
+           "BoardEditor", "board_to_json", "board_from_json", "presets_json",
+           ]
 
-_JS = Path(__file__).parent / "js"
 
-FIELDS: tuple[str, ...] = ("size", "die", "overshoot", "bonus_roll", "jumps", "traps")
-"""The fields of the JSON form of a board, in order."""
+
 
 MAX_SIZE = 1000
 """The largest board the editor takes; bigger boards are for the library. The page has the same
 limit (``LIMITS.size`` of board_math.js, ``MAX_SIZE`` in the editor's modules), checked before
 anything is built, so that an address asking for 10^9 squares costs nothing."""
 
-_ENTRY = "board_editor.js"
-FRONT_END = (_ENTRY, "ChutesBoardEditor")
-"""The front end's entry module and the global that publishes its ``mount`` on the course
-website, which loads every front end as one script
-(:func:`chutes_edu.widgets._bundle.site_script`)."""
-
-
-def _weight(w: Any) -> int | float:
-    """A die weight as a JSON number (ints stay ints)."""
-    if isinstance(w, numbers.Integral):
-        return int(w)
-    return float(w)
-
-
-def _die_json(die: int | tuple[Any, ...]) -> int | list[int | float]:
-    """The die as JSON: a number of faces, or weights. Rational weights that are not whole
-    (``Fraction(1, 3)``) are scaled to whole numbers by the least common multiple of their
-    denominators: the same probabilities, written exactly."""
-    if not isinstance(die, tuple):                  # a number of faces (Board keeps an int)
-        return int(die)
-    weights = list(die)
-    if weights and all(isinstance(w, numbers.Rational) for w in weights):
-        denominators = [int(Fraction(w).denominator) for w in weights]
-        if any(d != 1 for d in denominators):
-            scale = math.lcm(*denominators)
-            return [int(Fraction(w) * scale) for w in weights]
-    return [_weight(w) for w in weights]
-
-
-def board_to_json(board: Board) -> dict[str, Any]:
-    """The board in the editor's JSON form.
-
-    Parameters
-    ----------
-    board : Board
-        Any board.
-
-    Returns
-    -------
-    dict
-        ``size``; ``die`` (an int, or a list of weights: ints, floats, and fractions scaled to
-        whole numbers with the same probabilities); ``overshoot``; ``bonus_roll`` (None for none);
-        ``jumps`` (``[source, destination]`` pairs sorted by source); ``traps`` (sorted). The name
-        is not part of it. ``board_from_json`` of it equals ``board``.
-
-    Raises
-    ------
-    ValueError
-        If ``board`` is not a Board.
-    """
-    if not isinstance(board, Board):
-        raise ValueError(f"board_to_json needs a Board, not {type(board).__name__}")
-    return {"size": board.size, "die": _die_json(board.die), "overshoot": board.overshoot,
-            "bonus_roll": board.bonus_roll,
-            "jumps": [[int(a), int(b)] for a, b in board.jumps.items()],
-            "traps": [int(t) for t in board.traps]}
-
-
-def board_from_json(data: Mapping[str, Any], name: str = "") -> Board:
-    """Build a Board from the editor's JSON form (a field left out takes Board's default).
-
-    Parameters
-    ----------
-    data : mapping
-        Some of ``size``, ``die``, ``overshoot``, ``bonus_roll``, ``jumps`` (``[source,
-        destination]`` pairs) and ``traps``, as JSON gives them.
-    name : str, default ""
-        The board's name.
-
-    Returns
-    -------
-    Board
-
-    Raises
-    ------
-    ValueError
-        If ``data`` is not a mapping or has other keys, or with Board's own message for a board
-        that breaks a rule (the words the page shows for the same board).
-    """
-    if not isinstance(data, Mapping):
-        raise ValueError(f"a board in JSON form is a mapping of {', '.join(FIELDS)}, "
-                         f"not {type(data).__name__}")
-    unknown = sorted(str(k) for k in data if k not in FIELDS)
-    if unknown:
-        raise ValueError(f"unknown board field(s) {unknown}; the fields are {', '.join(FIELDS)}")
-    return Board(**{k: data[k] for k in FIELDS if k in data}, name=name)
+FRONT_END = front_end("board_editor")
+"""The editor's front end as esbuild builds it (:mod:`chutes_edu.widgets._front_end`):
+its ES module is the widget's ``_esm``, its stylesheet the ``_css``."""
 
 
 def presets_json(presets: Mapping[str, Board] | None = None) -> dict[str, dict[str, Any]]:
@@ -176,60 +87,6 @@ def presets_json(presets: Mapping[str, Board] | None = None) -> dict[str, dict[s
     """
     chosen = PRESETS if presets is None else presets
     return {str(name): board_to_json(board) for name, board in chosen.items()}
-
-
-def _bundle(entry: str, *, classic: bool) -> str:
-    """Our ES modules from ``entry`` on, as one script (:func:`~chutes_edu.widgets._bundle.bundle`
-    over this module's ``_JS`` folder, the editor's front end published as
-    ``window.ChutesBoardEditor``)."""
-    return bundle(entry, classic=classic, folder=_JS, global_name="ChutesBoardEditor",
-                  what="board editor", origin="chutes_edu.widgets.board_editor")
-
-
-@cache
-def module_source() -> str:
-    """The editor's front end as the single ES module anywidget loads.
-
-    The editor is a few ES modules, each with one job (``board_editor.js`` puts them together;
-    ``board_math.js`` is the maths), importing one another by relative paths, so that Node's
-    tests and a browser load them as they are; anywidget loads one string, so they are bundled
-    into one module by the explorers' small bundler (:mod:`chutes_edu.widgets._bundle`).
-
-    Returns
-    -------
-    str
-        JavaScript source of an ES module exporting ``default`` (``{render}``), ``mount`` and the
-        rest of ``board_editor.js``'s exports (what Node's tests use), not the maths.
-
-    Raises
-    ------
-    ValueError
-        If the modules import each other in a cycle, import a module that is missing or a name
-        that a module does not export, or use an import or export form the bundler does not
-        read (a broken package).
-    """
-    return _bundle(_ENTRY, classic=False)
-
-
-def style_source() -> str:
-    """The editor's styles: the explorers' shared ``controls.css``, then ``board_editor.css``."""
-    return styles("board_editor.css", folder=_JS)
-
-
-def script_source() -> str:
-    """The editor's front end as a classic script, for a page opened from disk.
-
-    A browser blocks ES module imports on a page opened from disk (``file://``: no origin, so no
-    cross-origin request), and the course website must work that way, offline. So the site loads
-    the same modules as :func:`module_source` bundles them, wrapped in one function instead of
-    exported, with ``mount`` published as ``window.ChutesBoardEditor.mount``.
-
-    Returns
-    -------
-    str
-        JavaScript source of a classic script.
-    """
-    return _bundle(_ENTRY, classic=True)
 
 
 class BoardEditor(anywidget.AnyWidget):
@@ -293,8 +150,8 @@ class BoardEditor(anywidget.AnyWidget):
     offline_summary = ("Board editor: draw ladders, chutes and traps on a board and watch the "
                        "expected length of a game change")
 
-    _esm = module_source()
-    _css = style_source()
+    _esm = FRONT_END.module_path
+    _css = FRONT_END.style_path
 
     board_json = traitlets.Dict(help="The board in JSON form (board_to_json).").tag(sync=True)
     board_name = traitlets.Unicode("", help="The board's name, or ''.").tag(sync=True)

@@ -10,7 +10,7 @@ the game length's distribution :math:`P(T = k)` turn by turn
 :math:`e_0 P^k` (:func:`~chutes_edu.square_distribution`).
 
 The explorer is an anywidget whose front end (``js/board_explorer.js``, bundled with the modules
-it imports by :mod:`chutes_edu.widgets._bundle`) computes all of it in the page with
+it imports by esbuild (``npm run build``)) computes all of it in the page with
 ``js/board_math.js`` and ``js/board_explorer_math.js``, the library's maths in JavaScript held
 equal to it by ``tests/js/board_math.test.mjs`` and ``board_explorer_math.test.mjs``: so it runs
 live in JupyterLab, in Voila and on the course website alike, with no kernel behind the page.
@@ -22,20 +22,19 @@ kernel the numbers through the library (:attr:`BoardExplorer.readout`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 import anywidget
 import traitlets
 
-from ..board import OVERSHOOT_RULES, Board
+from ..board import OVERSHOOT_RULES, Board, board_from_json, board_to_json
 from ..boards import MILTON_BRADLEY_1943, PRESETS
 from ..markov import expected_turns
 from ._base import _Offline, _Results
-from ._bundle import JS, bundle, styles
-from .board_editor import board_from_json, board_to_json, presets_json
+from ._front_end import front_end
+from .board_editor import presets_json
 
-__all__ = ["FRONT_END", "BoardExplorer", "module_source", "script_source", "style_source",
+__all__ = ["FRONT_END", "BoardExplorer",
            "HEAT_MAPS", "DIE_MIN", "DIE_MAX", "TURNS_MAX"]
 
 HEAT_MAPS = ("turns", "visits", "after")
@@ -55,34 +54,10 @@ _HEAT_OPTIONS = [("expected turns to finish", "turns"),
                  ("expected visits from the start", "visits"),
                  ("where the token is after k turns", "after")]
 
-_ENTRY = "board_explorer.js"
-FRONT_END = (_ENTRY, "ChutesBoardExplorer")
-"""The front end's entry module and the global that publishes its ``mount`` on the course
-website, which loads every front end as one script
-(:func:`chutes_edu.widgets._bundle.site_script`)."""
-_ORIGIN = "chutes_edu.widgets.board_explorer"
-
-
-@cache
-def module_source() -> str:
-    """The explorer's front end as the single ES module anywidget loads (see
-    :func:`chutes_edu.widgets._bundle.bundle`)."""
-    return bundle(_ENTRY, classic=False, folder=JS, global_name="ChutesBoardExplorer",
-                  what="board explorer", origin=_ORIGIN)
-
-
-def script_source() -> str:
-    """The explorer's front end as a classic script for a page opened from disk (the course
-    website), publishing ``window.ChutesBoardExplorer.mount(el, {board_json, board_name,
-    preset_name, presets_json, heat_map, turns_played, exact_shown})``."""
-    return bundle(_ENTRY, classic=True, folder=JS, global_name="ChutesBoardExplorer",
-                  what="board explorer", origin=_ORIGIN)
-
-
-def style_source() -> str:
-    """The explorer's styles: the explorers' shared ``controls.css``, ``coin_explorer.css`` (which
-    holds the pictures drawn in the page, ``.chutes-chart``), then ``board_explorer.css``."""
-    return styles("coin_explorer.css", "board_explorer.css")
+FRONT_END = front_end("board_explorer")
+"""The explorer's front end as esbuild builds it (:mod:`chutes_edu.widgets._front_end`):
+its ES module is the widget's ``_esm``, its stylesheet the ``_css``; the course website loads
+it with every other front end as one script."""
 
 
 class _Control:
@@ -183,8 +158,8 @@ class BoardExplorer(_Offline, anywidget.AnyWidget):
     offline_summary = ("Board explorer: change the board and its rules and watch the expected "
                        "length of a game")
 
-    _esm = module_source()
-    _css = style_source()
+    _esm = FRONT_END.module_path
+    _css = FRONT_END.style_path
 
     board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
     board_name = traitlets.Unicode("", help="The board's name, '' once edited.").tag(sync=True)

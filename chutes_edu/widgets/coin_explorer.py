@@ -9,7 +9,7 @@ times and shows the running mean :math:`\bar F_k` with its 95% band
 :math:`1/p`.
 
 The explorer is an anywidget whose front end (``js/coin_explorer.js``, bundled with the modules it
-imports by :mod:`chutes_edu.widgets._bundle`) draws the waits with its own seeded generator and
+imports by esbuild (``npm run build``)) draws the waits with its own seeded generator and
 computes in the page with ``js/coin_math.js``, the library's maths in JavaScript held equal to it
 by ``tests/js/coin_math.test.mjs``: so it runs live in JupyterLab, in Voila and on the course
 website alike, with no kernel behind the page. Python holds the state (``p``, ``n_trials``,
@@ -20,7 +20,6 @@ numpy's draws for the same arguments, a different sample of the same waits than 
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import anywidget
@@ -30,10 +29,10 @@ import traitlets
 from ..coin import expected_flips, flips_until_heads
 from ..simulation import running_mean
 from ._base import _Offline
-from ._bundle import JS, bundle, styles
+from ._front_end import front_end
 
 __all__ = ["FRONT_END",
-           "CoinFlipExplorer", "module_source", "script_source", "style_source", "MAX_TRIALS",
+           "CoinFlipExplorer", "MAX_TRIALS",
            "MAX_SEED"]
 
 MAX_TRIALS = 100_000
@@ -43,33 +42,10 @@ stays within a frame in the page (10^6 waits took 40 to 70 ms on the course's 2-
 MAX_SEED = 2**32 - 1
 """The largest seed (``MAX_SEED`` of coin_math.js): seeds are whole numbers from 0 to 2^32 - 1."""
 
-_ENTRY = "coin_explorer.js"
-FRONT_END = (_ENTRY, "ChutesCoinExplorer")
-"""The front end's entry module and the global that publishes its ``mount`` on the course
-website, which loads every front end as one script
-(:func:`chutes_edu.widgets._bundle.site_script`)."""
-_ORIGIN = "chutes_edu.widgets.coin_explorer"
-
-
-@cache
-def module_source() -> str:
-    """The explorer's front end as the single ES module anywidget loads (see
-    :func:`chutes_edu.widgets._bundle.bundle`)."""
-    return bundle(_ENTRY, classic=False, folder=JS, global_name="ChutesCoinExplorer",
-                  what="coin-flip explorer", origin=_ORIGIN)
-
-
-def script_source() -> str:
-    """The explorer's front end as a classic script for a page opened from disk (the course
-    website), publishing ``window.ChutesCoinExplorer.mount(el, {p, n_trials, seed})``."""
-    return bundle(_ENTRY, classic=True, folder=JS, global_name="ChutesCoinExplorer",
-                  what="coin-flip explorer", origin=_ORIGIN)
-
-
-def style_source() -> str:
-    """The explorer's styles: the explorers' shared ``controls.css``, then
-    ``coin_explorer.css``."""
-    return styles("coin_explorer.css")
+FRONT_END = front_end("coin_explorer")
+"""The explorer's front end as esbuild builds it (:mod:`chutes_edu.widgets._front_end`):
+its ES module is the widget's ``_esm``, its stylesheet the ``_css``; the course website loads
+it with every other front end as one script."""
 
 
 def _probability(p: Any) -> float:
@@ -127,8 +103,8 @@ class CoinFlipExplorer(_Offline, anywidget.AnyWidget):
     offline_summary = ("Waiting for heads: flip a coin until heads and watch the average "
                        "number of flips")
 
-    _esm = module_source()
-    _css = style_source()
+    _esm = FRONT_END.module_path
+    _css = FRONT_END.style_path
 
     p = traitlets.Float(0.5, help="The probability of heads.").tag(sync=True)
     n_trials = traitlets.Int(1000, help="The number of waits.").tag(sync=True)

@@ -11,7 +11,7 @@ jump until none improves, local search then swaps, drops or adds one jump at a t
 (:func:`~chutes_edu.design.design_board`).
 
 The explorer is an anywidget whose front end (``js/design_explorer.js``, bundled with the modules
-it imports by :mod:`chutes_edu.widgets._bundle`) searches in the page with ``js/design_math.js``,
+it imports by esbuild (``npm run build``)) searches in the page with ``js/design_math.js``,
 the library's greedy and local search in JavaScript held equal to it by
 ``tests/js/design_math.test.mjs``, in slices that never hold the page: so it runs live in
 JupyterLab, in Voila and on the course website alike, with no kernel behind the page. The
@@ -25,13 +25,12 @@ both ways and checked) and gives a reader in the kernel the library's design for
 from __future__ import annotations
 
 import math
-from functools import cache
 from typing import Any
 
 import anywidget
 import traitlets
 
-from ..board import Board
+from ..board import Board, board_to_json
 from ..boards import MILTON_BRADLEY_1943
 from ..design import (
     Design,
@@ -45,10 +44,9 @@ from ..design import (
 )
 from ..markov import expected_turns
 from ._base import _escape, _Offline
-from ._bundle import JS, bundle, styles
-from .board_editor import board_to_json
+from ._front_end import front_end
 
-__all__ = ["FRONT_END", "DesignExplorer", "module_source", "script_source", "style_source",
+__all__ = ["FRONT_END", "DesignExplorer",
            "GOALS", "PAGE_METHODS"]
 
 GOALS = (("a target length", "target"), ("the shortest game", "short"),
@@ -63,35 +61,10 @@ _PARAMETER = {"target": ("target turns", 25.0), "spread": ("mean (turns)", None)
               "race": ("seats", 2.0)}
 MOST_JUMPS = 4
 
-_ENTRY = "design_explorer.js"
-FRONT_END = (_ENTRY, "ChutesDesignExplorer")
-"""The front end's entry module and the global that publishes its ``mount`` on the course
-website, which loads every front end as one script
-(:func:`chutes_edu.widgets._bundle.site_script`)."""
-_ORIGIN = "chutes_edu.widgets.design_explorer"
-
-
-@cache
-def module_source() -> str:
-    """The explorer's front end as the single ES module anywidget loads (see
-    :func:`chutes_edu.widgets._bundle.bundle`)."""
-    return bundle(_ENTRY, classic=False, folder=JS, global_name="ChutesDesignExplorer",
-                  what="design explorer", origin=_ORIGIN)
-
-
-def script_source() -> str:
-    """The explorer's front end as a classic script for a page opened from disk (the course
-    website), publishing ``window.ChutesDesignExplorer.mount(el, {board_json, board_name, goal,
-    parameter, tolerance, max_jumps, method, runs})``."""
-    return bundle(_ENTRY, classic=True, folder=JS, global_name="ChutesDesignExplorer",
-                  what="design explorer", origin=_ORIGIN)
-
-
-def style_source() -> str:
-    """The explorer's styles: the explorers' shared ``controls.css``, ``coin_explorer.css`` (the
-    pictures drawn in the page, ``.chutes-chart``), ``board_explorer.css`` (the board's picture),
-    then ``design_explorer.css``."""
-    return styles("coin_explorer.css", "board_explorer.css", "design_explorer.css")
+FRONT_END = front_end("design_explorer")
+"""The explorer's front end as esbuild builds it (:mod:`chutes_edu.widgets._front_end`):
+its ES module is the widget's ``_esm``, its stylesheet the ``_css``; the course website loads
+it with every other front end as one script."""
 
 
 class _Control:
@@ -211,8 +184,8 @@ class DesignExplorer(_Offline, anywidget.AnyWidget):
     offline_summary = ("Design explorer: choose a goal and let a search add ladders and "
                        "chutes to the board")
 
-    _esm = module_source()
-    _css = style_source()
+    _esm = FRONT_END.module_path
+    _css = FRONT_END.style_path
 
     board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
     board_name = traitlets.Unicode("", help="The board's name.").tag(sync=True)

@@ -12,7 +12,7 @@ against its kind: a ladder that lengthens the game or a chute that shortens it
 (:func:`~chutes_edu.plots.charts.surprising_jumps`).
 
 The explorer is an anywidget whose front end (``js/jump_explorer.js``, bundled with the modules
-it imports by :mod:`chutes_edu.widgets._bundle`) computes in the page with ``js/jump_math.js``,
+it imports by esbuild (``npm run build``)) computes in the page with ``js/jump_math.js``,
 the library's sweep in JavaScript held equal to it by ``tests/js/jump_math.test.mjs``: so it runs
 live in JupyterLab, in Voila and on the course website alike, with no kernel behind the page.
 Python holds the state (the board as ``board_json``, ``min_length``, and the jump shown as
@@ -22,51 +22,25 @@ numbers through the library (:attr:`JumpExplorer.effects`, :attr:`JumpExplorer.e
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import anywidget
 import numpy as np
 import traitlets
 
-from ..board import Board, _square
+from ..board import Board, _square, board_to_json
 from ..boards import MILTON_BRADLEY_1943
 from ..markov import expected_turns, jump_effects
 from ..plots.charts import surprising_jumps
 from ._base import _Offline
-from ._bundle import JS, bundle, styles
-from .board_editor import board_to_json
+from ._front_end import front_end
 
-__all__ = ["FRONT_END", "JumpExplorer", "module_source", "script_source", "style_source"]
+__all__ = ["FRONT_END", "JumpExplorer"]
 
-_ENTRY = "jump_explorer.js"
-FRONT_END = (_ENTRY, "ChutesJumpExplorer")
-"""The front end's entry module and the global that publishes its ``mount`` on the course
-website, which loads every front end as one script
-(:func:`chutes_edu.widgets._bundle.site_script`)."""
-_ORIGIN = "chutes_edu.widgets.jump_explorer"
-
-
-@cache
-def module_source() -> str:
-    """The explorer's front end as the single ES module anywidget loads (see
-    :func:`chutes_edu.widgets._bundle.bundle`)."""
-    return bundle(_ENTRY, classic=False, folder=JS, global_name="ChutesJumpExplorer",
-                  what="jump explorer", origin=_ORIGIN)
-
-
-def script_source() -> str:
-    """The explorer's front end as a classic script for a page opened from disk (the course
-    website), publishing ``window.ChutesJumpExplorer.mount(el, {board_json, board_name,
-    min_length, jump})``."""
-    return bundle(_ENTRY, classic=True, folder=JS, global_name="ChutesJumpExplorer",
-                  what="jump explorer", origin=_ORIGIN)
-
-
-def style_source() -> str:
-    """The explorer's styles: the explorers' shared ``controls.css``, ``coin_explorer.css`` (which
-    holds the pictures drawn in the page, ``.chutes-chart``), then ``jump_explorer.css``."""
-    return styles("coin_explorer.css", "jump_explorer.css")
+FRONT_END = front_end("jump_explorer")
+"""The explorer's front end as esbuild builds it (:mod:`chutes_edu.widgets._front_end`):
+its ES module is the widget's ``_esm``, its stylesheet the ``_css``; the course website loads
+it with every other front end as one script."""
 
 
 def _title(board: Board) -> str:
@@ -218,8 +192,8 @@ class JumpExplorer(_Offline, anywidget.AnyWidget):
     offline_summary = ("Jump explorer: add a ladder or chute anywhere and see how the "
                        "expected length changes")
 
-    _esm = module_source()
-    _css = style_source()
+    _esm = FRONT_END.module_path
+    _css = FRONT_END.style_path
 
     board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
     board_name = traitlets.Unicode("", help="The board's name.").tag(sync=True)

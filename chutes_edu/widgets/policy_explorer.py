@@ -16,7 +16,7 @@ targets are the policy. Next to it the explorer shows the expected turns of that
 (:func:`~chutes_edu.control.optimal_policy`).
 
 The explorer is an anywidget whose front end (``js/policy_explorer.js``, bundled with the modules
-it imports by :mod:`chutes_edu.widgets._bundle`) computes in the page with ``js/policy_math.js``,
+it imports by esbuild (``npm run build``)) computes in the page with ``js/policy_math.js``,
 the library's maths in JavaScript held equal to it by ``tests/js/policy_math.test.mjs``, in slices
 that never hold the page: so it runs live in JupyterLab, in Voila and on the course website alike,
 with no kernel behind the page. Python holds the state (the board as ``board_json``, and
@@ -28,20 +28,18 @@ reader in the kernel the numbers through the library (:attr:`PolicyExplorer.resu
 from __future__ import annotations
 
 import math
-from functools import cache
 from typing import Any
 
 import anywidget
 import traitlets
 
 from .. import control
-from ..board import Board
+from ..board import Board, board_to_json
 from ..boards import AIMING_GAME_2021
 from ._base import _Offline
-from ._bundle import JS, bundle, styles
-from .board_editor import board_to_json
+from ._front_end import front_end
 
-__all__ = ["FRONT_END", "PolicyExplorer", "module_source", "script_source", "style_source",
+__all__ = ["FRONT_END", "PolicyExplorer",
            "SLIDERS"]
 
 SLIDERS: dict[str, tuple[str, float, float, float]] = {
@@ -52,34 +50,10 @@ SLIDERS: dict[str, tuple[str, float, float, float]] = {
 """Each slider's trait and (min, max, step), as the page draws them (``SLIDERS`` of
 policy_explorer.js)."""
 
-_ENTRY = "policy_explorer.js"
-FRONT_END = (_ENTRY, "ChutesPolicyExplorer")
-"""The front end's entry module and the global that publishes its ``mount`` on the course
-website, which loads every front end as one script
-(:func:`chutes_edu.widgets._bundle.site_script`)."""
-_ORIGIN = "chutes_edu.widgets.policy_explorer"
-
-
-@cache
-def module_source() -> str:
-    """The explorer's front end as the single ES module anywidget loads (see
-    :func:`chutes_edu.widgets._bundle.bundle`)."""
-    return bundle(_ENTRY, classic=False, folder=JS, global_name="ChutesPolicyExplorer",
-                  what="policy explorer", origin=_ORIGIN)
-
-
-def script_source() -> str:
-    """The explorer's front end as a classic script for a page opened from disk (the course
-    website), publishing ``window.ChutesPolicyExplorer.mount(el, {board_json, board_name,
-    aim_exact, aim_lean, discount_factor})``."""
-    return bundle(_ENTRY, classic=True, folder=JS, global_name="ChutesPolicyExplorer",
-                  what="policy explorer", origin=_ORIGIN)
-
-
-def style_source() -> str:
-    """The explorer's styles: the explorers' shared ``controls.css``, ``coin_explorer.css`` (which
-    holds the pictures drawn in the page, ``.chutes-chart``), then ``policy_explorer.css``."""
-    return styles("coin_explorer.css", "policy_explorer.css")
+FRONT_END = front_end("policy_explorer")
+"""The explorer's front end as esbuild builds it (:mod:`chutes_edu.widgets._front_end`):
+its ES module is the widget's ``_esm``, its stylesheet the ``_css``; the course website loads
+it with every other front end as one script."""
 
 
 def _setting(name: str, value: Any) -> float:
@@ -162,8 +136,8 @@ class PolicyExplorer(_Offline, anywidget.AnyWidget):
     offline_summary = ("Aiming explorer: set how accurately the token moves and see the best "
                        "target from every square")
 
-    _esm = module_source()
-    _css = style_source()
+    _esm = FRONT_END.module_path
+    _css = FRONT_END.style_path
 
     board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
     board_name = traitlets.Unicode("", help="The board's name.").tag(sync=True)

@@ -12,7 +12,7 @@ least :math:`k` (Noordenbos):
 (:func:`~chutes_edu.win_probabilities`).
 
 The explorer is an anywidget whose front end (``js/race_explorer.js``, bundled with the modules
-it imports by :mod:`chutes_edu.widgets._bundle`) computes in the page with ``js/race_math.js``,
+it imports by esbuild (``npm run build``)) computes in the page with ``js/race_math.js``,
 the library's maths in JavaScript held equal to it by ``tests/js/race_math.test.mjs``, and
 draws the bars and the board with the seats' tokens there (their descriptions the library's, the
 board's held equal to :func:`~chutes_edu.draw_board`'s by ``tests/js/race_board.test.mjs``): so
@@ -25,22 +25,20 @@ the library (:attr:`RaceExplorer.probabilities`).
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import anywidget
 import numpy as np
 import traitlets
 
-from ..board import Board, _on_board
+from ..board import Board, _on_board, board_to_json
 from ..boards import MILTON_BRADLEY_1943
 from ..markov import win_probabilities
 from ._base import _Offline
-from ._bundle import JS, bundle, styles
-from .board_editor import board_to_json
+from ._front_end import front_end
 
 __all__ = ["FRONT_END",
-           "RaceExplorer", "module_source", "script_source", "style_source", "MIN_PLAYERS",
+           "RaceExplorer", "MIN_PLAYERS",
            "MAX_PLAYERS"]
 
 MIN_PLAYERS = 2
@@ -49,34 +47,10 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 """The most players of the explorer (``MAX_PLAYERS`` of race_math.js)."""
 
-_ENTRY = "race_explorer.js"
-FRONT_END = (_ENTRY, "ChutesRaceExplorer")
-"""The front end's entry module and the global that publishes its ``mount`` on the course
-website, which loads every front end as one script
-(:func:`chutes_edu.widgets._bundle.site_script`)."""
-_ORIGIN = "chutes_edu.widgets.race_explorer"
-
-
-@cache
-def module_source() -> str:
-    """The explorer's front end as the single ES module anywidget loads (see
-    :func:`chutes_edu.widgets._bundle.bundle`)."""
-    return bundle(_ENTRY, classic=False, folder=JS, global_name="ChutesRaceExplorer",
-                  what="race explorer", origin=_ORIGIN)
-
-
-def script_source() -> str:
-    """The explorer's front end as a classic script for a page opened from disk (the course
-    website), publishing ``window.ChutesRaceExplorer.mount(el, {board_json, board_name,
-    positions})``."""
-    return bundle(_ENTRY, classic=True, folder=JS, global_name="ChutesRaceExplorer",
-                  what="race explorer", origin=_ORIGIN)
-
-
-def style_source() -> str:
-    """The explorer's styles: the explorers' shared ``controls.css``, ``coin_explorer.css`` (which
-    holds the pictures drawn in the page, ``.chutes-chart``), then ``race_explorer.css``."""
-    return styles("coin_explorer.css", "race_explorer.css")
+FRONT_END = front_end("race_explorer")
+"""The explorer's front end as esbuild builds it (:mod:`chutes_edu.widgets._front_end`):
+its ES module is the widget's ``_esm``, its stylesheet the ``_css``; the course website loads
+it with every other front end as one script."""
 
 
 def _positions(board: Board, value: Any) -> list[int]:
@@ -177,8 +151,8 @@ class RaceExplorer(_Offline, anywidget.AnyWidget):
     offline_summary = ("Race explorer: put the players anywhere and see who is most likely to "
                        "win")
 
-    _esm = module_source()
-    _css = style_source()
+    _esm = FRONT_END.module_path
+    _css = FRONT_END.style_path
 
     board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
     board_name = traitlets.Unicode("", help="The board's name.").tag(sync=True)

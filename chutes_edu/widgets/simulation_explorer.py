@@ -10,7 +10,7 @@ settles on :math:`E[\min(T, \mathrm{cap})] < E[T]` however many games are played
 (:func:`~chutes_edu.capped_mean`): the bias of a cap.
 
 The explorer is an anywidget whose front end (``js/simulation_explorer.js``, bundled with the
-modules it imports by :mod:`chutes_edu.widgets._bundle`) plays the games with its own seeded
+modules it imports by esbuild (``npm run build``)) plays the games with its own seeded
 generator, a few milliseconds at a time, and computes in the page with ``js/simulation_math.js``
 (held to the library by ``tests/js/simulation_math.test.mjs``): so it runs live in JupyterLab, in
 Voila and on the course website alike, with no kernel behind the page. Python holds the state
@@ -22,24 +22,22 @@ arguments, a different sample of the same game than the page's.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import anywidget
 import numpy as np
 import traitlets
 
-from ..board import Board
+from ..board import Board, board_to_json
 from ..boards import MILTON_BRADLEY_1943
 from ..markov import expected_turns
 from ..simulation import capped_mean, running_mean, simulate
 from ._base import _Offline
-from ._bundle import JS, bundle, styles
-from .board_editor import board_to_json
+from ._front_end import front_end
 from .coin_explorer import _whole
 
 __all__ = ["FRONT_END",
-           "SimulationExplorer", "module_source", "script_source", "style_source", "MAX_GAMES",
+           "SimulationExplorer", "MAX_GAMES",
            "MAX_SEED", "MAX_CAP"]
 
 MAX_GAMES = 1_000_000
@@ -51,34 +49,10 @@ MAX_SEED = 2**32 - 1
 MAX_CAP = 300
 """The longest turn cap the explorer offers (``MAX_CAP`` of simulation_explorer.js); 0 is none."""
 
-_ENTRY = "simulation_explorer.js"
-FRONT_END = (_ENTRY, "ChutesSimulationExplorer")
-"""The front end's entry module and the global that publishes its ``mount`` on the course
-website, which loads every front end as one script
-(:func:`chutes_edu.widgets._bundle.site_script`)."""
-_ORIGIN = "chutes_edu.widgets.simulation_explorer"
-
-
-@cache
-def module_source() -> str:
-    """The explorer's front end as the single ES module anywidget loads (see
-    :func:`chutes_edu.widgets._bundle.bundle`)."""
-    return bundle(_ENTRY, classic=False, folder=JS, global_name="ChutesSimulationExplorer",
-                  what="simulation explorer", origin=_ORIGIN)
-
-
-def script_source() -> str:
-    """The explorer's front end as a classic script for a page opened from disk (the course
-    website), publishing ``window.ChutesSimulationExplorer.mount(el, {board_json, board_name,
-    n_games, seed, cap})``."""
-    return bundle(_ENTRY, classic=True, folder=JS, global_name="ChutesSimulationExplorer",
-                  what="simulation explorer", origin=_ORIGIN)
-
-
-def style_source() -> str:
-    """The explorer's styles: the explorers' shared ``controls.css``, ``coin_explorer.css`` (which
-    holds the number boxes and the pictures drawn in the page), then ``simulation_explorer.css``."""
-    return styles("coin_explorer.css", "simulation_explorer.css")
+FRONT_END = front_end("simulation_explorer")
+"""The explorer's front end as esbuild builds it (:mod:`chutes_edu.widgets._front_end`):
+its ES module is the widget's ``_esm``, its stylesheet the ``_css``; the course website loads
+it with every other front end as one script."""
 
 
 _LIMITS = {"games": ("n_games", 1, MAX_GAMES), "random_seed": ("seed", 0, MAX_SEED),
@@ -172,8 +146,8 @@ class SimulationExplorer(_Offline, anywidget.AnyWidget):
     offline_summary = ("Simulation explorer: play many games and watch the running mean "
                        "approach the exact value")
 
-    _esm = module_source()
-    _css = style_source()
+    _esm = FRONT_END.module_path
+    _css = FRONT_END.style_path
 
     board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
     board_name = traitlets.Unicode("", help="The board's name.").tag(sync=True)

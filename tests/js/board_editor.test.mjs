@@ -436,6 +436,7 @@ describe("the runner", () => {
   });
 
   test("a generator that throws gives one line of words, not an exception", () => {
+    // biome-ignore lint/correctness/useYield: a computation that fails before its first step
     const runner = createRunner({ steps: function* gen() { throw new RangeError("Array buffer allocation failed"); } });
     const result = runner.run({}, "x", () => assert.fail("at once"));
     assert.match(result.error, /^the page could not compute this board: Array buffer allocation failed$/);

@@ -33,7 +33,9 @@ describe("the library's numbers", { skip }, () => {
     for (const [n, { label, board, positions, wins }] of fixtures.races.entries()) {
       const got = winProbabilities(board, positions);
       assert.equal(got.length, wins.length);
-      wins.forEach((w, i) => assertClose(got[i], w, `race ${n} (${label}) ${positions}: seat ${i}`));
+      wins.forEach((w, i) => {
+        assertClose(got[i], w, `race ${n} (${label}) ${positions}: seat ${i}`);
+      });
     }
   });
 
@@ -43,7 +45,9 @@ describe("the library's numbers", { skip }, () => {
       const key = JSON.stringify(board);
       if (!byBoard.has(key)) byBoard.set(key, createRace(board));
       const got = byBoard.get(key).wins(positions);
-      wins.forEach((w, i) => assertClose(got[i], w, `${positions}: seat ${i}`));
+      wins.forEach((w, i) => {
+        assertClose(got[i], w, `${positions}: seat ${i}`);
+      });
     }
   });
 

@@ -331,7 +331,8 @@ function listen(/** @type {any} */ ed) {
  * @param {{syncHash?: boolean}} [options]
  */
 function view(model, el, { syncHash = false } = {}) {
-  const id = `chutes-editor-${(instances += 1)}-${Math.random().toString(36).slice(2, 7)}`;
+  instances += 1;
+  const id = `chutes-editor-${instances}-${Math.random().toString(36).slice(2, 7)}`;
   /** The editor: its state, its parts and what is on the page. */
   const ed = /** @type {any} */ ({
     id, model, syncHash, state: startState(model, syncHash), runner: createRunner(),

@@ -139,6 +139,7 @@ function integerWeights(/** @type {any} */ board) {
   if (typeof die === "number") return Array.from({ length: die }, () => 1n);
   const fractions = die.map((/** @type {number} */ w) => decimalFraction(w));
   const common = fractions.reduce((/** @type {bigint} */ d, /** @type {bigint[]} */ [, q]) =>
+    // biome-ignore lint/complexity/useMathMinMax: BigInts, which Math.max refuses
     (q > d ? q : d), 1n);                               // powers of ten: the largest is common
   return fractions.map((/** @type {bigint[]} */ [p, q]) => p * (common / q));
 }

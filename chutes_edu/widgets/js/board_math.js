@@ -150,7 +150,7 @@ export class BoardError extends Error {
 /**
  * Run a step-by-step computation to its end.
  * @template T
- * @param {Generator<void, T, void>} steps
+ * @param {Generator<unknown, T, void>} steps
  * @returns {T}
  */
 export function run(steps) {
@@ -388,6 +388,7 @@ export function pyRepr(value, max = Infinity) {
 }
 
 /** Python's str.splitlines boundaries. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: Python splits lines at these controls too
 const LINE_BREAKS = /[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]+/g;
 
 /**
@@ -593,12 +594,12 @@ function checkJumps(/** @type {unknown} */ jumps, /** @type {number} */ size) {
       ends.map(arrow).join(", "));
   }
   const selfs = entries.filter(([a, b]) => a === b);
-  if (selfs.length) problems.push("jumps onto their own square: " + selfs.map(arrow).join(", "));
+  if (selfs.length) problems.push(`jumps onto their own square: ${selfs.map(arrow).join(", ")}`);
   const chains = entries.filter(([a, b]) => clean.has(b) && a !== b).map(([a, b]) =>
     `${arrow([a, b])} lands on the source of ${arrow([b, /** @type {number} */ (clean.get(b))])}` +
     (clean.get(b) === a ? " (a loop)" : ""));
-  if (chains.length) problems.push("chained jumps: " + chains.join("; "));
-  if (problems.length) throw new BoardError("invalid jumps: " + problems.join("; "));
+  if (chains.length) problems.push(`chained jumps: ${chains.join("; ")}`);
+  if (problems.length) throw new BoardError(`invalid jumps: ${problems.join("; ")}`);
   return clean;
 }
 
@@ -627,8 +628,8 @@ function checkTraps(/** @type {unknown} */ traps, /** @type {number} */ size,
   }
   const sources = squares.filter((v) => jumps.has(v))
     .map((v) => `${v} (the jump ${v}->${jumps.get(v)})`);
-  if (sources.length) problems.push("a trap cannot be a jump's source: " + sources.join(", "));
-  if (problems.length) throw new BoardError("invalid traps: " + problems.join("; "));
+  if (sources.length) problems.push(`a trap cannot be a jump's source: ${sources.join(", ")}`);
+  if (problems.length) throw new BoardError(`invalid traps: ${problems.join("; ")}`);
   return squares;
 }
 
@@ -1273,7 +1274,7 @@ function turnTaker(model, plan) {
   const sums = new Float64Array(n + 2);
   const stay = new Float64Array(n + 1);              // the chance of a move lost to "stay"
   if (overshoot === "stay") for (let i = 0; i < overFrom.length; i += 1) stay[overFrom[i]] = overChance[i];
-  let src = w;
+  let src = /** @type {Float64Array} */ (w);
   let ended = 0;
   const taker = {
     going: 0,
@@ -1586,6 +1587,7 @@ function* distributionSteps(model, start, tail, maxTurns, solved, budget) {
       longer.set(pmf);
       pmf = longer;
     }
+    // biome-ignore lint/complexity/useMathMinMax: a NaN or -0 mass must read 0, as Math.max would not
     pmf[length++] = ended > 0 ? ended : 0;
     // The library's rule: stop when both counts of what is left are below `tail` (they differ by
     // rounding); the second test alone ends it if rounding keeps 1 - total above `tail`.
@@ -1846,7 +1848,9 @@ function fields(/** @type {BoardJSON} */ board) {
   if (!Array.isArray(traps) || !traps.every(isWhole)) {
     throw new BoardError(`traps must be a list of whole numbers, not ${pyRepr(traps, REPR_CAP)}`);
   }
-  return { size, die, overshoot, bonus, traps, jumps: jumpPairs(board) };
+  return { size: /** @type {number} */ (size), die: /** @type {number | number[]} */ (die),
+    overshoot: /** @type {string} */ (overshoot), bonus: /** @type {number | null} */ (bonus),
+    traps: /** @type {number[]} */ (traps), jumps: jumpPairs(board) };
 }
 
 /**
@@ -1871,7 +1875,7 @@ export function boardToPython(board) {
     `overshoot=${pyString(f.overshoot)}`;
   if (f.bonus !== null) line += `, bonus_roll=${pyNumber(f.bonus)}`;
   if (f.traps.length) line += `, traps=${tuple(f.traps)}`;
-  return line + ")";
+  return `${line})`;
 }
 
 /** A weight for the address: JavaScript's shortest form, with no "+" (e.g. 1e21, 1e-7). */

@@ -116,8 +116,8 @@ export function createDesignChart({ id }) {
       const px = x(/** @type {number} */ (at)).toFixed(1);
       attr(/** @type {Element} */ (line), "x1", px);
       attr(/** @type {Element} */ (line), "x2", px);
-      attr(/** @type {Element} */ (line), "y1", BOX.top);
-      attr(/** @type {Element} */ (line), "y2", BOX.bottom);
+      attr(/** @type {Element} */ (line), "y1", String(BOX.top));
+      attr(/** @type {Element} */ (line), "y2", String(BOX.bottom));
       attr(/** @type {Element} */ (line), "visibility", shown ? "visible" : "hidden");
     }
     const step = niceCeiling(reach / 6);

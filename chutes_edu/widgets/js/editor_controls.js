@@ -17,19 +17,22 @@ export const CUSTOM = "custom board (your edits)";
 /** The controls' elements, in the order a keyboard reaches them. */
 function elements(/** @type {string} */ id) {
   return {
-    preset: h("select", { id: `${id}-preset` }),
-    reset: h("button", { type: "button", text: "reset to this board" }),
-    die: h("input", { type: "range", id: `${id}-die`, min: DIE_MIN, max: DIE_MAX, step: 1 }),
+    preset: /** @type {HTMLSelectElement} */ (h("select", { id: `${id}-preset` })),
+    reset: /** @type {HTMLButtonElement} */ (h("button", { type: "button", text: "reset to this board" })),
+    die: /** @type {HTMLInputElement} */ (h("input", { type: "range", id: `${id}-die`, min: DIE_MIN,
+      max: DIE_MAX, step: 1 })),
     dieShown: h("span", { class: "chutes-slider-value", "aria-hidden": "true" }),
-    size: h("input", { type: "number", id: `${id}-size`, min: MIN_SIZE, max: MAX_SIZE, step: 1,
-      inputmode: "numeric", class: "chutes-editor-size-input" }),
-    rules: OVERSHOOT_RULES.map((rule) => h("input", { type: "radio", name: `${id}-rule`,
-      id: `${id}-rule-${rule}`, value: rule })),
-    bonus: h("select", { id: `${id}-bonus` }),
-    trap: h("button", { type: "button", class: "chutes-editor-trap" }),
-    remove: h("button", { type: "button", class: "chutes-editor-delete" }),
-    undo: h("button", { type: "button", text: "undo", "aria-keyshortcuts": "Control+Z" }),
-    redo: h("button", { type: "button", text: "redo", "aria-keyshortcuts": "Control+Y" }),
+    size: /** @type {HTMLInputElement} */ (h("input", { type: "number", id: `${id}-size`,
+      min: MIN_SIZE, max: MAX_SIZE, step: 1, inputmode: "numeric", class: "chutes-editor-size-input" })),
+    rules: OVERSHOOT_RULES.map((rule) => /** @type {HTMLInputElement} */ (h("input", {
+      type: "radio", name: `${id}-rule`, id: `${id}-rule-${rule}`, value: rule }))),
+    bonus: /** @type {HTMLSelectElement} */ (h("select", { id: `${id}-bonus` })),
+    trap: /** @type {HTMLButtonElement} */ (h("button", { type: "button", class: "chutes-editor-trap" })),
+    remove: /** @type {HTMLButtonElement} */ (h("button", { type: "button", class: "chutes-editor-delete" })),
+    undo: /** @type {HTMLButtonElement} */ (h("button", { type: "button", text: "undo",
+      "aria-keyshortcuts": "Control+Z" })),
+    redo: /** @type {HTMLButtonElement} */ (h("button", { type: "button", text: "redo",
+      "aria-keyshortcuts": "Control+Y" })),
   };
 }
 

@@ -181,7 +181,7 @@ function travel(/** @type {any} */ state, /** @type {"past" | "future"} */ from)
 /** Enter, Space or a click on a square: a jump's start, then its end; the start again cancels. */
 function pick(/** @type {any} */ state, /** @type {number} */ at) {
   const here = { ...state, cursor: at };
-  if (state.pick && state.pick.move) {
+  if (state.pick?.move) {
     return moveJump(here, state.pick.move.source, state.pick.move.end, at);
   }
   if (state.pick) {
@@ -239,7 +239,7 @@ const ACTIONS = {
     return cursor === state.cursor ? state : { ...state, cursor, selected: null };
   },
   goto: (state, action) => ({ ...state, cursor: Math.max(0, Math.min(state.board.size, action.square)) }),
-  pick: (state, action, at) => pick(state, at),
+  pick: (state, _action, at) => pick(state, at),
   cancel(state) {
     if (!state.pick && state.selected === null) return state;
     return say({ ...state, pick: null, selected: null },
@@ -254,7 +254,7 @@ const ACTIONS = {
       : (state.selected ?? state.cursor));
     return removeJump({ ...state, pick: null }, source);
   },
-  trap: (state, action, at) => toggleTrap({ ...state, pick: null }, at),
+  trap: (state, _action, at) => toggleTrap({ ...state, pick: null }, at),
   die: (state, action) => setField(state, "die", action.faces, { kind: "die", faces: action.faces }),
   overshoot: (state, action) => setField(state, "overshoot", action.rule,
     { kind: "overshoot", rule: action.rule }),

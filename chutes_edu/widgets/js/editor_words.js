@@ -45,8 +45,8 @@ export function describeEdit(edit) {
     }
     case "trap": return `trap on square ${edit.square} ${edit.on ? "added" : "removed"}`;
     case "die": return `die set to ${facesText(edit.faces)}`;
-    case "size": return `board size set to ${edit.size} squares` + (edit.dropped.length
-      ? ` (taken off with the squares past ${edit.size}: ${edit.dropped.join(", ")})` : "");
+    case "size": return `board size set to ${edit.size} squares${edit.dropped.length
+      ? ` (taken off with the squares past ${edit.size}: ${edit.dropped.join(", ")})` : ""}`;
     case "overshoot": return `a roll past the end: ${edit.rule} (${OVERSHOOT_HELP[edit.rule]})`;
     case "bonus": return edit.face === null ? "no roll again" : `roll again on a ${edit.face}`;
     case "reset": return `board reset to ${edit.name}`;
@@ -114,7 +114,7 @@ export function pickHint(square, pick, way = "keyboard") {
     }
     return `; ${act} ends the jump from ${pick.from} here`;
   }
-  if (pick && pick.move) {
+  if (pick?.move) {
     return `; ${act} moves the ${pick.move.end === "source" ? "start" : "end"} of the jump ` +
       `from ${pick.move.source} here`;
   }

@@ -166,7 +166,9 @@ function render(model, el) {
     const [exact, lean, discount] = SLIDERS.map((spec) => Number(model.get(spec.trait)));
     const boardKey = JSON.stringify(board);
     const key = `${boardKey}|${exact}|${lean}|${discount}`;
-    controls.forEach((control, i) => control.set([exact, lean, discount][i]));
+    controls.forEach((control, i) => {
+      control.set([exact, lean, discount][i]);
+    });
     if (key === drawn) {                     // back to what is shown: drop the work under way
       runner.cancel();
       asked = key;

@@ -79,7 +79,7 @@ let pending = 0;
 /**
  * Run a step-by-step computation to its end.
  * @template T
- * @param {Generator<void, T, void>} steps
+ * @param {Generator<unknown, T, void>} steps
  * @returns {T}
  */
 export function run(steps) {
@@ -556,7 +556,7 @@ export function* optimalPolicySteps(board, { accuracy = DEFAULT_ACCURACY, maxRou
   let policy = yield* surePolicySteps(aim, acc);
   const q = new Float64Array(n * m);
   const best = new Int32Array(n);
-  let turns = new Float64Array(0);
+  let turns = /** @type {Float64Array} */ (new Float64Array(0));
   let rounds = 0;
   for (;;) {
     rounds += 1;

@@ -52,8 +52,8 @@ export function raceWords(positions, wins) {
   return {
     rows: positions.map((square, i) => `seat ${i + 1} (square ${square}): ${fixed(wins[i], 4)}`),
     favourite: `favourite: seat ${best + 1}`,
-    announcement: "Chance to win: " + Array.from(wins, (p, i) =>
-      `seat ${i + 1} ${fixed(100 * p, 1)}%`).join(", "),
+    announcement: `Chance to win: ${Array.from(wins, (p, i) =>
+      `seat ${i + 1} ${fixed(100 * p, 1)}%`).join(", ")}`,
   };
 }
 

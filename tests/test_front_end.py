@@ -1,0 +1,171 @@
+"""The explorers' front ends as esbuild builds them (chutes_edu/widgets/_front_end.py).
+
+Each explorer's ``_esm`` is its built module in chutes_edu/widgets/static/, which holds every module
+it imports once (its source map lists them) and no import left; the course website's one classic
+script publishes every front end's ``mount`` and mounts what a page asks for; the built files are
+what the sources build to (`make lint` checks it too: ``node tools/build_front_end.mjs --check``),
+and the check bites when a source changes; the registry, the Python classes and the JS agree.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from chutes_edu import widgets
+from chutes_edu.widgets._front_end import JS, STATIC, front_ends, site_script
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE = shutil.which("node")
+ESBUILD = ROOT / "node_modules" / "esbuild"
+needs_node = pytest.mark.skipif(NODE is None, reason="needs Node")
+needs_esbuild = pytest.mark.skipif(NODE is None or not ESBUILD.is_dir(),
+                                   reason="needs Node and esbuild (npm ci, as `make test` runs)")
+
+# what each front end must hold (its maths and pictures), besides its entry module
+HOLDS = {
+    "board_editor": ("board_math.js", "editor_runner.js", "editor_picture.js"),
+    "coin_explorer": ("coin_math.js", "convergence_chart.js", "explorer_ui.js", "board_math.js"),
+    "board_explorer": ("board_math.js", "board_explorer_math.js", "board_explorer_board.js",
+                       "board_explorer_chart.js", "editor_picture.js", "editor_runner.js",
+                       "explorer_ui.js"),
+    "simulation_explorer": ("simulation_math.js", "coin_math.js", "convergence_chart.js",
+                            "explorer_ui.js", "board_math.js"),
+    "race_explorer": ("race_math.js", "race_chart.js", "explorer_ui.js", "board_math.js",
+                      "race_board.js", "editor_picture.js"),
+    "jump_explorer": ("jump_math.js", "jump_chart.js", "explorer_ui.js", "board_math.js",
+                      "editor_runner.js"),
+    "policy_explorer": ("policy_math.js", "policy_picture.js", "explorer_ui.js", "board_math.js",
+                        "editor_runner.js"),
+    "design_explorer": ("design_math.js", "design_chart.js", "board_math.js", "explorer_ui.js"),
+}
+FRONTS = list(front_ends().values())
+
+
+def _sources(built: Path) -> list[str]:
+    """The modules a built file holds, from its source map (relative to js/)."""
+    sources = json.loads(built.with_name(built.name + ".map").read_text())["sources"]
+    return [Path(s).name for s in sources]
+
+
+def test_the_registry_names_every_explorer_and_nothing_else() -> None:
+    assert set(HOLDS) == {front.name for front in FRONTS}
+    assert {front.widget_class for front in FRONTS} == set(widgets.__all__)
+    for front in FRONTS:
+        assert (JS / front.entry).is_file() and all((JS / s).is_file() for s in front.styles)
+
+
+@pytest.mark.parametrize("front", FRONTS, ids=[f.name for f in FRONTS])
+def test_each_explorer_loads_its_built_module_which_holds_each_module_once(front) -> None:
+    widget = getattr(widgets, front.widget_class)
+    source = front.module_source()
+    assert str(widget._esm) == source and str(widget._css) == front.style_source()
+    # anywidget reads the file (and, with ANYWIDGET_HMR=1, follows it): a path, not a copy
+    assert Path(widget._esm._path) == STATIC / f"{front.name}.js"
+    held = _sources(front.module_path)
+    assert len(held) == len(set(held)), held
+    assert {front.entry, *HOLDS[front.name]} <= set(held)
+    assert not re.search(r'(?:^|[;}])\s*import\b[^;]*from\s*"', source)      # nothing left to load
+    assert "controls.css" in _sources(front.style_path)
+    for trait in front.page_traits:
+        assert widget.class_traits()[trait].metadata.get("sync"), trait
+
+
+@needs_node
+@pytest.mark.parametrize("front", FRONTS, ids=[f.name for f in FRONTS])
+def test_each_built_module_imports_in_node_and_exports_what_anywidget_needs(front) -> None:
+    script = (f"const m = await import({json.dumps(front.module_path.as_uri())});"
+              "console.log(JSON.stringify({render: typeof m.default.render, "
+              "mount: typeof m.mount, traits: m.TRAITS ?? null}));")
+    done = subprocess.run([NODE or "node", "--input-type=module", "-e", script],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["render"] == "function" and found["mount"] == "function"
+    if found["traits"] is not None:        # the page's traits are the explorer's own
+        assert set(front.page_traits) <= set(found["traits"])
+
+
+@needs_node
+def test_the_site_script_publishes_every_front_end_and_mounts_what_a_page_asks_for() -> None:
+    held = _sources(STATIC / "site.js")
+    assert len(held) == len(set(held)) and held.count("board_math.js") == 1
+    # a page still loading: the script publishes the globals at once and mounts on
+    # DOMContentLoaded; then a page whose only mount names no explorer of ours is left alone
+    script = """
+globalThis.window = globalThis;
+let start = null;
+globalThis.document = {
+  readyState: "loading",
+  addEventListener: (name, f) => { if (name === "DOMContentLoaded") start = f; },
+  querySelectorAll: (selector) => selector === ".chutes-explorer-mount"
+    ? [{dataset: {explorer: "NoSuchExplorer", state: "{}"}}] : [],
+};
+const source = await (await import("node:fs/promises")).readFile(process.argv[1], "utf8");
+new Function(source)();
+const published = Object.keys(window).filter((k) => k.startsWith("Chutes"))
+  .filter((k) => typeof window[k].mount === "function");
+start();
+console.log(JSON.stringify({published: published.sort(), waited: typeof start}));
+"""
+    done = subprocess.run([NODE or "node", "--input-type=module", "-e", script,
+                           str(STATIC / "site.js")], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout)
+    assert found == {"published": sorted(front.global_name for front in FRONTS),
+                     "waited": "function"}
+    assert "site.js" in held
+    assert site_script().startswith("(()=>{")
+
+
+@needs_esbuild
+def test_the_built_files_are_what_the_sources_build_to_and_the_check_bites(tmp_path) -> None:
+    check = [NODE or "node", str(ROOT / "tools" / "build_front_end.mjs"), "--check"]
+    done = subprocess.run(check, cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # a copy of the front end with one changed constant: the check names what went stale
+    copy = tmp_path / "repo"
+    (copy / "tools").mkdir(parents=True)
+    shutil.copy(ROOT / "tools" / "build_front_end.mjs", copy / "tools")
+    (copy / "node_modules").symlink_to(ROOT / "node_modules")
+    shutil.copytree(ROOT / "chutes_edu" / "widgets", copy / "chutes_edu" / "widgets",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    maths = copy / "chutes_edu" / "widgets" / "js" / "coin_math.js"
+    maths.write_text(maths.read_text().replace("MAX_TRIALS = 100_000", "MAX_TRIALS = 99_999"))
+    copied_check = [NODE or "node", str(copy / "tools" / "build_front_end.mjs"), "--check"]
+    stale = subprocess.run(copied_check, cwd=copy, capture_output=True, text=True, timeout=300,
+                           check=False)
+    assert stale.returncode == 1 and "coin_explorer.js" in stale.stderr, stale.stderr
+    assert "npm run build" in stale.stderr
+
+
+@needs_esbuild
+def test_the_front_ends_type_check_and_linter_bite(tmp_path) -> None:
+    """`make lint` runs tsc (checkJs over every front-end file) and Biome with the repository's
+    settings; each fails on a file that breaks its rules (here a copy of the settings beside it)."""
+    bad = tmp_path / "bad.js"
+    bad.write_text('// a number where a string belongs, and a loose comparison\n'
+                   'export const width = /** @type {string} */ (40);\n'
+                   'export function same(a, b) { return a == b; }\n')
+    config = json.loads((ROOT / "tsconfig.json").read_text())
+    config["include"] = [str(bad)]
+    (tmp_path / "tsconfig.json").write_text(json.dumps(config))
+    tsc = subprocess.run([str(ROOT / "node_modules" / ".bin" / "tsc"), "-p",
+                          str(tmp_path / "tsconfig.json")], capture_output=True, text=True,
+                         timeout=300, check=False)
+    assert tsc.returncode != 0 and "bad.js" in tsc.stdout and "TS2352" in tsc.stdout, tsc.stdout
+    biome_config = json.loads((ROOT / "biome.json").read_text())
+    biome_config.pop("$schema")
+    biome_config["files"]["includes"] = ["*.js"]
+    (tmp_path / "biome.json").write_text(json.dumps(biome_config))
+    biome = subprocess.run([str(ROOT / "node_modules" / ".bin" / "biome"), "lint",
+                            "--error-on-warnings", "."], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=300, check=False)
+    assert biome.returncode != 0 and "noDoubleEquals" in biome.stdout + biome.stderr, biome.stderr
