@@ -71,7 +71,7 @@ def spec_for(exercise: str) -> AnswerSpec | None:
 EXAMPLES: dict[str, tuple[str, ...]] = {
     "close": ("0.25", "1e-3", "7/3", "12.5 - 3.25"),
     "exactly": ("7/3", "1/4 + 2/9"),
-    "whole_number": ("12",),
+    "whole_number": ("37",),
     "one_of": (),
     "same_array": ("12, 40", "0.1, 0.2, 0.7", "[[1, 2], [3, 4]]"),
     "same_whole_numbers": ("2, 5",),
