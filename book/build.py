@@ -32,9 +32,19 @@ What it does, and why:
    ``--out`` (default ``_build/html``; ``index.html`` is the front page).
 
 Launch links (Binder, or a JupyterHub through nbgitpuller) appear on every notebook page, on the
-front page and under every widget only when ``--binder-url`` or ``--hub-url`` is given; they need
-the repository's URL (``--repo-url``, by default the ``origin`` remote when it is an https URL).
-Without them no page names or promises a link (README.md, "The course website").
+front page, under every widget and every code exercise whenever the build knows the repository
+(``--repo-url``, by default the ``origin`` remote when it is a public https address, never one with
+a user name or token in it): Binder on mybinder.org unless ``--binder-url`` (``none``: no Binder)
+or ``--hub-url`` says otherwise. Without a repository no page names or promises a link; every
+exercise page and code exercise still says how to open its notebook (``make lab``, a Binder or
+hub link from the teacher), with its path (README.md, "The course website").
+
+Exercise pages stand alone (issue 38): the set's numbers (the course's own,
+``chutes_edu/numbers/setNN.json``) as a table under the cell that makes them and beside each
+``n.<name>`` the text names (:func:`show_numbers`), the pictures the text points to (borrowed from
+the worked solutions, figures only), the first paragraph's "run the setup cell first" replaced by
+what the page offers, and nbgrader's "For your teacher's grading" cells left out (they stay in
+the notebooks; the PDF is printed from the site).
 """
 
 from __future__ import annotations
