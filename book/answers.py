@@ -40,7 +40,7 @@ from chutes_edu.checks import (
 )
 from chutes_edu.variants import variant
 
-__all__ = ["SCRIPT", "STYLE", "add_answers", "answer_box", "code_answer", "spec_for"]
+__all__ = ["EXAMPLES", "SCRIPT", "STYLE", "add_answers", "answer_box", "code_answer", "spec_for"]
 
 SCRIPT, STYLE = "answers.js", "answers.css"      # in book/static/, loaded on every page
 _CHECK_CELL = re.compile(r'^\s*check\(\s*"(?P<exercise>\d+\.\d+)"', re.MULTILINE)
@@ -65,27 +65,45 @@ def spec_for(exercise: str) -> AnswerSpec | None:
     return answer_spec(exercise, variant(None, int(exercise.split(".")[0])))
 
 
+# The examples each kind of box shows, none of them the answer to any exercise (a test types each
+# into every box: tests/test_site_answers_js.py). A letter box shows none: every letter is some
+# exercise's answer.
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "close": ("0.25", "1e-3", "7/3", "12.5 - 3.25"),
+    "exactly": ("7/3", "1/4 + 2/9"),
+    "whole_number": ("37",),
+    "one_of": (),
+    "same_array": ("12, 40", "0.1, 0.2, 0.7", "[[1, 2], [3, 4]]"),
+    "same_whole_numbers": ("2, 5",),
+    "same_words": ("second, first",),
+    "same_expression": ("(2 + p)/(3p)", "q^2 - 1"),
+}
+
+
 def _form(spec: AnswerSpec) -> str:
-    """What to type, in the words of the exercise's check."""
+    """What to type, in the words of the exercise's check, with :data:`EXAMPLES` of its kind."""
+    e = EXAMPLES[spec.kind]
     if spec.kind == "close":
-        return (f"A number, such as 0.25, 1e-3 or 7/3; checked "
-                f"{tolerance_text(spec.rel or 0.0, spec.abs_tol)}.")
+        return (f"A number, such as {e[0]}, {e[1]} or {e[2]}, or arithmetic on numbers, such as "
+                f"{e[3]}; checked {tolerance_text(spec.rel or 0.0, spec.abs_tol)}. A number read "
+                "off an explorer, to the 4 decimals it shows, is judged to the digits you give.")
     if spec.kind == "exactly":
-        return "Exactly, as a fraction such as 7/3 (or a whole number)."
+        return (f"Exactly, as a fraction such as {e[0]} (or a whole number, or arithmetic on "
+                f"fractions such as {e[1]}); a decimal number is not exact, and is refused.")
     if spec.kind == "whole_number":
-        return "A whole number."
+        return f"A whole number, such as {e[0]}."
     if spec.kind == "one_of":
-        return "One letter, such as a."
+        return "One letter: the letter of the option you choose, alone or in brackets."
     if spec.kind == "same_array":
         checked = f"checked entry by entry, {tolerance_text(spec.rel or 0.0, spec.abs_tol)}"
-        return ("Numbers separated by commas, such as 12, 40 or 0.1, 0.2, 0.7 (rows in brackets: "
-                f"[[1, 2], [3, 4]]); {checked}.")
+        return (f"Numbers separated by commas, such as {e[0]} or {e[1]} (rows in brackets: "
+                f"{e[2]}); {checked}.")
     if spec.kind == "same_whole_numbers":
-        return "Whole numbers separated by commas, such as 2, 5, in any order."
+        return f"Whole numbers separated by commas, such as {e[0]}, in any order."
     if spec.kind == "same_words":
-        return "Words separated by commas, in order, such as first, equal."
-    return ("A formula in one symbol, such as (1 + p)/p^2: numbers, + - * /, ^ or ** for powers, "
-            "and brackets.")
+        return f"Words separated by commas, in order, such as {e[0]}."
+    return (f"A formula in one symbol, such as {e[0]} or {e[1]}: numbers, + - * /, ^ or ** for "
+            "powers, and brackets.")
 
 
 def _attr(value: object) -> str:
@@ -125,7 +143,7 @@ def answer_box(spec: AnswerSpec) -> str:
 
 
 def code_answer(exercise: str, *, solution: str | None = None,
-                links: Sequence[tuple[str, str]] = ()) -> str:
+                links: Sequence[tuple[str, str]] = (), notebook: str = "") -> str:
     """The HTML under an exercise whose answer is code: what to do, and what the build offers.
 
     Parameters
@@ -137,6 +155,9 @@ def code_answer(exercise: str, *, solution: str | None = None,
         solution" control.
     links : sequence of (label, url)
         Where to open the exercise set (a build with addresses); none, no link.
+    notebook : str
+        The exercise set's path in the course's folder (``exercises/NN_....ipynb``), which the
+        note names, with how to open it, links or not.
 
     Returns
     -------
@@ -147,13 +168,23 @@ def code_answer(exercise: str, *, solution: str | None = None,
     what = ("a function, which its check calls on test cases" if is_function_exercise(exercise)
             else "something its check computes with in Python")
     parts = [f'<div class="{CODE_CLASS}" data-exercise="{exercise}">',
-             f"<p>This one is answered in code: the answer to exercise {exercise} is {what}, so "
-             "it is checked in the notebook, by running its <code>check</code> cell; this page "
-             "has no Python behind it.</p>"]
+             f"<p>This one is answered in code, in Python: the answer to exercise {exercise} is "
+             f"{what}. This page cannot run Python, so the exercise is done and checked in the "
+             "exercise set's notebook, where its <code>check</code> cell says whether your code "
+             "is right; its hint speaks the notebook's Python.</p>"]
     if links:
         opened = " or ".join(f'<a href="{_attr(url)}">{html.escape(label)}</a>'
                              for label, url in links)
         parts.append(f'<p class="answer-links">Open the exercise set {opened}.</p>')
+    if notebook:
+        where = html.escape(notebook)
+        parts.append(
+            f'<p class="answer-open">To work on it, open the notebook <code>{where}</code> in '
+            "JupyterLab: on a computer with Python 3.11, run <code>make lab</code> in the "
+            "course's folder (its README says how to get it) and open that file; or, if your "
+            "teacher gives you a Binder or JupyterHub link, follow it and open the same file. "
+            "Run the notebook's first cells (they set up the exercise set and its numbers) "
+            "before the exercise.</p>")
     if solution is not None:
         parts.append(
             f'<details class="answer-solution"><summary>show the solution to exercise {exercise}'
@@ -189,7 +220,7 @@ def _solutions(notebook: Path | None) -> dict[str, str]:
 
 
 def add_answers(notebook: Path, *, solutions: Path | None = None,
-                links: Sequence[tuple[str, str]] = ()) -> list[str]:
+                links: Sequence[tuple[str, str]] = (), path: str = "") -> list[str]:
     """Put a box (or the code note) under each ``check("N.M", ...)`` cell of a staged exercise set.
 
     Parameters
@@ -200,6 +231,8 @@ def add_answers(notebook: Path, *, solutions: Path | None = None,
         The staged worked solutions (a build with the solutions), for the code exercises.
     links : sequence of (label, url)
         Where to open the exercise set live or in the repository.
+    path : str
+        The exercise set's path in the course's folder, named under each code exercise.
 
     Returns
     -------
@@ -224,7 +257,7 @@ def add_answers(notebook: Path, *, solutions: Path | None = None,
             boxed.append(exercise)
         else:
             cells.append(_raw_cell(code_answer(exercise, solution=worked.get(exercise),
-                                               links=links)))
+                                               links=links, notebook=path)))
     nb.cells = cells
     nbformat.write(nb, notebook)
     return boxed

@@ -32,9 +32,19 @@ What it does, and why:
    ``--out`` (default ``_build/html``; ``index.html`` is the front page).
 
 Launch links (Binder, or a JupyterHub through nbgitpuller) appear on every notebook page, on the
-front page and under every widget only when ``--binder-url`` or ``--hub-url`` is given; they need
-the repository's URL (``--repo-url``, by default the ``origin`` remote when it is an https URL).
-Without them no page names or promises a link (README.md, "The course website").
+front page, under every widget and every code exercise whenever the build knows the repository
+(``--repo-url``, by default the ``origin`` remote when it is a public https address, never one with
+a user name or token in it): Binder on mybinder.org unless ``--binder-url`` (``none``: no Binder)
+or ``--hub-url`` says otherwise. Without a repository no page names or promises a link; every
+exercise page and code exercise still says how to open its notebook (``make lab``, a Binder or
+hub link from the teacher), with its path (README.md, "The course website").
+
+Exercise pages stand alone (issue 38): the set's numbers (the course's own,
+``chutes_edu/numbers/setNN.json``) as a table under the cell that makes them and beside each
+``n.<name>`` the text names (:func:`show_numbers`), the pictures the text points to (borrowed from
+the worked solutions, figures only), the first paragraph's "run the setup cell first" replaced by
+what the page offers, and nbgrader's "For your teacher's grading" cells left out (they stay in
+the notebooks; the PDF is printed from the site).
 """
 
 from __future__ import annotations
@@ -48,15 +58,17 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 import nbformat
 
 from chutes_edu.course import GLOSSARY, SOURCES, TOOLBOX, set_stem
 from chutes_edu.grading import HIDDEN_TESTS
 from chutes_edu.plots.alt_text import _read_img_tag
+from chutes_edu.variants import declared_numbers
 from chutes_edu.widgets._front_end import front_ends
 
 BOOK = Path(__file__).resolve().parent
@@ -85,6 +97,20 @@ LIVE_EXPLORERS: dict[str, tuple[str, ...]] = {
 SOLUTION_MARKERS = re.compile(
     r"^[ \t]*(### (BEGIN|END) SOLUTION|<!-- (BEGIN|END) SOLUTION -->)[ \t]*\n?", re.MULTILINE)
 START_LINK = re.compile(r"\]\((?P<up>(?:\.\./)*)start_here\.ipynb(?P<anchor>#[^)]*)?\)")
+# The cell after each check, for nbgrader (it prints nothing): in the notebooks, not on the site.
+GRADING_CELL = re.compile(r"\A\s*# For your teacher's grading")
+# The exercise sets' first cell speaks to someone running the notebook; on the site these two
+# sentences are replaced by what the page offers (:func:`_site_intro`).
+SETUP_SENTENCE = re.compile(r"Run the setup cell first\.\s*(?:Each exercise ends)?")
+GRADING_SENTENCE = re.compile(r"The cell after each check is for your teacher's grading:"
+                              r"\s+running it\s+yourself does nothing\s+visible\.[ \t]*\n?")
+# A set's numbers in the text: a code span (on one line or two) naming ``n.<name>``, outside fenced
+# code; the cell that makes them calls ``my_numbers(``.
+CODE_SPAN = re.compile(r"(?<!`)`(?P<code>(?:[^`\n]|\n(?!\s*\n))+)`(?!`)")
+NUMBER_NAME = re.compile(r"\bn\.(?P<name>[A-Za-z_]\w*)\b")
+FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
+MAKES_NUMBERS = re.compile(r"^\s*n\s*=\s*my_numbers\(", re.MULTILINE)
+DEFAULT_BINDER = "https://mybinder.org"   # launch links when the build knows a public repository
 
 
 class SiteError(RuntimeError):
@@ -102,7 +128,28 @@ def _origin_url() -> str:
                              capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return ""
-    return url.removesuffix(".git") if url.startswith("https://") else ""
+    return url.removesuffix(".git") if public_https(url) else ""
+
+
+def public_https(url: str) -> bool:
+    """Is ``url`` an https address a reader can open: no user name or token in it (a remote
+    cloned with credentials must never reach a page), a host, a path?
+
+    Parameters
+    ----------
+    url : str
+        A repository's address.
+
+    Returns
+    -------
+    bool
+    """
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return False
+    return (parts.scheme == "https" and bool(parts.hostname) and "@" not in parts.netloc
+            and parts.path.strip("/") != "" and not parts.query and not parts.fragment)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -113,7 +160,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--solutions", action="store_true", default=_env_flag("SOLUTIONS"),
                         help="include the worked solutions (default: left out; env SOLUTIONS=1)")
     parser.add_argument("--binder-url", default=env("BINDER_URL", ""),
-                        help="a BinderHub, e.g. https://mybinder.org (env BINDER_URL)")
+                        help="a BinderHub (env BINDER_URL; default: https://mybinder.org when the "
+                             "build knows the repository and no hub is given; 'none': no Binder)")
     parser.add_argument("--hub-url", default=env("HUB_URL", ""),
                         help="a JupyterHub with nbgitpuller, e.g. https://hub.example.edu "
                              "(env HUB_URL)")
@@ -126,9 +174,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args.binder_url = args.binder_url.strip().rstrip("/")
     args.hub_url = args.hub_url.strip().rstrip("/")
     if args.repo_url is None:
-        args.repo_url = _origin_url() if (args.binder_url or args.hub_url) else ""
+        args.repo_url = _origin_url()
     args.repo_url = args.repo_url.strip().removesuffix("/").removesuffix(".git")
-    if (args.binder_url or args.hub_url) and not args.repo_url.startswith("https://"):
+    if args.repo_url and not public_https(args.repo_url):
+        raise SiteError("the repository's address must be a public https URL, with no user name "
+                        "or token in it: pass REPO_URL=https://...")
+    if args.binder_url.lower() == "none":
+        args.binder_url = ""
+    elif not args.binder_url and not args.hub_url and args.repo_url:
+        args.binder_url = DEFAULT_BINDER     # the repository is known: a way to a kernel
+    if (args.binder_url or args.hub_url) and not args.repo_url:
         raise SiteError("launch links need the repository's https URL: pass REPO_URL=https://...")
     return args
 
@@ -286,33 +341,154 @@ def _figure_png(out: dict) -> None:
         out.setdefault("metadata", {})["image/png"] = {"alt": alt, **size}
 
 
+def _pictures(cell: Any) -> list[Any]:
+    """A code cell's figures: its outputs that show a PNG (or its ``<img>``), nothing else."""
+    out = []
+    for output in cell.get("outputs", []):
+        data = output.get("data", {})
+        html_text = data.get("text/html", "")
+        html_text = "".join(html_text) if isinstance(html_text, list) else html_text
+        if output.get("output_type") in ("display_data", "execute_result") and (
+                "image/png" in data or "<img" in html_text):
+            out.append(output)
+    return out
+
+
 def _borrow_explorers(nb: Any, worked: Path) -> None:
-    """Give an exercise set's explorer cells the explorers its worked solutions saved.
+    """Give an exercise set's explorer and picture cells what its worked solutions saved.
 
     An exercise set is saved without outputs (it is made from the worked solutions, which are
-    run and saved); its explorer cells are the solutions' own, word for word. On the site they
-    show the explorer the solutions saved, live, with the solutions' numbers (the page's)."""
+    run and saved); its explorer cells, and the cells that draw a picture the text points to
+    (2.3's "the board below"), are the solutions' own, word for word. On the site they show the
+    explorer the solutions saved, live, and the picture they drew (their figures only: no printed
+    text, which could be an answer), with the solutions' numbers (the page's)."""
     if not worked.exists():
         return
     solved = nbformat.read(worked, as_version=4)
     shown = {cell.source: cell.outputs for cell in solved.cells
              if cell.cell_type == "code" and _has_widget(cell)}
+    figures = {cell.source: _pictures(cell) for cell in solved.cells
+               if cell.cell_type == "code" and not _has_widget(cell) and _pictures(cell)}
     borrowed = False
     for cell in nb.cells:
-        if cell.cell_type == "code" and not cell.get("outputs") and cell.source in shown:
+        if cell.cell_type != "code" or cell.get("outputs") or "YOUR CODE HERE" in cell.source:
+            continue
+        if cell.source in shown:
             cell.outputs = copy.deepcopy(shown[cell.source])
             borrowed = True
+        elif cell.source in figures:
+            cell.outputs = copy.deepcopy(figures[cell.source])
     if borrowed:
         widgets = nb.metadata.setdefault("widgets", {}).setdefault(
             WIDGET_STATE, {"version_major": 2, "version_minor": 0, "state": {}})
         widgets["state"] = {**_widget_state(solved), **widgets.get("state", {})}
 
 
+def set_numbers(set_number: int) -> dict[str, Any]:
+    """The course's own numbers of an exercise set (``chutes_edu/numbers/setNN.json``).
+
+    Parameters
+    ----------
+    set_number : int
+        The exercise set, 1 to 12.
+
+    Returns
+    -------
+    dict
+        ``{name: the course's value}``; empty for a set that declares none.
+    """
+    return {name: course for name, (course, _) in declared_numbers(set_number).items()}
+
+
+def _value_text(value: Any) -> str:
+    """A number of a set as the page shows it: ``6``, ``0.35``, ``"stay"``."""
+    return json.dumps(value) if isinstance(value, str) else str(value)
+
+
+def show_numbers(text: str, numbers: Mapping[str, Any]) -> str:
+    """A markdown cell with each named number's value beside its name.
+
+    A code span that is just ``n.size`` reads "``n.size`` (6)"; a longer one that names numbers,
+    such as ``expected_turns(board)[n.start]``, is followed by them, "(``n.start`` = 0)". Fenced
+    code and names the set does not declare are left alone.
+
+    Parameters
+    ----------
+    text : str
+        The cell's Markdown.
+    numbers : mapping
+        The set's numbers (:func:`set_numbers`).
+
+    Returns
+    -------
+    str
+    """
+    if not numbers:
+        return text
+
+    def span(match: re.Match[str]) -> str:
+        code = match["code"]
+        names = [name for name in dict.fromkeys(m["name"] for m in NUMBER_NAME.finditer(code))
+                 if name in numbers]
+        if not names:
+            return match[0]
+        whole = NUMBER_NAME.fullmatch(code.strip())
+        if whole is not None:
+            return f"{match[0]} ({_value_text(numbers[whole['name']])})"
+        values = ", ".join(f"`n.{name}` = {_value_text(numbers[name])}" for name in names)
+        return f"{match[0]} ({values})"
+
+    out, at = [], 0
+    for fence in FENCE.finditer(text):
+        out += [CODE_SPAN.sub(span, text[at:fence.start()]), fence[0]]
+        at = fence.end()
+    out.append(CODE_SPAN.sub(span, text[at:]))
+    return "".join(out)
+
+
+def numbers_table(numbers: Mapping[str, Any]) -> str:
+    """The markdown cell that shows a set's numbers under the cell that makes them.
+
+    Parameters
+    ----------
+    numbers : mapping
+        The set's numbers (:func:`set_numbers`).
+
+    Returns
+    -------
+    str
+    """
+    rows = "\n".join(f"| `n.{name}` | {_value_text(value)} |" for name, value in numbers.items())
+    return ("**The numbers on this page.** The cell above gives, in the notebook, the course's own "
+            "numbers (or your own, if your teacher hands out a variant per student). This page and "
+            "its answer boxes use the course's:\n\n| name | value |\n|:--|--:|\n" + rows)
+
+
+def _site_intro(args: argparse.Namespace, path: str) -> str:
+    """What an exercise page offers, in place of the notebook's "run the setup cell first"."""
+    links = launch_links(args, path)
+    laptop = ("on a computer with Python 3.11, run `make lab` in the course's folder "
+              f"(README.md says how to get it) and open `{path}`")
+    if links:
+        how = ("open it " + " or ".join(f"[on {label}]({url})" for label, url in links)
+               + f", or {laptop}")
+    else:
+        how = f"{laptop}, or follow the Binder or JupyterHub link your teacher gives you"
+    return ("On this page, which runs no Python: an exercise whose answer is a number, a fraction, "
+            "a letter, a formula or a short list has an answer box under it that checks what you "
+            "type; the names `n.…` stand for this set's numbers, whose values are shown beside "
+            "them. The exercises answered in code are done in the notebook: " + how
+            + ", then run its first cells (the set-up and the set's numbers).\n\n")
+
+
 def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
-                   strip_solutions: bool = False, explorers_from: Path | None = None) -> None:
+                   strip_solutions: bool = False, explorers_from: Path | None = None,
+                   numbers: Mapping[str, Any] | None = None) -> None:
     """Copy one notebook for the site: outputs kept, test plumbing and solution markers out;
-    an exercise set's explorer cells live, as its worked solutions (``explorers_from``) saved
-    them."""
+    an exercise set's explorer and picture cells filled in as its worked solutions
+    (``explorers_from``) saved them; the set's ``numbers`` (:func:`set_numbers`) shown under the
+    cell that makes them and beside each name in the text; the cells for the teacher's grading
+    left out."""
     nb = nbformat.read(source, as_version=4)
     rel = source.relative_to(ROOT).as_posix()
     if explorers_from is not None:
@@ -323,10 +499,20 @@ def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
     for cell in nb.cells:
         cell = copy.deepcopy(cell)
         _clean_tags(cell)
+        if cell.cell_type == "code" and GRADING_CELL.match(cell.source):
+            continue                          # nbgrader's: nothing for a reader of the site
         if cell.cell_type == "markdown":
             # The start page is the site's front page.
             cell.source = START_LINK.sub(r"](\g<up>index.md\g<anchor>)", cell.source)
             cell.source = glossary_roles(cell.source)
+            if numbers is not None:
+                cell.source = show_numbers(cell.source, numbers)
+                if not cells and rel.startswith(f"{EXERCISES}/"):
+                    cell.source = SETUP_SENTENCE.sub(
+                        lambda m: _site_intro(args, rel) + (
+                            "In the notebook, each exercise ends" if m[0].endswith("ends")
+                            else ""), cell.source, count=1)
+                    cell.source = GRADING_SENTENCE.sub("", cell.source).rstrip()
         if strip_solutions:
             text = HIDDEN_TESTS.sub("", cell.source)
             cell.source = SOLUTION_MARKERS.sub("", text).rstrip("\n")
@@ -347,6 +533,9 @@ def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
             cells.append(nbformat.v4.new_markdown_cell(note))
             continue
         cells.append(cell)
+        if (numbers and cell.cell_type == "code" and MAKES_NUMBERS.search(cell.source)
+                and not cell.get("outputs")):
+            cells.append(nbformat.v4.new_markdown_cell(numbers_table(numbers)))
     nb.cells = cells
     target.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, target)
@@ -389,8 +578,10 @@ def front_page(args: argparse.Namespace) -> str:
            f"({links['Binder']}). It takes a minute to start, and your changes are not kept."]
           if "Binder" in links else []),
         "- **On a laptop**: with Python 3.11 and `make`, "
-        + (f"clone [the course]({args.repo_url})" if args.repo_url else "clone the course")
-        + " and run `make lab`; JupyterLab opens on the start page.",
+        + (f"clone [the course]({args.repo_url})" if args.repo_url else
+           "get the course's folder (a copy of its git repository: your teacher, or whoever sent "
+           "you to this website, has its address)")
+        + " and run `make lab` in it; JupyterLab opens on the start page.",
         *([f"- **On your university's JupyterHub**: [open the course on the hub]"
            f"({links['your JupyterHub']}); it copies the course into your home folder and opens "
            "the start page."] if "your JupyterHub" in links else []),
@@ -688,7 +879,7 @@ def _answer_boxes(args: argparse.Namespace, src: Path, name: str) -> None:
     solutions = src / SOLUTIONS / f"{set_stem(name, SOLUTIONS)}.ipynb"
     links = [(f"live on {label}", url) for label, url in launch_links(args, path)]
     answers.add_answers(staged, solutions=solutions if args.solutions else None,
-                        links=links + _repository_link(args, path))
+                        links=links + _repository_link(args, path), path=path)
 
 
 def stage(args: argparse.Namespace, src: Path) -> None:
@@ -708,7 +899,8 @@ def stage(args: argparse.Namespace, src: Path) -> None:
                 stage_notebook(source, src / folder / file, args,
                                strip_solutions=folder == SOLUTIONS,
                                explorers_from=(ROOT / SOLUTIONS / f"{set_stem(name, SOLUTIONS)}"
-                                               ".ipynb") if folder == EXERCISES else None)
+                                               ".ipynb") if folder == EXERCISES else None,
+                               numbers=set_numbers(int(name[:2])))
             else:
                 print(f"book/build.py: warning: {folder}/{file} does not exist yet",
                       file=sys.stderr)

@@ -144,7 +144,8 @@ def _typed(spec) -> list[tuple[str, object]]:
         f = Fraction(e)
         return [(f"{f.numerator}/{f.denominator}", f), (f"{f.numerator + 1}/{f.denominator}",
                                                          Fraction(f.numerator + 1, f.denominator)),
-                (f"{float(f):.3f}", Fraction(f"{float(f):.3f}")),
+                # a decimal typed stands for a float, which the check refuses (as the page does)
+                (f"{float(f):.3f}", float(f"{float(f):.3f}")),
                 (f"Fraction({f.numerator}, {f.denominator})", f)]
     if spec.kind == "whole_number":
         return [(str(e), e), (str(e + 1), e + 1), (f"{e}.0", float(e)), (f"{e}.5", e + 0.5),

@@ -477,6 +477,7 @@ def test_default_build_leaves_solutions_and_launch_links_out(tmp_path, monkeypat
     for name in ("SOLUTIONS", "BINDER_URL", "HUB_URL", "REPO_URL", "BRANCH"):
         monkeypatch.delenv(name, raising=False)
     build = _load_build()
+    monkeypatch.setattr(build, "_origin_url", lambda: "")    # a clone whose address is unknown
     args = build.parse_args(["--out", str(tmp_path / "html")])
     src = tmp_path / "site-src"
     build.stage(args, src)
@@ -497,6 +498,71 @@ def test_default_build_leaves_solutions_and_launch_links_out(tmp_path, monkeypat
     assert not re.search(r"links? to a live copy", statement), "the statement promises a link"
     config = (src / "_config.yml").read_text(encoding="utf-8")
     assert '"binderhub_url": ""' in config and '"jupyterhub_url": ""' in config
+    # ... yet every exercise page and code exercise says how to open its notebook (issue 38)
+    assert "clone the course" not in front and "get the course's folder" in front
+    for lesson in course_lessons(ROOT):
+        path = lesson.exercises.as_posix()
+        cells = nbformat.read(src / lesson.exercises, as_version=4).cells
+        assert "make lab" in cells[0].source and f"`{path}`" in cells[0].source, path
+        assert "Run the setup cell first" not in cells[0].source, path
+        notes = [c.source for c in cells if 'class="answer-code"' in c.source]
+        assert all(f"<code>{path}</code>" in n and "<code>make lab</code>" in n
+                   for n in notes), path
+
+
+def test_a_known_repository_gives_launch_links_and_a_credential_never_reaches_a_page(
+        tmp_path, monkeypatch):
+    """REPO_URL alone (or an https origin remote): Binder launch links (mybinder.org) under every
+    code exercise; BINDER_URL=none turns them off. An origin remote with a user name or token in
+    it is never used, and such a REPO_URL is refused (attack)."""
+    for name in ("SOLUTIONS", "BINDER_URL", "HUB_URL", "REPO_URL", "BRANCH"):
+        monkeypatch.delenv(name, raising=False)
+    build = _load_build()
+    monkeypatch.setattr(build, "_origin_url", lambda: "")
+    args = build.parse_args(["--repo-url", REPO_URL])
+    assert args.binder_url == "https://mybinder.org"
+    path = "exercises/02_exercises_board_as_equations.ipynb"
+    assert dict(build.launch_links(args, path))["Binder"].startswith(
+        "https://mybinder.org/v2/gh/example-org/chutes_edu/main?urlpath=lab/tree/exercises/")
+    staged = tmp_path / "site-src"
+    build.stage_notebook(ROOT / path, staged / path, args, numbers=build.set_numbers(2))
+    build._answer_boxes(args, staged, "02_board_as_equations")
+    text = "\n".join(c.source for c in nbformat.read(staged / path, as_version=4).cells)
+    assert text.count("mybinder.org/v2/gh/example-org/chutes_edu") >= 2   # intro and code notes
+    assert build.parse_args(["--repo-url", REPO_URL, "--binder-url", "none"]).binder_url == ""
+    assert build.parse_args(["--repo-url", REPO_URL, "--hub-url", HUB_URL]).binder_url == ""
+    # an origin cloned with credentials: not a public address, no link, no page names it
+    for secret in ("https://ada:ghp_token@github.com/example-org/chutes_edu.git",
+                   "https://ghp_token@github.com/example-org/chutes_edu"):
+        assert not build.public_https(secret)
+        monkeypatch.setattr(build, "_origin_url", lambda secret=secret: (
+            secret.removesuffix(".git") if build.public_https(secret) else ""))
+        args = build.parse_args([])
+        assert args.repo_url == "" and args.binder_url == ""
+        with pytest.raises(build.SiteError, match="no user name or token"):
+            build.parse_args(["--repo-url", secret])
+    for bad in ("http://github.com/x/y", "https://", "https://github.com", "file:///srv/course",
+                "https://github.com/x/y?token=1"):
+        assert not build.public_https(bad), bad
+    monkeypatch.setattr(build, "ROOT", tmp_path)           # no git repository: no origin
+    assert build._origin_url() == ""
+
+
+def test_exercise_pages_show_their_numbers_beside_their_names():
+    """The staged text: a name alone gets its value in brackets, a longer code span the values of
+    the names in it; fenced code and undeclared names are left alone."""
+    build = _load_build()
+    numbers = {"size": 6, "rule": "stay"}
+    text = ("squares 0 to `n.size`, rule `n.rule`, `board.replace(overshoot=n.rule)[n.size]`, "
+            "`n.other`, `size`\n```python\nn.size\n```\nand `n.size\n` too")
+    shown = build.show_numbers(text, numbers)
+    assert shown.startswith('squares 0 to `n.size` (6), rule `n.rule` ("stay"), '
+                            '`board.replace(overshoot=n.rule)[n.size]` (`n.rule` = "stay", '
+                            '`n.size` = 6), `n.other`, `size`\n```python\nn.size\n```\n')
+    assert shown.endswith("and `n.size\n` (6) too")
+    assert build.set_numbers(2)["size"] == 6           # chutes_edu/numbers/set02.json
+    table = build.numbers_table(build.set_numbers(2))
+    assert "| `n.size` | 6 |" in table and '| `n.rule` | "stay" |' in table
 
 
 @pytest.mark.parametrize(("repo", "spec"), [

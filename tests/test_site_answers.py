@@ -8,7 +8,13 @@ tests (tests/conftest.py: worked solutions and launch links on), opened from dis
 - In Chromium, from the keyboard: a right answer and a wrong one typed into boxes of each kind
   (Enter, and the "check" button) read "right" and "not yet" with the check's hint, announced in
   a polite live region; axe-core finds nothing serious or critical on the page with its verdicts
-  shown; the solution opens from the keyboard.
+  shown; the solution opens from the keyboard. What the page adds for a reader with no Python
+  (issue 38): arithmetic is read where a number is (39.2251-35.8349, 1/3 + 2), a number read off
+  an explorer is right to the digits it shows or told the digits it needs, a decimal is refused
+  where an exact fraction is asked for, with a message.
+- Each exercise page stands alone (issue 38): it shows its set's numbers (the course's, from
+  chutes_edu/numbers) in a table and beside every name in its text, the picture 2.3's text points
+  to, no teacher's grading cell, and under every code exercise how to open its notebook.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import pytest
 
 from chutes_edu.checks import HINT_POINTER, exercise_ids
 from chutes_edu.course import course_lessons
+from chutes_edu.variants import declared_numbers
 
 from . import browser
 from .test_site import _requirements
@@ -90,6 +97,87 @@ def test_every_code_exercise_says_so_with_its_solution_and_links(site):
         assert "git-pull" in body and "github.com/example-org/chutes_edu/blob/main/" in body, ex
 
 
+def test_every_code_exercise_says_how_to_open_its_notebook(site):
+    """A way to a kernel from every code exercise: its notebook's path and how to open it, on
+    paper too (the sentence is no link, and prints)."""
+    opened = {}
+    for lesson in course_lessons(ROOT):
+        text = (site / lesson.exercises.with_suffix(".html")).read_text(encoding="utf-8")
+        for match in re.finditer(r'<div class="answer-code" data-exercise="(?P<ex>[\d.]+)">'
+                                 r'(?P<body>.*?)</div>', text, re.S):
+            sentence = re.search(r'<p class="answer-open">(.*?)</p>', match["body"], re.S)
+            assert sentence is not None, f"{match['ex']}: no way to open its notebook"
+            opened[match["ex"]] = sentence[1]
+            assert f"<code>{lesson.exercises.as_posix()}</code>" in sentence[1], match["ex"]
+            assert "<code>make lab</code>" in sentence[1], match["ex"]
+    assert sorted(opened) == sorted(ex for ex in exercise_ids() if answers.spec_for(ex) is None)
+    assert ".answer-open" not in (ROOT / "book" / "static" / "answers.css").read_text(), \
+        "the way to the notebook must print"
+
+
+def _paragraphs(page: Path) -> list[str]:
+    """The text of each paragraph and list item of a page's article, outside code cells and
+    tables, with Sphinx's curly quotes made straight."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    article = soup.find("article") or soup
+    out = []
+    for node in article.find_all(["p", "li"]):
+        if node.find_parent(class_="cell_input") or node.find_parent("table") or node.find("p"):
+            continue
+        text = re.sub(r"\s+", " ", node.get_text(" ")).replace("“", '"').replace("”", '"')
+        out.append(text.replace("( ", "("))
+    return out
+
+
+def _shown(value) -> str:
+    return json.dumps(value) if isinstance(value, str) else str(value)
+
+
+def test_every_exercise_page_shows_its_numbers(site):
+    """The table of the set's numbers, and each name in the text with its value beside it."""
+    named = 0
+    for number, text in _pages(site).items():
+        numbers = {name: course for name, (course, _) in declared_numbers(int(number)).items()}
+        assert numbers, f"set {number} declares no numbers"
+        page = next(site.glob(f"exercises/{int(number):02d}_*.html"))
+        rows = dict(re.findall(r'<span class="pre">n\.(\w+)</span></code></p></td>\s*'
+                               r'<td class="text-right"><p>([^<]*)</p>', text))
+        assert {k: v.replace("“", '"').replace("”", '"') for k, v in rows.items()} == \
+            {k: _shown(v) for k, v in numbers.items()}, f"set {number}: the table"
+        for paragraph in _paragraphs(page):
+            for match in re.finditer(r"\bn\.(\w+)\b", paragraph):
+                name = match[1]
+                if name not in numbers:
+                    continue
+                value = re.escape(_shown(numbers[name]))
+                assert re.search(rf"\bn\.{name} (\({value}\)|= {value}\b)", paragraph), \
+                    f"set {number}: n.{name} without its value in: {paragraph[:300]}"
+                named += 1
+    assert named > 100, named
+
+
+def test_the_picture_exercise_2_3_points_to_is_on_its_page(site):
+    page = (site / "exercises" / "02_exercises_board_as_equations.html").read_text(encoding="utf-8")
+    text = page[page.index('<section id="exercise-2-3'):page.index('<section id="exercise-2-4')]
+    assert re.search(r'<img alt="The 6-square board \'tiny board\'[^"]*"', text), \
+        "2.3's board is not drawn"
+
+
+def test_no_teachers_grading_cell_is_on_the_site(site):
+    """They stay in the notebooks (83 of them), not on the website or in the PDF printed from it."""
+    in_notebooks = sum(text.count("For your teacher's grading")
+                       for text in (p.read_text(encoding="utf-8")
+                                    for p in (ROOT / "exercises").glob("*.ipynb")))
+    assert in_notebooks >= len(exercise_ids())
+    for page in [*site.glob("exercises/*.html"), *site.glob("solutions/*.html")]:
+        text = html.unescape(page.read_text(encoding="utf-8"))
+        assert "For your teacher's grading" not in text, page.name
+        assert "teacher's grading" not in text, page.name
+        assert not re.search(r'<span class="n">graded</span>', text), page.name
+
+
 def _right_and_wrong(spec) -> tuple[str, str]:
     """What a student types: a right answer and a wrong one."""
     e = spec.expected
@@ -114,6 +202,16 @@ def _right_and_wrong(spec) -> tuple[str, str]:
 # exercises of each kind: close (relative, absolute), exactly (small, huge), whole, letter, formula,
 # words (5.6), a pair (9.3), a set of whole numbers (11.5)
 TYPED = {"1.1": None, "1.7": None, "1.5": None, "1.6": None, "1.2": ("(1 + p)/p^2", "1/p")}
+# What a reader with only the page types (issue 38): the typed text, and how the verdict starts
+# and what it says. 2.5's answer is 3.39018389..., checked to a relative error of 1e-6; 1.1's is
+# 18/5, an exact fraction.
+READER = [("2.5", "39.2251-35.8349", "✔ 2.5 right", "to the digits you gave"),
+          ("2.5", "3.3902", "✔ 2.5 right", "to the digits you gave"),
+          ("2.5", "3.39", "✘ 2.5 not yet", "at least 4 decimals"),
+          ("2.5", "3.3904", "✘ 2.5 not yet", "Hint:"),
+          ("2.1", "43.32459744 + 0", "✔ 2.1 right", "right"),
+          ("1.1", "3.6", "✘ 1.1 not yet", "a decimal number is not exact"),
+          ("1.1", "3 + 3/5", "✔ 1.1 right", "right")]
 
 
 def _answer(page, ex: str, text: str, *, button: bool = False) -> str:
@@ -144,6 +242,12 @@ def test_answers_typed_from_the_keyboard_read_right_and_not_yet(site):
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto((site / "exercises" / "02_exercises_board_as_equations.html").as_uri())
+        for ex, text, start, words in READER:
+            if ex.startswith("2."):
+                said = _answer(page, ex, text)
+                assert said.startswith(start) and words in said, (ex, text, said)
+                checked.append(ex)
         for name, chosen in (("01_exercises_waiting_for_heads", TYPED),
                              ("07_exercises_simulation", {"7.7": None}),
                              ("05_exercises_exact_answers", {"5.1": None, "5.6": None}),
@@ -162,6 +266,11 @@ def test_answers_typed_from_the_keyboard_read_right_and_not_yet(site):
             if name.startswith("01"):
                 said = _answer(page, "1.5", "206.5")
                 assert "fractional part" in said, said
+                for ex, text, start, words in READER:
+                    if ex.startswith("1."):
+                        said = _answer(page, ex, text)
+                        assert said.startswith(start) and words in said, (ex, text, said)
+                        checked.append(ex)
                 violations = browser.axe_violations(page)
                 assert not violations, browser.describe_violations(violations)
                 # the worked solution of a code exercise opens from the keyboard
@@ -172,4 +281,4 @@ def test_answers_typed_from_the_keyboard_read_right_and_not_yet(site):
                 assert "def my_waits" in page.locator("#solution-1-3").inner_text()
         page.close()
     assert not errors and not offsite, (errors, offsite)
-    assert len(checked) == 10
+    assert len(checked) == 10 + len(READER)

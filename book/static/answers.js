@@ -18,7 +18,17 @@
                     exactly (rational arithmetic), or within rel when the check says so
 
    and says "right" or "not yet", with what is wrong with the answer's form and the check's hint,
-   in the words of the notebook's check(). A typed fraction such as 7/3 is read exactly. */
+   in the words of the notebook's check(). A typed fraction such as 7/3 is read exactly, and so is
+   arithmetic where a number is wanted (39.2251 - 35.8349, 1/3 + 2), with this file's one rational
+   arithmetic (the formulas' own).
+
+   What a page adds to the notebook's rules, for a reader who has only the page:
+     - a number read off an explorer, which shows 4 decimals, is judged at the precision typed:
+       a "close" answer whose digits (4 decimals or more, carried through the arithmetic typed) hold
+       the right value is right "to the digits you gave"; one with too few digits for the check
+       is told how many it needs;
+     - "exactly" wants a fraction: a decimal number is refused, with a message, even when its value
+       is the fraction's (3.6 for 18/5), as the notebook's check refuses a float. */
 (function () {
   "use strict";
 
@@ -115,13 +125,71 @@
     t = t.replace(/\s/g, "").replace(/(\d)_(?=\d)/g, "$1");      // 24_444_042, as Python writes it
     if (/^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(t)) t = t.replace(/,/g, "");   // 24,444,042
     var parts = t.split("/");
-    if (parts.length > 2) return null;
-    var top = parseDecimal(parts[0]);
-    if (top === null) return null;
-    if (parts.length === 1) return top;
-    var bottom = parseDecimal(parts[1]);
-    if (bottom === null || bottom.n === 0n) return null;
-    return div(top, bottom);
+    var top = parts.length <= 2 ? parseDecimal(parts[0]) : null;
+    if (top !== null && parts.length === 1) return top;
+    var bottom = top !== null ? parseDecimal(parts[1]) : null;
+    if (bottom !== null) return bottom.n === 0n ? null : div(top, bottom);
+    return arithmetic(text);
+  }
+
+  /** Arithmetic on numbers (39.2251 - 35.8349, 1/3 + 2, 2^-3), exactly; null if the text is
+      anything else (a symbol, a function, a division by zero, a syntax the page cannot read).
+      @param {string} text @returns {Rational | null} */
+  function arithmetic(text) {
+    try {
+      var formula = parseFormula(text);
+      return formula.symbols.length ? null : evaluate(formula.tree, rational(0n, 1n));
+    } catch (err) {
+      if (err instanceof SyntaxError || err instanceof RangeError) return null;
+      throw err;
+    }
+  }
+
+  /** Half a unit of the last digit of a typed decimal ("3.3902": 0.00005, "1.5e-3": 0.00005e-3);
+      0 for a whole number, which is exact. @param {string} text */
+  function halfUnit(text) {
+    var m = DECIMAL.exec(text);
+    if (!m || !m[3]) return 0;
+    return 0.5 * Math.pow(10, (m[4] ? parseInt(m[4], 10) : 0) - m[3].length);
+  }
+
+  /** How far a typed number (or arithmetic on typed numbers) may be from what its reader saw:
+      half a unit of each decimal's last digit, carried through + - * / and whole powers (first
+      order, as a bound). 0 for exact input (whole numbers, fractions), NaN if the text is no
+      arithmetic the page reads. @param {string} text @returns {number} */
+  function uncertainty(text) {
+    var formula;
+    try { formula = parseFormula(text); } catch (err) { return NaN; }
+    if (formula.symbols.length) return NaN;
+    /** @param {Node} node @returns {[number, number]} value and uncertainty */
+    function walk(node) {
+      if (node.kind === "number") return [toNumber(/** @type {Rational} */ (node.value)), node.u || 0];
+      var args = /** @type {Node[]} */ (node.args).map(walk);
+      var a = args[0][0], ua = args[0][1];
+      if (node.kind === "neg") return [-a, ua];
+      var b = args[1][0], ub = args[1][1];
+      switch (node.op) {
+        case "+": return [a + b, ua + ub];
+        case "-": return [a - b, ua + ub];
+        case "*": return [a * b, Math.abs(a) * ub + Math.abs(b) * ua + ua * ub];
+        case "/":
+          if (Math.abs(b) <= ub) return [a / b, Infinity];
+          return [a / b, (Math.abs(a) * ub + Math.abs(b) * ua) / (Math.abs(b) * (Math.abs(b) - ub))];
+        default:
+          if (ub > 0 || !Number.isInteger(b)) return [Math.pow(a, b), Infinity];
+          var m = Math.abs(a);
+          if (b >= 0) return [Math.pow(a, b), Math.pow(m + ua, b) - Math.pow(m, b)];
+          if (m <= ua) return [Math.pow(a, b), Infinity];
+          return [Math.pow(a, b), Math.pow(m - ua, b) - Math.pow(m, b)];
+      }
+    }
+    return walk(formula.tree)[1];
+  }
+
+  /** Does the text hold a decimal number (a point or an exponent: "3.6", "36e-1")?
+      @param {string} text */
+  function hasDecimal(text) {
+    return /(^|[^A-Za-z_0-9.])(\d*\.\d|\d+\.(?!\d)|\d+[eE][+-]?\d)/.test(tidy(text));
   }
 
   /** Python's math.isclose. @param {number} a @param {number} b @param {number} rel
@@ -159,7 +227,8 @@
   // names a student may call; any other name before a bracket is a symbol times the bracket
   var NO_FUNCTIONS = /^(?:sqrt|exp|log|ln|sin|cos|tan|abs|sum|pow|float|int|simplify|factor)$/;
 
-  /** @typedef {{kind: string, value?: Rational, name?: string, op?: string, args?: Node[]}} Node */
+  /** @typedef {{kind: string, value?: Rational, u?: number, name?: string, op?: string,
+                 args?: Node[]}} Node  u: half a unit of a typed decimal's last digit */
 
   /** Parse a formula: sums of products of powers, with implicit products ("2p", "(1-p)(1+p)").
       @param {string} text @returns {{tree: Node, symbols: string[]}} */
@@ -217,7 +286,7 @@
       if (t.type === "number") {
         var value = parseDecimal(t.text);
         if (value === null) throw new SyntaxError("the page cannot read the number " + t.text);
-        return { kind: "number", value: value };
+        return { kind: "number", value: value, u: halfUnit(t.text) };
       }
       if (t.type === "name") {
         if (FUNCTIONS.test(t.text) && isOp("(")) {
@@ -337,27 +406,31 @@
   /** @typedef {{kind: string, expected: any, rel: number | null, abs: number}} Spec */
 
   /** Is the typed ``text`` right by the check ``spec``? Throws NotYet when its form is wrong.
-      @param {Spec} spec @param {string} text @returns {boolean} */
+      A string is a right answer with a note (judged at the precision typed: readOff).
+      @param {Spec} spec @param {string} text @returns {boolean | string} */
   function isRight(spec, text) {
     var value;
     switch (spec.kind) {
       case "close":
         value = parseNumber(text);
-        if (value === null) throw new NotYet("a number is wanted (such as 0.25, 1e-3 or 7/3), and "
-          + "the page cannot read yours as one");
-        var x = toNumber(value);
-        return isFinite(x) && isClose(x, Number(spec.expected), spec.rel || 0, spec.abs);
+        if (value === null) throw new NotYet("a number is wanted (such as 0.25, 1e-3, 7/3 or "
+          + "12.5 - 3.25), and the page cannot read yours as one");
+        var x = toNumber(value), expected = Number(spec.expected);
+        if (!isFinite(x)) return false;
+        if (isClose(x, expected, spec.rel || 0, spec.abs)) return true;
+        return readOff(x, uncertainty(text), expected, spec);
       case "exactly":
         value = parseNumber(text);
         if (value === null) throw new NotYet("an exact fraction is wanted (such as 7/3), and the "
           + "page cannot read yours as one");
         var target = /** @type {Rational} */ (parseNumber(spec.expected));
-        if (same(value, target)) return true;
-        if (!/\//.test(text) && isClose(toNumber(value), toNumber(target), 1e-9, 1e-15)) {
-          throw new NotYet("right value, but rounded (a decimal number): give it exactly, as a "
-            + "fraction such as 7/3");
+        if (hasDecimal(text)) {
+          throw new NotYet((same(value, target)
+            || isClose(toNumber(value), toNumber(target), 1e-9, 1e-15) ? "right value, but " : "")
+            + "a decimal number is not exact, and this exercise asks for the exact fraction: give "
+            + "it as a fraction such as 7/3 (or a whole number), not as a decimal");
         }
-        return false;
+        return same(value, target);
       case "whole_number":
         value = parseNumber(text);
         if (value === null) throw new NotYet("a whole number is wanted, and the page cannot read "
@@ -424,6 +497,34 @@
     }
   }
 
+  var SHOWN_DECIMALS = 4;                      // what the explorers show (editor_readout.js)
+  var SHOWN_UNIT = Math.pow(10, -SHOWN_DECIMALS);
+  var FEWEST_SIGNIFICANT = 3;
+
+  /** A "close" answer the check's tolerance refuses, judged at the precision it was typed with:
+      right (a note saying so) when its digits hold the expected value and are at least the
+      explorers' 4 decimals and 3 significant digits; false when they do not hold it; NotYet, with
+      the digits needed, when too few digits were typed for the check to judge.
+      @param {number} x the typed value @param {number} u its uncertainty (uncertainty())
+      @param {number} expected @param {Spec} spec @returns {boolean | string} */
+  function readOff(x, u, expected, spec) {
+    if (!(u > 0)) return false;                            // exact input (or none we can judge)
+    var precise = u <= SHOWN_UNIT * (1 + 1e-9)
+      && u <= 0.5 * Math.pow(10, 1 - FEWEST_SIGNIFICANT) * Math.abs(x);
+    if (precise) {
+      return Math.abs(x - expected) <= u * (1 + 1e-9)
+        ? "to the digits you gave (the notebook's check, which gets its value from Python, "
+          + "wants more digits)"
+        : false;
+    }
+    if (u > Math.max((spec.rel || 0) * Math.abs(x), spec.abs)) {
+      throw new NotYet("your answer has too few digits for the page to judge it: give at least "
+        + SHOWN_DECIMALS + " decimals (as the explorers show them) and " + FEWEST_SIGNIFICANT
+        + " significant digits, or a fraction");
+    }
+    return false;
+  }
+
   /** @param {unknown} err */
   function errorText(err) {
     return err instanceof Error ? err.message : String(err);
@@ -437,7 +538,11 @@
       problem = "no answer given";
     } else {
       try {
-        if (isRight(spec, text)) return { right: true, message: "\u2714 " + exercise + " right" };
+        var right = isRight(spec, text);
+        if (right) {
+          return { right: true, message: "\u2714 " + exercise + " right"
+            + (typeof right === "string" ? " " + right : "") };
+        }
       } catch (err) {
         if (!(err instanceof NotYet)) throw err;
         problem = err.message;
@@ -474,6 +579,7 @@
   }
 
   var api = { parseNumber: parseNumber, parseFormula: parseFormula, evaluate: evaluate,
+              uncertainty: uncertainty, hasDecimal: hasDecimal,
               parseArray: parseArray, isRight: isRight, verdict: verdict, toNumber: toNumber };
   if (typeof window !== "undefined") {
     /** @type {any} */ (window).ChutesAnswers = api;
