@@ -149,8 +149,8 @@
       0 for a whole number, which is exact. @param {string} text */
   function halfUnit(text) {
     var m = DECIMAL.exec(text);
-    if (!m || !m[3]) return 0;
-    return 0.5 * Math.pow(10, (m[4] ? parseInt(m[4], 10) : 0) - m[3].length);
+    if (!m?.[3]) return 0;
+    return 0.5 * 10 ** ((m[4] ? parseInt(m[4], 10) : 0) - m[3].length);
   }
 
   /** How far a typed number (or arithmetic on typed numbers) may be from what its reader saw:
@@ -159,7 +159,7 @@
       arithmetic the page reads. @param {string} text @returns {number} */
   function uncertainty(text) {
     var formula;
-    try { formula = parseFormula(text); } catch (err) { return NaN; }
+    try { formula = parseFormula(text); } catch (_err) { return NaN; }
     if (formula.symbols.length) return NaN;
     /** @param {Node} node @returns {[number, number]} value and uncertainty */
     function walk(node) {
@@ -176,11 +176,11 @@
           if (Math.abs(b) <= ub) return [a / b, Infinity];
           return [a / b, (Math.abs(a) * ub + Math.abs(b) * ua) / (Math.abs(b) * (Math.abs(b) - ub))];
         default:
-          if (ub > 0 || !Number.isInteger(b)) return [Math.pow(a, b), Infinity];
+          if (ub > 0 || !Number.isInteger(b)) return [a ** b, Infinity];
           var m = Math.abs(a);
-          if (b >= 0) return [Math.pow(a, b), Math.pow(m + ua, b) - Math.pow(m, b)];
-          if (m <= ua) return [Math.pow(a, b), Infinity];
-          return [Math.pow(a, b), Math.pow(m - ua, b) - Math.pow(m, b)];
+          if (b >= 0) return [a ** b, (m + ua) ** b - m ** b];
+          if (m <= ua) return [a ** b, Infinity];
+          return [a ** b, (m - ua) ** b - m ** b];
       }
     }
     return walk(formula.tree)[1];
@@ -196,7 +196,7 @@
       @param {number} abs */
   function isClose(a, b, rel, abs) {
     if (a === b) return true;
-    if (!isFinite(a) || !isFinite(b)) return false;
+    if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
     return Math.abs(a - b) <= Math.max(rel * Math.max(Math.abs(a), Math.abs(b)), abs);
   }
 
@@ -357,7 +357,7 @@
           items.push(value());
         }
       }
-      var m = /^[^\s,\[\]]+/.exec(t.slice(at));
+      var m = /^[^\s,[\]]+/.exec(t.slice(at));
       var number = m ? parseNumber(m[0]) : null;
       if (m === null || number === null) throw new SyntaxError("the page cannot read \u201c"
         + (m ? m[0] : t.slice(at)) + "\u201d as a number");
@@ -372,7 +372,7 @@
   /** The items of a typed list: "[1, 4, 7]", "(1, 4)", "{1, 4}", "1 4 7", '["first", "equal"]'.
       @param {string} text @returns {string[]} */
   function listItems(text) {
-    var t = tidy(text).replace(/^[\[({]\s*|\s*[\])}]$/g, "");
+    var t = tidy(text).replace(/^[[({]\s*|\s*[\])}]$/g, "");
     return t.split(t.indexOf(",") >= 0 ? "," : " ").map(function (item) {
       return item.trim().replace(/^['"]|['"]$/g, "").trim();
     }).filter(function (item) { return item !== ""; });
@@ -401,7 +401,7 @@
   /** Thrown for an answer whose form is wrong: says what is wrong (never the expected value). */
   class NotYet extends Error {}
 
-  var LETTER = /^[(\[]?\s*([a-z])\s*[)\].:]?$/;
+  var LETTER = /^[([]?\s*([a-z])\s*[)\].:]?$/;
 
   /** @typedef {{kind: string, expected: any, rel: number | null, abs: number}} Spec */
 
@@ -416,7 +416,7 @@
         if (value === null) throw new NotYet("a number is wanted (such as 0.25, 1e-3, 7/3 or "
           + "12.5 - 3.25), and the page cannot read yours as one");
         var x = toNumber(value), expected = Number(spec.expected);
-        if (!isFinite(x)) return false;
+        if (!Number.isFinite(x)) return false;
         if (isClose(x, expected, spec.rel || 0, spec.abs)) return true;
         return readOff(x, uncertainty(text), expected, spec);
       case "exactly":
@@ -455,7 +455,7 @@
         }
         var e = flat(spec.expected);
         return flat(got).every(function (v, k) {
-          return (isNaN(v) && isNaN(e[k]))
+          return (Number.isNaN(v) && Number.isNaN(e[k]))
             || Math.abs(v - e[k]) <= spec.abs + (spec.rel || 0) * Math.abs(e[k]);
         });
       case "same_whole_numbers":
@@ -498,7 +498,7 @@
   }
 
   var SHOWN_DECIMALS = 4;                      // what the explorers show (editor_readout.js)
-  var SHOWN_UNIT = Math.pow(10, -SHOWN_DECIMALS);
+  var SHOWN_UNIT = 10 ** -SHOWN_DECIMALS;
   var FEWEST_SIGNIFICANT = 3;
 
   /** A "close" answer the check's tolerance refuses, judged at the precision it was typed with:
@@ -510,7 +510,7 @@
   function readOff(x, u, expected, spec) {
     if (!(u > 0)) return false;                            // exact input (or none we can judge)
     var precise = u <= SHOWN_UNIT * (1 + 1e-9)
-      && u <= 0.5 * Math.pow(10, 1 - FEWEST_SIGNIFICANT) * Math.abs(x);
+      && u <= 0.5 * 10 ** (1 - FEWEST_SIGNIFICANT) * Math.abs(x);
     if (precise) {
       return Math.abs(x - expected) <= u * (1 + 1e-9)
         ? "to the digits you gave (the notebook's check, which gets its value from Python, "

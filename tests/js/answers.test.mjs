@@ -14,7 +14,7 @@ const api = require("../../book/static/answers.js");
 
 /** A tiny seeded generator (mulberry32): the same cases on every run. */
 function random(seed) {
-  return function () {
+  return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
