@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from fractions import Fraction
+from functools import lru_cache
 
 import flint
 
@@ -152,13 +153,20 @@ def variance_from(board: Board, start: int = 0) -> Fraction:
     Fraction
         Var T.
     """
+    t, second = _moments(board)
+    mean = Fraction(int(t[start, 0].p), int(t[start, 0].q))
+    return Fraction(int(second[start, 0].p), int(second[start, 0].q)) - mean * mean
+
+
+@lru_cache(maxsize=8)
+def _moments(board: Board) -> tuple[flint.fmpq_mat, flint.fmpq_mat]:
+    """E[T] and E[T^2] from every square below the final one (one board, solved once)."""
     W, D = _weights(board)
     n = board.size
     A = flint.fmpq_mat(n, n)
     for i in range(n):
         for j in range(n):
             A[i, j] = flint.fmpq(int(i == j) * D - int(W[i, j]), D)
-    t = A.solve(flint.fmpq_mat([[1] for _ in range(n)]))
-    second = A.solve(2 * t - flint.fmpq_mat([[1] for _ in range(n)]))
-    mean = Fraction(int(t[start, 0].p), int(t[start, 0].q))
-    return Fraction(int(second[start, 0].p), int(second[start, 0].q)) - mean * mean
+    ones = flint.fmpq_mat([[1] for _ in range(n)])
+    t = A.solve(ones)
+    return t, A.solve(2 * t - ones)
