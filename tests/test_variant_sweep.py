@@ -323,6 +323,129 @@ def sweep_12_1() -> None:
         _agree("12.1", values, math.comb(C, 0) + math.comb(C, 1) + math.comb(C, 2))
 
 
+def _float_alive(board: Board, start: int, tail: float = 1e-16) -> np.ndarray:
+    """P(T > k) for k = 0, 1, ... until below ``tail``, by float steps of the test's own weights."""
+    rows, D = _turns(board)
+    n = board.size
+    Q = np.zeros((n, n))
+    for s, row in enumerate(rows):
+        for t, w in row.items():
+            if t < n:
+                Q[s, t] += w / D
+    v = np.zeros(n)
+    v[start] = 1.0
+    out = []
+    while v.sum() >= tail:
+        out.append(v.sum())
+        v = v @ Q
+    return np.array(out)
+
+
+def sweep_8_7() -> None:
+    """The first square after player 1's (not a jump's start) where seat 2's chance is above 1/2:
+    P(seat 2 wins) = sum_k P(T2 = k) P(T1 > k), from float survival curves of the test's own
+    (error far below 1e-12); every chance compared with 1/2 must be 1e-9 away from it."""
+    declared = declared_numbers(8)
+    for die in declared["die"][1]:
+        board = _die_board(die)
+        alive = {s: _float_alive(board, s) for s in range(board.size)}
+        for first in declared["first"][1]:
+            one = alive[first]
+            for square in range(first + 1, board.size):
+                if square in board.jumps:
+                    continue
+                two = alive[square]
+                ended = np.concatenate([[0.0], two[:-1] - two[1:], [two[-1]]])  # P(T2 = k)
+                one_long = np.concatenate([one, np.zeros(max(0, ended.size - one.size))])
+                chance = float(np.dot(ended, one_long[:ended.size]))
+                if abs(chance - 0.5) < float(ARGMAX_MARGIN):
+                    raise Sweep(f"8.7 with die {die}, first {first}: square {square} gives seat 2 "
+                                f"a chance of {chance!r}, at 1/2")
+                if chance > 0.5:
+                    _close("8.7", expected_of("8.7", {"die": die, "first": first}),
+                           Fraction(chance), {"die": die, "first": first})
+                    break
+
+
+def _exact_price(board: Board, jump: tuple[int, int]) -> Fraction:
+    return _moments(board.with_jump(*jump))[0][0]
+
+
+def _priced(board: Board) -> dict[tuple[int, int], float]:
+    """Float price of every allowed jump (jump_effects, min_length 1), read by the test itself."""
+    from chutes_edu import jump_effects
+
+    effects = jump_effects(board)
+    return {(int(a), int(b)): float(effects[a, b]) for a, b in zip(*np.nonzero(np.isfinite(effects)),
+                                                                    strict=True)}
+
+
+def sweep_9_3_and_9_4() -> None:
+    """The best jump (9.3) and best chute (9.4) of a shortest length: the float prices find the
+    candidates within 1e-6 of the best, and the exact prices of those decide; unique, and the
+    check's pair."""
+    declared = declared_numbers(9)
+    for die in declared["die"][1]:
+        board = _die_board(die)
+        prices = _priced(board)
+        for exercise, name, chutes in (("9.3", "jump_length", False), ("9.4", "chute_length", True)):
+            for length in declared[name][1]:
+                allowed = {j: p for j, p in prices.items() if abs(j[0] - j[1]) >= length
+                           and (not chutes or j[1] < j[0])}
+                low = min(allowed.values())
+                near = [j for j, p in allowed.items() if p <= low * (1 + 1e-6)]
+                exact = {j: _exact_price(board, j) for j in near}
+                best = min(exact.values())
+                winners = [j for j, p in exact.items() if p == best]
+                values = {"die": die, name: length}
+                if len(winners) > 1:
+                    raise Sweep(f"{exercise} with {values}: the best jumps tie: {winners}")
+                got = expected_of(exercise, values).expected
+                if [int(x) for x in got] != list(winners[0]):
+                    raise Sweep(f"{exercise} with {values}: the check expects {got}, the exact "
+                                f"best is {winners[0]}")
+
+
+def sweep_9_7() -> None:
+    """Ladders that lengthen the house game and chutes that shorten it: counted from the float
+    prices, every one of which must be 1e-9 (relative) away from the baseline; the nearest is
+    priced exactly and must fall on the same side."""
+    declared = declared_numbers(9)
+    for die in declared["die"][1]:
+        house = _die_board(die).replace(overshoot="win")
+        base = _moments(house)[0][0]
+        shortest = min(declared["house_length"][1])
+        prices = {j: p for j, p in _priced(house).items() if abs(j[0] - j[1]) >= shortest}
+        nearest = min(prices, key=lambda j: abs(prices[j] - float(base)))
+        if abs(prices[nearest] - float(base)) < float(ARGMAX_MARGIN) * float(base) or (
+                (prices[nearest] > float(base)) != (_exact_price(house, nearest) > base)):
+            raise Sweep(f"9.7 with die {die}: the jump {nearest} prices at the baseline")
+        for length in declared["house_length"][1]:
+            count = sum(1 for (a, b), p in prices.items() if abs(a - b) >= length
+                        and ((b > a and p > float(base)) or (b < a and p < float(base))))
+            _agree("9.7", {"die": die, "house_length": length}, count)
+
+
+def sweep_11_7() -> None:
+    """The fewest players whose expected rounds sum_k P(T > k)^m drop below n.rounds; every
+    expected number of rounds compared must be 1e-6 away from the value (P(T > k) from
+    turn_distribution, its tail below 1e-16)."""
+    from chutes_edu import NOORDENBOS_2023, turn_distribution
+
+    pmf = turn_distribution(NOORDENBOS_2023, tail=1e-16)
+    alive = 1.0 - np.cumsum(pmf)                               # P(T > k), k = 0, 1, ...
+    for rounds in declared_numbers(11)["rounds"][1]:
+        players = 1
+        while True:
+            expected = float(np.sum(alive ** players))
+            if abs(expected - rounds) < 1e-6:
+                raise Sweep(f"11.7 with rounds {rounds}: {players} players play {expected!r}")
+            if expected < rounds:
+                break
+            players += 1
+        _agree("11.7", {"rounds": rounds}, players)
+
+
 def _agree(exercise: str, values: dict[str, Any], want: Any) -> None:
     got = expected_of(exercise, values).expected
     if got != want:
@@ -332,19 +455,15 @@ def _agree(exercise: str, values: dict[str, Any], want: Any) -> None:
 
 SWEPT: dict[str, Callable[[], None]] = {
     "1.5": sweep_1_5, "3.4": sweep_3_4, "3.5": sweep_3_5, "3.7": sweep_3_7, "4.2": sweep_4_2,
-    "4.7": sweep_4_7, "6.2": sweep_6_2, "7.1": sweep_7_1_and_7_2, "12.1": sweep_12_1}
+    "4.7": sweep_4_7, "6.2": sweep_6_2, "7.1": sweep_7_1_and_7_2, "8.7": sweep_8_7,
+    "9.3": sweep_9_3_and_9_4, "9.7": sweep_9_7, "11.7": sweep_11_7, "12.1": sweep_12_1}
 """Each swept exercise and its sweep (7.1's sweep also sweeps 7.2)."""
 
-ALSO_SWEPT = {"7.2": "7.1"}
+ALSO_SWEPT = {"7.2": "7.1", "9.4": "9.3"}
 
 NOT_SWEPT = {
-    "8.7": "first square where a float win probability passes 1/2: needs an exact two-player race",
-    "9.3": "argmin of jump_effects (float): needs exact prices of the nearly best jumps",
-    "9.4": "argmin of jump_effects (float): needs exact prices of the nearly best chutes",
-    "9.7": "count of jump_effects entries on either side of the baseline (float)",
     "10.6": "count of squares where two policies differ: ties between targets not yet examined",
     "11.5": "periods of small boards: exact by construction (integer gcd), not swept",
-    "11.7": "first player count whose float expected rounds drop below n.rounds",
 }
 """Exercises whose answer is a threshold, count, argmax or set that this sweep leaves out, and why."""
 
