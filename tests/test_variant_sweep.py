@@ -446,6 +446,85 @@ def sweep_11_7() -> None:
         _agree("11.7", {"rounds": rounds}, players)
 
 
+def _exact_alive(board: Board, starts: list[int], turns: int) -> list[list[Fraction]]:
+    """P(T > k) for k = 0..turns, exactly, for a game from each of ``starts``."""
+    out: list[list[Fraction]] = [[] for _ in starts]
+    for k, masses, scale in _alive(board, starts):
+        for i, mass in enumerate(masses):
+            out[i].append(Fraction(sum(mass), scale))
+        if k == turns:
+            return out
+    raise AssertionError("unreachable")
+
+
+def sweep_6_1() -> None:
+    declared = declared_numbers(6)
+    longest = max(declared["long"][1])
+    for die in declared["house_die"][1]:
+        house = MILTON_BRADLEY_1943.replace(overshoot="win", die=die)
+        (alive,) = _exact_alive(house, [0], longest)
+        for long in declared["long"][1]:
+            values = {"house_die": die, "long": long}
+            _close("6.1", expected_of("6.1", values), alive[long], values)
+
+
+def sweep_6_7() -> None:
+    declared = declared_numbers(6)
+    longest = max(declared["tail"][1])
+    for rule in declared["tail_rule"][1]:
+        curves = [_exact_alive(MILTON_BRADLEY_1943.replace(die=d, overshoot=rule), [0],
+                               longest)[0] for d in range(2, 11)]
+        for tail in declared["tail"][1]:
+            values = {"tail": tail, "tail_rule": rule}
+            _close("6.7", expected_of("6.7", values), max(c[tail] for c in curves), values)
+
+
+def sweep_7_3() -> None:
+    declared = declared_numbers(7)
+    starts = list(declared["start"][1])
+    for die in declared["die"][1]:
+        curves = _exact_alive(_die_board(die), starts, 99)
+        for start, alive in zip(starts, curves, strict=True):
+            values = {"die": die, "start": start}
+            _close("7.3", expected_of("7.3", values), sum(alive[:100]), values)
+
+
+def sweep_5_7() -> None:
+    """The die 2..10 whose exact expected length from n.square has the longest denominator: that
+    die must be unique (the question names no tie rule), and the check's fraction its length."""
+    declared = declared_numbers(5)
+    for rule in declared["rule"][1]:
+        means = {d: _moments(MILTON_BRADLEY_1943.replace(die=d, overshoot=rule))[0]
+                 for d in range(2, 11)}
+        for square in declared["square"][1]:
+            digits = {d: len(str(means[d][square].denominator)) for d in means}
+            longest = [d for d in digits if digits[d] == max(digits.values())]
+            values = {"rule": rule, "square": square}
+            if len(longest) > 1:
+                raise Sweep(f"5.7 with {values}: the dice {longest} tie")
+            want = means[longest[0]][square]
+            _agree("5.7", values, f"{want.numerator}/{want.denominator}")
+
+
+def sweep_12_6() -> None:
+    """Every foot a student may get has a jump that makes the race fair enough (12.6 accepts any
+    such jump): the fairest jump from the foot beats FAIR_EDGE by far more than float rounding
+    (by 2e-4 to 6e-4 for every foot: a hard question, but one with answers)."""
+    from chutes_edu import win_probabilities
+    from chutes_edu.checks.lesson12 import FAIR_EDGE
+
+    for foot in declared_numbers(12)["foot"][1]:
+        edges = []
+        for b in range(MILTON_BRADLEY_1943.size + 1):
+            try:
+                board = MILTON_BRADLEY_1943.with_jump(foot, b)
+            except ValueError:
+                continue
+            edges.append(float(win_probabilities(board, [0, 0])[0]) - 0.5)
+        if not edges or min(edges) > FAIR_EDGE - 1e-6:
+            raise Sweep(f"12.6 with foot {foot}: no jump gets the edge below {FAIR_EDGE}")
+
+
 def _agree(exercise: str, values: dict[str, Any], want: Any) -> None:
     got = expected_of(exercise, values).expected
     if got != want:
@@ -455,8 +534,10 @@ def _agree(exercise: str, values: dict[str, Any], want: Any) -> None:
 
 SWEPT: dict[str, Callable[[], None]] = {
     "1.5": sweep_1_5, "3.4": sweep_3_4, "3.5": sweep_3_5, "3.7": sweep_3_7, "4.2": sweep_4_2,
-    "4.7": sweep_4_7, "6.2": sweep_6_2, "7.1": sweep_7_1_and_7_2, "8.7": sweep_8_7,
-    "9.3": sweep_9_3_and_9_4, "9.7": sweep_9_7, "11.7": sweep_11_7, "12.1": sweep_12_1}
+    "4.7": sweep_4_7, "5.7": sweep_5_7, "6.1": sweep_6_1, "6.2": sweep_6_2, "6.7": sweep_6_7,
+    "7.3": sweep_7_3, "7.1": sweep_7_1_and_7_2, "8.7": sweep_8_7,
+    "9.3": sweep_9_3_and_9_4, "9.7": sweep_9_7, "11.7": sweep_11_7, "12.1": sweep_12_1,
+    "12.6": sweep_12_6}
 """Each swept exercise and its sweep (7.1's sweep also sweeps 7.2)."""
 
 ALSO_SWEPT = {"7.2": "7.1", "9.4": "9.3"}
