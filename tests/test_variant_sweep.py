@@ -525,6 +525,42 @@ def sweep_12_6() -> None:
             raise Sweep(f"12.6 with foot {foot}: no jump gets the edge below {FAIR_EDGE}")
 
 
+def sweep_10_6() -> None:
+    """Squares where the value-iteration policy and the fewest-turns policy aim differently, each
+    taking the smallest of equally good targets (the text says so): every target's value is
+    either tied with the best (relative 1e-12: an exact tie, the same landing values) or clearly
+    worse (1e-8), so no count rests on rounding; and the count is the check's."""
+    from chutes_edu import AIMING_GAME_2021 as board
+    from chutes_edu.control import (
+        _aim_table,
+        optimal_policy,
+        policy_expected_turns,
+        value_iteration,
+    )
+
+    table = _aim_table(board)[: board.size]
+
+    def choice(q: np.ndarray, what: str) -> np.ndarray:
+        gap = np.abs(q - q.min(axis=1, keepdims=True)) / np.abs(q.min(axis=1, keepdims=True))
+        if np.any((gap > 1e-12) & (gap < 1e-8)):
+            raise Sweep(f"10.6: a near tie between targets of {what}")
+        return np.argmax(gap <= 1e-12, axis=1) + 1            # the smallest of the best
+
+    declared = declared_numbers(10)
+    for exact in declared["widget_exact"][1]:
+        miss = 1 - exact / 100
+        accuracy = (miss / 2, exact / 100, miss / 2)
+        fewest = policy_expected_turns(board, optimal_policy(board, accuracy).policy, accuracy)
+        best = choice(1.0 + sum(a * fewest[table[..., k]] for k, a in enumerate(accuracy)),
+                      "the fewest-turns policy")
+        for discount in declared["widget_discount"][1]:
+            values = value_iteration(board, accuracy, discount=discount / 100).values
+            vi = choice(-sum(a * values[table[..., k]] for k, a in enumerate(accuracy)),
+                        f"value iteration, discount {discount}")
+            _agree("10.6", {"widget_exact": exact, "widget_discount": discount},
+                   int(np.sum(vi != best)))
+
+
 def _agree(exercise: str, values: dict[str, Any], want: Any) -> None:
     got = expected_of(exercise, values).expected
     if got != want:
@@ -536,14 +572,13 @@ SWEPT: dict[str, Callable[[], None]] = {
     "1.5": sweep_1_5, "3.4": sweep_3_4, "3.5": sweep_3_5, "3.7": sweep_3_7, "4.2": sweep_4_2,
     "4.7": sweep_4_7, "5.7": sweep_5_7, "6.1": sweep_6_1, "6.2": sweep_6_2, "6.7": sweep_6_7,
     "7.3": sweep_7_3, "7.1": sweep_7_1_and_7_2, "8.7": sweep_8_7,
-    "9.3": sweep_9_3_and_9_4, "9.7": sweep_9_7, "11.7": sweep_11_7, "12.1": sweep_12_1,
+    "9.3": sweep_9_3_and_9_4, "9.7": sweep_9_7, "10.6": sweep_10_6, "11.7": sweep_11_7, "12.1": sweep_12_1,
     "12.6": sweep_12_6}
 """Each swept exercise and its sweep (7.1's sweep also sweeps 7.2)."""
 
 ALSO_SWEPT = {"7.2": "7.1", "9.4": "9.3"}
 
 NOT_SWEPT = {
-    "10.6": "count of squares where two policies differ: ties between targets not yet examined",
     "11.5": "periods of small boards: exact by construction (integer gcd), not swept",
 }
 """Exercises whose answer is a threshold, count, argmax or set that this sweep leaves out, and why."""
