@@ -561,6 +561,72 @@ def sweep_10_6() -> None:
                    int(np.sum(vi != best)))
 
 
+def _visits(board: Board, start: int) -> list[Fraction]:
+    """Row ``start`` of N = (I - Q)^-1 exactly: the expected turns begun on each square."""
+    rows, D = _turns(board)
+    n = board.size
+    A = flint.fmpq_mat(n, n)                     # (I - Q)^T
+    for s, row in enumerate(rows):
+        A[s, s] = 1
+        for t, w in row.items():
+            if t < n:
+                A[t, s] = A[t, s] - flint.fmpq(w, D)
+    e = flint.fmpq_mat([[int(i == start)] for i in range(n)])
+    x = A.solve(e)
+    return [Fraction(int(x[i, 0].p), int(x[i, 0].q)) for i in range(n)]
+
+
+def sweep_values() -> None:
+    """Float answers of sets 1, 2, 4, 7, 9 and 11 against exact values (first-step equations,
+    rows of N) to within a hundredth of their tolerance."""
+    for values in variants_of("1.7"):
+        p = values["percent"] / 100
+        _close("1.7", expected_of("1.7", values), Fraction(math.sqrt(1 - p) / p), values)
+    bounce = _moments(MILTON_BRADLEY_1943.replace(overshoot="bounce"))[0]
+    for values in variants_of("2.1"):
+        _close("2.1", expected_of("2.1", values), bounce[values["start"]], values)
+    declared = declared_numbers(2)
+    for die in declared["die"][1]:
+        board = _die_board(die)
+        stay, win = _moments(board)[0], _moments(board.replace(overshoot="win"))[0]
+        for start in declared["start"][1]:
+            values = {"die": die, "start": start}
+            _close("2.5", expected_of("2.5", values), stay[start] - win[start], values)
+        for rule in declared["rule"][1]:
+            ruled = board.replace(overshoot=rule)
+            t = _moments(ruled)[0]
+            worst = max(t[s] for s in range(ruled.size) if s not in ruled.jumps)
+            _close("2.6", expected_of("2.6", {"die": die, "rule": rule}), worst,
+                   {"die": die, "rule": rule})
+    row = _visits(MILTON_BRADLEY_1943, 0)
+    for values in variants_of("4.1"):
+        _close("4.1", expected_of("4.1", values), sum(row[values["low"]:values["high"] + 1]),
+               values)
+    for values in variants_of("4.6"):
+        board = MILTON_BRADLEY_1943.without_jump(80).replace(die=values["faces"])
+        _close("4.6", expected_of("4.6", values), _visits(board, 0)[99], values)
+    sigma = math.sqrt(float(_moments(MILTON_BRADLEY_1943)[1][0]
+                            - _moments(MILTON_BRADLEY_1943)[0][0] ** 2))
+    runs = (39.225808, 39.251338, 39.221559, 39.295085, 39.211283)  # Hochman's five runs
+    for values in variants_of("7.5"):
+        pooled = [runs[int(r) - 1] for r in values["runs"].split(",")]
+        z = ((Fraction(sum(Fraction(str(x)) for x in pooled), len(pooled))
+              - _moments(MILTON_BRADLEY_1943)[0][0])
+             / Fraction(sigma / math.sqrt(1_000_000 * len(pooled))))
+        _close("7.5", expected_of("7.5", values), z, values)
+    house = MILTON_BRADLEY_1943.replace(overshoot="win")
+    t0 = {d: _moments(house.replace(die=d))[0][0] for d in range(2, 13)}
+    for values in variants_of("9.1"):
+        small, more = values["small_die"], values["more_faces"]
+        _close("9.1", expected_of("9.1", values), t0[small + more] - t0[small], values)
+    for die in declared_numbers(11)["die"][1]:
+        board = MILTON_BRADLEY_1943.replace(die=die, overshoot="bounce")
+        row, mean = _visits(board, 0), _moments(board)[0][0]
+        for square in declared_numbers(11)["square"][1]:
+            values = {"die": die, "square": square}
+            _close("11.4", expected_of("11.4", values), mean / row[square], values)
+
+
 def _agree(exercise: str, values: dict[str, Any], want: Any) -> None:
     got = expected_of(exercise, values).expected
     if got != want:
@@ -573,7 +639,7 @@ SWEPT: dict[str, Callable[[], None]] = {
     "4.7": sweep_4_7, "5.7": sweep_5_7, "6.1": sweep_6_1, "6.2": sweep_6_2, "6.7": sweep_6_7,
     "7.3": sweep_7_3, "7.1": sweep_7_1_and_7_2, "8.7": sweep_8_7,
     "9.3": sweep_9_3_and_9_4, "9.7": sweep_9_7, "10.6": sweep_10_6, "11.7": sweep_11_7, "12.1": sweep_12_1,
-    "12.6": sweep_12_6}
+    "12.6": sweep_12_6, "values": sweep_values}
 """Each swept exercise and its sweep (7.1's sweep also sweeps 7.2)."""
 
 ALSO_SWEPT = {"7.2": "7.1", "9.4": "9.3"}
@@ -682,3 +748,12 @@ def test_greedy_never_rests_on_a_tie_in_12_4() -> None:
 def test_the_tie_of_12_4_on_seven_squares_is_caught() -> None:
     jumps, die = GREEDY_TRAPS[7]
     assert len(_greedy_outcomes(Board(jumps, size=7, die=die), 2)) > 1
+
+
+def test_a_float_answer_off_by_a_tenth_of_its_tolerance_is_caught() -> None:
+    """4.1 (tolerance 1e-6, relative): the exact value moved by 1e-7 no longer passes the sweep."""
+    spec = expected_of("4.1", {"low": 90, "high": 99})
+    exact = sum(_visits(MILTON_BRADLEY_1943, 0)[90:100])
+    _close("4.1", spec, exact, {})
+    with pytest.raises(Sweep, match="4.1"):
+        _close("4.1", spec, exact * (1 + Fraction(1, 10**7)), {})
