@@ -2,7 +2,7 @@
 
 An exercise set declares its numbers once, in the cell at its top::
 
-    n = my_numbers(3, turns=(20, range(12, 31)), after=(5, range(3, 9)))
+    n = my_numbers(3, turns=(20, range(12, 31)), after=(5, range(5, 9)))
 
 Each number has the course's own value (20) and the values a student's variant is drawn from
 (12, ..., 30). The exercises use ``n.turns`` rather than 20, and the checks take the same

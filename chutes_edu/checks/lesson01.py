@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from chutes_edu import MILTON_BRADLEY_1943, expected_flips, expected_turns, turn_distribution
+from chutes_edu import MILTON_BRADLEY_1943, expected_flips
 from chutes_edu.checks import (
     Numbers,
     close,
@@ -25,6 +25,7 @@ from chutes_edu.checks import (
     same_expression,
     whole_number,
 )
+from chutes_edu.checks.exact import first_remainder_below
 
 
 # --------------------------------------------------------------------------- 1.1
@@ -128,12 +129,9 @@ def _ex_1_4(answer: Any, n: Numbers) -> bool:
 
 # --------------------------------------------------------------------------- 1.5
 def _smallest_cap(board: Any, tolerance: float) -> int:
-    pmf = turn_distribution(board)
-    tail = 1.0 - np.cumsum(pmf)                 # tail[k] = P(T > k)
-    exact = float(expected_turns(board)[0])
-    capped = np.cumsum(np.concatenate([[0.0], tail]))   # capped[c] = E[min(T, c)]
-    bias = exact - capped
-    return int(np.flatnonzero(bias[1:] < tolerance)[0]) + 1
+    """The smallest cap c >= 1 whose bias E[T] - E[min(T, c)] is below ``tolerance``, in exact
+    arithmetic (float partial sums carry rounding of about 1e-13, too close to some thresholds)."""
+    return first_remainder_below(board, Fraction(str(tolerance)), first=1)
 
 
 @register("1.5", hint="The bias of a cap c is E[T] - E[min(T, c)], and E[min(T, c)] is the sum of "

@@ -7,6 +7,7 @@ meal and night of 3.1, how often the monorail of 3.2 stays, the die of the board
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ from chutes_edu.checks import (
     same_expression,
     whole_number,
 )
+from chutes_edu.checks.exact import first_cdf_at_least
 
 # The picky eater's chain of the lesson, as data (Hochman, Chutes and Ladders, section 3): meals
 # H, P, C, F. (The monorail of 3.2 is built from the set's numbers.)
@@ -98,5 +100,5 @@ def _ex_3_6(answer: Any) -> bool:
 @register("3.7", hint="P(T <= k) is the entry [0, 100] of P^k. Step k up one turn at a time "
                       "(multiply by P again) until it reaches the share asked for.")
 def _ex_3_7(answer: Any, n: Numbers) -> bool:
-    cdf = np.cumsum(turn_distribution(_board(n)))
-    return whole_number(int(np.flatnonzero(cdf >= n.share / 100)[0]))(answer)
+    # exact: the first k with P(T <= k) >= share/100, in integers (no rounding at the threshold)
+    return whole_number(first_cdf_at_least(_board(n), Fraction(n.share, 100)))(answer)

@@ -7,6 +7,7 @@ tolerance of 4.7. (4.5 is a question of ideas, the same for everyone.)
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,7 @@ from chutes_edu import (
     transition_matrix,
 )
 from chutes_edu.checks import Numbers, close, one_of, register, whole_number
+from chutes_edu.checks.exact import first_remainder_below
 
 
 def _tiny(n: Numbers) -> Board:
@@ -130,18 +132,10 @@ def _ex_4_6(answer: Any, n: Numbers) -> bool:
 
 
 # --------------------------------------------------------------------------- 4.7
-def _terms_needed(board: Board, tol: float) -> int:
-    n = board.size
-    Q = transition_matrix(board)[:n, :n]
-    target = expected_turns(board)[0]
-    v = np.zeros(n)
-    v[0] = 1.0
-    total, K = 0.0, 0
-    while target - total >= tol:
-        total += v.sum()
-        v = v @ Q
-        K += 1
-    return K
+def _terms_needed(board: Board, tol: Fraction) -> int:
+    """The smallest K whose partial sum P(T > 0) + ... + P(T > K - 1) is within ``tol`` of E[T],
+    in exact arithmetic (float partial sums carry rounding of 1e-13 to 1e-12)."""
+    return first_remainder_below(board, tol)
 
 
 @register("4.7", hint="The K-term partial sum for square 0 adds P(T > 0), ..., P(T > K-1); keep "
@@ -149,4 +143,4 @@ def _terms_needed(board: Board, tol: float) -> int:
                       "expected_turns is below the tolerance, and count the terms.")
 def _ex_4_7(answer: Any, n: Numbers) -> bool:
     board = MILTON_BRADLEY_1943.replace(die=n.sides)
-    return whole_number(_terms_needed(board, 10.0 ** -n.digits))(answer)
+    return whole_number(_terms_needed(board, Fraction(1, 10 ** n.digits)))(answer)

@@ -23,6 +23,7 @@ from chutes_edu import (
     turn_distribution,
 )
 from chutes_edu.checks import Numbers, close, exactly, one_of, register, whole_number
+from chutes_edu.checks.exact import first_cdf_at_least
 
 
 def _coin_board(n: Numbers) -> Board:
@@ -69,8 +70,8 @@ def _ex_6_1(answer: Any, n: Numbers) -> bool:
                       "np.searchsorted). The answer is a number of turns.")
 def _ex_6_2(answer: Any, n: Numbers) -> bool:
     board = MILTON_BRADLEY_1943_CHUTE_48.replace(die=n.die)
-    cdf = np.cumsum(turn_distribution(board, start=n.start))
-    return whole_number(int(np.flatnonzero(cdf >= 0.95)[0]))(answer)
+    # exact: the first k with P(T <= k) >= 0.95, in integers (no rounding at the threshold)
+    return whole_number(first_cdf_at_least(board, Fraction(95, 100), n.start))(answer)
 
 
 # --------------------------------------------------------------------------- 6.3

@@ -8,6 +8,7 @@ pools and the confidence level of 7.7.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from statistics import NormalDist
 from typing import Any
 
@@ -22,6 +23,7 @@ from chutes_edu import (
     turn_distribution,
 )
 from chutes_edu.checks import Numbers, close, one_of, register, whole_number
+from chutes_edu.checks.exact import variance_from
 
 # Seed 002, section 5: its five reported runs of 1,000,000 games, in order (cited data).
 _SEED_002_RUNS = (39.225808, 39.251338, 39.221559, 39.295085, 39.211283)
@@ -53,8 +55,10 @@ def _ex_7_1(answer: Any, n: Numbers) -> bool:
                       "sigma is the standard deviation you computed exactly in 7.1; then round up "
                       "to a whole number of games (math.ceil).")
 def _ex_7_2(answer: Any, n: Numbers) -> bool:
-    sigma = _moments(_board(n), n.start)[1]
-    needed = math.ceil((1.96 * sigma / n.width) ** 2)
+    # exact: n >= (1.96 sigma / width)^2 with the exact variance (a float sigma from a truncated
+    # distribution is off in its tenth digit, enough to move the rounding up for small widths)
+    needed = math.ceil(Fraction(196, 100) ** 2 * variance_from(_board(n), n.start)
+                       / Fraction(str(n.width)) ** 2)
     return whole_number(needed)(answer)
 
 

@@ -120,7 +120,7 @@ def _edge(board: Board) -> float:
 
 # --------------------------------------------------------------------------- 12.1
 @register("12.1", hint="Count the finite entries of jump_effects(board, min_length=n.min_length): "
-                       "that is C. Then add math.comb(C, j) for j = 0, 1, 2 (the empty design "
+                       "that is C. Then add math.comb(C, j) for j = 0, 1, 2 (the empty set "
                        "counts too).")
 def _ex_12_1(answer: Any, n: Numbers) -> bool:
     count = int(np.isfinite(jump_effects(MILTON_BRADLEY_1943, min_length=n.min_length)).sum())
