@@ -61,8 +61,12 @@ and let :math:`H` be the largest depth. Then :math:`\Pr(T > k)` is of the order 
 :math:`k^{H-1}\lambda^k` (U. G. Rothblum, "Algebraic eigenspaces of nonnegative matrices", 1975).
 The *carrying* classes are the critical classes of depth :math:`H` (none of them leads to
 another); long games are spent on them and on the classes after them, the set :math:`S`: the share
-of the other squares tends to 0 (at least as fast as :math:`1/k` on a critical class of smaller
-depth, geometrically elsewhere).
+of the other squares tends to 0, like :math:`k^{h(C)-H}` on a class :math:`C` of depth
+:math:`h(C) \ge 1`, critical or not, and geometrically on the classes of depth 0 (those reached
+from square 0 past no critical class). So a square on no critical class can fade as slowly as
+:math:`1/k`: on ``Board({2: 1}, size=6, die=2)`` square 1 (a roll of 2 slides back to it) and
+square 5 (a 2 overshoots) each keep the token with chance 1/2, :math:`H = 2`, and after :math:`k`
+turns squares 1, 3 and 4 each hold exactly :math:`1/(2(k-1))` of the surviving games.
 
 *The quasi-stationary distribution* (QSD) is the normalised Cesàro limit
 
@@ -514,12 +518,17 @@ def quasi_stationary_distribution(board: Board) -> QuasiStationary:
       survival-weighted average is :math:`q`.
 
     The classes of :math:`Q_0` come from Tarjan's algorithm and their Perron roots from their
-    eigenvalues (exactly, as a fraction, for a class of one square). Classes whose roots are
-    within a relative :math:`10^{-6}` of the largest in floating point are compared exactly:
-    they tie when the minimal polynomials of their roots over the integers are equal (python-flint
-    factors the characteristic polynomials, and isolates real roots in certified intervals to
-    find the largest of unequal ones); if one of them has more than 150 squares, roots within a
-    relative :math:`10^{-9}` count as tied instead. :math:`q` and the limit shapes come from the
+    eigenvalues (exactly, as a fraction, for a class of one square; for a class of more than 200
+    squares from inverse iteration on a sparse LU, so that boards of thousands of squares take
+    seconds). Classes whose roots are within a relative :math:`10^{-6}` of the largest in
+    floating point get bounds that rounding cannot break (Collatz–Wielandt, in exact arithmetic);
+    those whose bounds still overlap are compared exactly: they tie when the minimal polynomials
+    of their roots over the integers are equal (python-flint factors the characteristic
+    polynomials, and isolates real roots in certified intervals to find the largest of unequal
+    ones). No tolerance ever decides a tie: if such a class has more than 150 squares,
+    ``ValueError`` names the classes. Perron vectors are iterated until they stop changing and
+    their residuals are checked; when the next eigenvalue is within a relative :math:`10^{-5}`
+    of the root they are found again in high precision. :math:`q` and the limit shapes come from the
     leading coefficients of the resolvent :math:`e_0 (zI - Q_0)^{-1}` at
     :math:`z = \lambda\omega`, computed class by class from each critical class's Perron vectors
     and the other classes' blocks (module docstring), so tied classes (a Jordan block) cost no
@@ -541,7 +550,10 @@ def quasi_stationary_distribution(board: Board) -> QuasiStationary:
     ------
     ValueError
         If every game from square 0 ends within a fixed number of turns (the message names it):
-        there are no long games to describe.
+        there are no long games to describe. Also, naming the squares, if two groups of squares,
+        one of more than 150, keep games at rates too close to be told apart (no certified
+        bound separates them and they are too big to compare exactly), or if a group's Perron
+        vectors cannot be found to full accuracy: a wrong distribution is never returned.
 
     Examples
     --------

@@ -1114,3 +1114,18 @@ def test_a_board_of_thousands_of_squares() -> None:
     step = (P.T @ q)[live]
     assert np.abs(step - qsd.decay_rate * q[live]).max() < 1e-13 * q.max()
     assert 0 < qsd.decay_rate < 1 and qsd.period == 1
+
+
+def test_a_square_on_no_critical_class_can_fade_like_one_over_k() -> None:
+    # issue 36, 6: the module docstring said the share of squares off S fades geometrically
+    # unless they are on a critical class. Here squares 1 and 5 each keep the token with chance
+    # 1/2 (tied critical classes, H = 2); squares 3 and 4, between them on no critical class, hold
+    # exactly 1/(2(k - 1)) of the games still going after k turns, as square 1 does
+    board = Board({2: 1}, size=6, die=2)
+    qsd = quasi_stationary_distribution(board)
+    assert qsd.decay_rate == 0.5 and qsd.period == 1
+    assert np.array_equal(qsd.distribution, [0, 0, 0, 0, 0, 1, 0])
+    conds, _ = conditioned(board, 400)
+    for k in (5, 10, 50, 400):
+        assert conds[k][[1, 3, 4]] == pytest.approx([1 / (2 * (k - 1))] * 3, rel=1e-12)
+    assert "1/(2(k-1))" in (absorption.__doc__ or "")
