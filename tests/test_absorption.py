@@ -1129,3 +1129,21 @@ def test_a_square_on_no_critical_class_can_fade_like_one_over_k() -> None:
     for k in (5, 10, 50, 400):
         assert conds[k][[1, 3, 4]] == pytest.approx([1 / (2 * (k - 1))] * 3, rel=1e-12)
     assert "1/(2(k-1))" in (absorption.__doc__ or "")
+
+
+@SETTINGS
+@given(boards(max_size=16))
+def test_the_sparse_path_gives_the_dense_answers_on_any_board(board: Board) -> None:
+    # as above, on boards drawn at random (traps, bonus rolls, every overshoot rule)
+    try:
+        dense = quasi_stationary_distribution(board)
+    except ValueError:
+        assume(False)
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(absorption, "DENSE_MAX", 2)
+        patch.setattr(absorption, "_DENSE_CLASS", 1)
+        sparse = quasi_stationary_distribution(board)
+    assert sparse.period == dense.period
+    assert sparse.decay_rate == pytest.approx(dense.decay_rate, rel=1e-12)
+    assert np.abs(sparse.distribution - dense.distribution).max() < 1e-12
