@@ -17,6 +17,9 @@ the *ratio* is compared with the goal from the core issue:
   than that dense solve at 4,000 squares. Then times (no goal) for building and validating boards,
   the length distribution, simulation and a slice of jump_effects on big boards, and how the
   exact solve grows with the size;
+- long games (issue 36): quasi_stationary_distribution on random_board(n, n // 10, seed=6) at
+  1,000 and 3,000 squares against np.linalg.eigvals of the same board's dense Q (>= 1x and >=
+  10x), and at 10,000 squares against that dense eigvals at 3,000 (>= 1x);
 - design_board (the audit of the design module): the exhaustive search over every valid pair of
   added jumps on the 1943 board for a 25-turn game, in under 60 s (its time against that goal,
   the design it finds, and its cost in units of one expected_turns solve).
@@ -26,6 +29,7 @@ Exit status 0 whatever the numbers (a benchmark reports; the tests decide correc
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import statistics
@@ -50,8 +54,10 @@ from chutes_edu import (  # noqa: E402 - imports numpy
     design_board,
     expected_turns,
     jump_effects,
+    quasi_stationary_distribution,
     random_board,
     simulate,
+    transition_matrix,
     turn_distribution,
 )
 
@@ -231,6 +237,35 @@ def big_boards(add: Callable[[str, float, float, float], None]) -> None:
         print(f"{'  n = ' + str(size):<46} {seconds * 1e3:10.1f} ms", flush=True)
 
 
+def _qsd_of_next(boards: list[Board]) -> object:
+    return quasi_stationary_distribution(boards.pop())
+
+
+def long_games(add: Callable[[str, float, float, float], None]) -> None:
+    """Issue 36: quasi_stationary_distribution on boards of 1,000, 3,000 and 10,000 squares
+    (random_board(n, n // 10, seed=6)), against np.linalg.eigvals of the dense Q of the same board
+    (what the decay rate alone cost before: it grows like n^3, 15 s at 3,000 squares)."""
+    print("\nlong games: quasi_stationary_distribution (issue 36)")
+
+    def dense_q(board: Board) -> np.ndarray:
+        live = [s for s in range(board.size) if s not in board.jumps]
+        return transition_matrix(board)[np.ix_(live, live)]
+
+    slowest = 0.0
+    for size, goal in ((1_000, 1), (3_000, 10)):
+        board = random_board(size, size // 10, seed=6)
+        Q = dense_q(board)
+        copies = [cold_copy(board) for _ in range(3)]
+        ours, base = _side_by_side(functools.partial(_qsd_of_next, copies),
+                                   functools.partial(np.linalg.eigvals, Q),
+                                   repeat=1 if size > 1_000 else 3)
+        add(f"qsd {size:,} sq. vs dense eigvals of Q", ours, base, goal)
+        slowest = base
+    huge = random_board(10_000, 1_000, seed=6)
+    ours = _median_time(functools.partial(_qsd_of_next, [cold_copy(huge) for _ in range(3)]), 3)
+    add("qsd 10,000 sq. vs dense eigvals at 3,000", ours, slowest, 1)
+
+
 def design_search(add: Callable[[str, float, float, float], None]) -> None:
     """The exhaustive search over every valid pair of added jumps on the 1943 board, for a
     25-turn game: its wall time against the 60 s goal (reported as goal / time, >= 1x)."""
@@ -287,6 +322,7 @@ def main() -> int:
     build = _median_time(fresh_board, 50)
     print(f"{'(Board construction and validation)':<46} {build * 1e3:10.3f} ms")
     big_boards(add)
+    long_games(add)
     design_search(add)
 
     timings: Callable[[], list[tuple[str, float]]] | None

@@ -61,8 +61,12 @@ and let :math:`H` be the largest depth. Then :math:`\Pr(T > k)` is of the order 
 :math:`k^{H-1}\lambda^k` (U. G. Rothblum, "Algebraic eigenspaces of nonnegative matrices", 1975).
 The *carrying* classes are the critical classes of depth :math:`H` (none of them leads to
 another); long games are spent on them and on the classes after them, the set :math:`S`: the share
-of the other squares tends to 0 (at least as fast as :math:`1/k` on a critical class of smaller
-depth, geometrically elsewhere).
+of the other squares tends to 0, like :math:`k^{h(C)-H}` on a class :math:`C` of depth
+:math:`h(C) \ge 1`, critical or not, and geometrically on the classes of depth 0 (those reached
+from square 0 past no critical class). So a square on no critical class can fade as slowly as
+:math:`1/k`: on ``Board({2: 1}, size=6, die=2)`` square 1 (a roll of 2 slides back to it) and
+square 5 (a 2 overshoots) each keep the token with chance 1/2, :math:`H = 2`, and after :math:`k`
+turns squares 1, 3 and 4 each hold exactly :math:`1/(2(k-1))` of the surviving games.
 
 *The quasi-stationary distribution* (QSD) is the normalised Cesàro limit
 
@@ -174,10 +178,19 @@ from typing import Any, NamedTuple, cast
 import flint
 import numpy as np
 import scipy.linalg
+import scipy.sparse as sp
 import sympy
+from scipy.sparse.linalg import splu
 
 from .board import Board, _exact, _on_board, _ranges, _square
-from .markov import _exact_turn_rows, _q_and_ends, _transient, _turn_matrix, turn_distribution
+from .markov import (
+    DENSE_MAX,
+    _exact_turn_rows,
+    _q_and_ends,
+    _transient,
+    _turn_matrix,
+    turn_distribution,
+)
 
 __all__ = ["absorption_probabilities", "hitting_probabilities", "stationary_distribution",
            "QuasiStationary", "quasi_stationary_distribution", "expected_rounds"]
@@ -505,12 +518,17 @@ def quasi_stationary_distribution(board: Board) -> QuasiStationary:
       survival-weighted average is :math:`q`.
 
     The classes of :math:`Q_0` come from Tarjan's algorithm and their Perron roots from their
-    eigenvalues (exactly, as a fraction, for a class of one square). Classes whose roots are
-    within a relative :math:`10^{-6}` of the largest in floating point are compared exactly:
-    they tie when the minimal polynomials of their roots over the integers are equal (python-flint
-    factors the characteristic polynomials, and isolates real roots in certified intervals to
-    find the largest of unequal ones); if one of them has more than 150 squares, roots within a
-    relative :math:`10^{-9}` count as tied instead. :math:`q` and the limit shapes come from the
+    eigenvalues (exactly, as a fraction, for a class of one square; for a class of more than 200
+    squares from inverse iteration on a sparse LU, so that boards of thousands of squares take
+    seconds). Classes whose roots are within a relative :math:`10^{-6}` of the largest in
+    floating point get bounds that rounding cannot break (Collatz–Wielandt, in exact arithmetic);
+    those whose bounds still overlap are compared exactly: they tie when the minimal polynomials
+    of their roots over the integers are equal (python-flint factors the characteristic
+    polynomials, and isolates real roots in certified intervals to find the largest of unequal
+    ones). No tolerance ever decides a tie: if such a class has more than 150 squares,
+    ``ValueError`` names the classes. Perron vectors are iterated until they stop changing and
+    their residuals are checked; when the next eigenvalue is within a relative :math:`10^{-5}`
+    of the root they are found again in high precision. :math:`q` and the limit shapes come from the
     leading coefficients of the resolvent :math:`e_0 (zI - Q_0)^{-1}` at
     :math:`z = \lambda\omega`, computed class by class from each critical class's Perron vectors
     and the other classes' blocks (module docstring), so tied classes (a Jordan block) cost no
@@ -532,7 +550,10 @@ def quasi_stationary_distribution(board: Board) -> QuasiStationary:
     ------
     ValueError
         If every game from square 0 ends within a fixed number of turns (the message names it):
-        there are no long games to describe.
+        there are no long games to describe. Also, naming the squares, if two groups of squares,
+        one of more than 150, keep games at rates too close to be told apart (no certified
+        bound separates them and they are too big to compare exactly), or if a group's Perron
+        vectors cannot be found to full accuracy: a wrong distribution is never returned.
 
     Examples
     --------
@@ -545,12 +566,19 @@ def quasi_stationary_distribution(board: Board) -> QuasiStationary:
     2
     """
     n = board.size
-    live, Q, _ = _q_and_ends(board)
     rows = _exact_turn_rows(board)
+    live = _transient(board)
     index = {s: i for i, s in enumerate(live.tolist())}
     exact = [{index[t]: p for t, p in rows[s].items() if t in index and p}
              for s in live.tolist()]
-    found = _long_games(Q, index[0], exact)
+    Q: Any
+    if n > DENSE_MAX:        # sparse, from the exact rows: nothing of size n^2 is formed
+        entries = [(i, j, float(p)) for i, row in enumerate(exact) for j, p in row.items()]
+        i_, j_, p_ = zip(*entries, strict=True) if entries else ((), (), ())
+        Q = sp.csr_matrix((p_, (i_, j_)), shape=(live.size, live.size))
+    else:
+        Q = _q_and_ends(board)[1]
+    found = _long_games(Q, index[0], exact, live.tolist())
     q = np.zeros(n + 1)
     q[live[found.squares]] = found.distribution
     return QuasiStationary(q, found.decay_rate, found.period)
@@ -569,29 +597,52 @@ class _LongGames(NamedTuple):
 
 _NEAR = 1e-6
 """Relative gap below which the Perron roots of two classes, found in floating point, are compared
-exactly (by their minimal polynomials)."""
+with certified bounds (and exactly, by their minimal polynomials, if the bounds overlap)."""
 
 _EXACT_SQUARES = 150
-"""The largest class whose Perron root is compared exactly with a near-tied one (above it, in
-floating point with the relative tolerance ``_TIE``)."""
+"""The largest class whose Perron root is compared exactly (by its minimal polynomial) with one
+whose certified bounds overlap its own; the characteristic polynomial of a class of 300 squares
+takes about a second, and the time grows like the fourth power of the size. Above it, such classes
+are refused in words."""
 
-_TIE = 1e-9
-"""Relative gap below which the Perron roots of two large classes count as tied."""
+_DENSE_CLASS = 200
+"""Classes up to this size get their Perron root from all their eigenvalues (dense LAPACK); bigger
+ones from the iteration of :func:`_perron` on a sparse LU, whose time grows about linearly."""
 
-_SHIFT = 1e-10
-"""How far above the Perron root (relatively) a class's Perron vectors are found by inverse
-iteration."""
+_SHIFT = 1e-12
+"""How far above the certified upper bound of the Perron root (relatively) each shift of the
+inverse iteration of :func:`_perron` is: far enough that rounding never puts it below the root."""
+
+_STEPS = 200
+"""The most inverse-iteration steps :func:`_perron` takes."""
+
+_RESIDUAL = 1e-11
+r"""The largest relative residual :math:`\lVert vA - \rho v\rVert / (\rho \lVert v\rVert)` of
+a Perron vector that :func:`_perron` accepts (both vectors, in the maximum norm)."""
+
+_GAP = 1e-5
+"""Relative distance from the Perron root to the next eigenvalue below which a dense class's Perron
+vectors are found again in high precision (:func:`_perron_precise`)."""
+
+_MOVING = 1e-12
+"""How much a sparse class's Perron vectors (largest entry 1) may still move between the last two
+steps of :func:`_perron`; more, and ``ValueError``."""
 
 _ROTATING = 1e-9
 """Size of a rotating part of the leading term, relative to the fixed part, below which it counts
 as 0 (the limit shapes of the conditioned distribution are then equal, rounding aside)."""
 
 
-def _long_games(Q: np.ndarray, start: int, exact: list[dict[int, Fraction]]) -> _LongGames:
-    """The decay rate, quasi-stationary distribution and period of the chain ``Q`` (substochastic)
-    from ``start``. ``exact[u]`` holds the nonzero ``Q[u, v]`` as fractions: it gives the graph,
-    and the exact Perron roots of classes whose roots are close (ties). Raises ``ValueError`` if
-    every path from ``start`` ends within a fixed number of steps."""
+def _long_games(Q: Any, start: int, exact: list[dict[int, Fraction]],
+                labels: Sequence[int] | None = None) -> _LongGames:
+    """The decay rate, quasi-stationary distribution and period of the chain ``Q`` (substochastic,
+    dense or scipy.sparse CSR) from ``start``. ``exact[u]`` holds the nonzero ``Q[u, v]`` as
+    fractions: it gives the graph, certified bounds of Perron roots and the exact Perron roots of
+    classes whose bounds overlap (ties). ``labels[u]`` names index ``u`` in messages (the square;
+    by default ``u``). Raises ``ValueError`` if every path from ``start`` ends within a fixed
+    number of steps, or, naming the squares, if two classes of more than ``_EXACT_SQUARES``
+    squares have Perron roots too close to be told apart or a Perron vector does not converge."""
+    labels = list(range(len(exact))) if labels is None else list(labels)
     graph = [sorted(row) for row in exact]
     seen = {start}                                       # the indices reachable from the start
     todo = [start]
@@ -604,16 +655,28 @@ def _long_games(Q: np.ndarray, start: int, exact: list[dict[int, Fraction]]) -> 
     reach = sorted(seen)
     classes = _classes(reach, graph)                     # in topological order, start's first
     where = {u: c for c, members in enumerate(classes) for u in members}
+    # Q0 on each class (Q_CC) and from each class to the next (Q_BC); sparse on a big matrix.
+    sparse = sp.issparse(Q)
+    blocks = [_sub(Q, members, members) for members in classes]
     # Each class's Perron root in floating point: its chance of staying for a single square, the
-    # largest modulus of its eigenvalues for a class with a cycle through several squares.
-    radii = [float(exact[members[0]].get(members[0], 0)) if len(members) == 1
-             else float(np.abs(np.linalg.eigvals(Q[np.ix_(members, members)])).max())
-             for members in classes]
+    # largest modulus of its eigenvalues for a small class with a cycle through several squares,
+    # the certified iteration of _perron (sparse) for a big one, whose vectors are kept.
+    perron: dict[int, tuple[float, np.ndarray, np.ndarray]] = {}
+    radii = []
+    for c, members in enumerate(classes):
+        if len(members) == 1:
+            radii.append(float(exact[members[0]].get(members[0], 0)))
+        elif len(members) <= _DENSE_CLASS:
+            dense = blocks[c].toarray() if sparse else blocks[c]
+            radii.append(float(np.abs(np.linalg.eigvals(dense)).max()))
+        else:
+            perron[c] = _perron(blocks[c], _names(classes[c], labels), classes[c], exact)
+            radii.append(perron[c][0])
     if max(radii) == 0.0:
         raise ValueError("no game from square 0 lasts long: it always ends within "
                          f"{_longest_path(classes, where, graph) + 1} turns, so there is no "
                          "long-game (quasi-stationary) distribution to find")
-    critical, rho = _critical_classes(classes, radii, exact)
+    critical, rho = _critical_classes(classes, radii, exact, blocks, perron, labels)
     preds: list[set[int]] = [set() for _ in classes]
     for c, members in enumerate(classes):
         for u in members:
@@ -627,8 +690,7 @@ def _long_games(Q: np.ndarray, start: int, exact: list[dict[int, Fraction]]) -> 
     carrying = [c for c in range(len(classes)) if critical[c] and depth[c] == top]
     pos = {u: i for i, u in enumerate(reach)}
     local = [[pos[u] for u in members] for members in classes]
-    blocks = [Q[np.ix_(members, members)] for members in classes]          # Q_CC
-    links = {(b, c): Q[np.ix_(classes[b], classes[c])]                     # Q_BC, B -> C
+    links = {(b, c): _sub(Q, classes[b], classes[c])                    # Q_BC, B -> C
              for c in range(len(classes)) for b in preds[c]}
     # Each critical class: its period, the cyclic subclass of each square and its Perron vectors.
     periods: dict[int, int] = {}
@@ -637,7 +699,9 @@ def _long_games(Q: np.ndarray, start: int, exact: list[dict[int, Fraction]]) -> 
     for c in range(len(classes)):
         if critical[c]:
             periods[c], shifts[c] = _period_and_subclasses(classes[c], graph)
-            vectors[c] = _perron_vectors(blocks[c], rho)
+            if c not in perron:
+                perron[c] = _perron(blocks[c], _names(classes[c], labels), classes[c], exact)
+            vectors[c] = perron[c][1:]
     # The leading term w_omega of x_k along each rotation omega^k, omega^p = 1 (module docstring),
     # kept where it is not 0 (rounding aside).
     p = math.lcm(*(periods[c] for c in carrying))
@@ -669,29 +733,106 @@ def _long_games(Q: np.ndarray, start: int, exact: list[dict[int, Fraction]]) -> 
     return _LongGames(np.array(reach), q, rho, period, shapes, [classes[c] for c in carrying])
 
 
+def _names(members: list[int], labels: list[int]) -> str:
+    """The squares of a class, for a message: "squares 3-7, 9"."""
+    return "squares " + _ranges(sorted(labels[u] for u in members))
+
+
+def _sub(Q: Any, rows: list[int], cols: list[int]) -> Any:
+    """``Q`` on ``rows`` x ``cols``: dense for a dense ``Q``, CSR for a sparse one."""
+    matrix: Any = Q
+    if sp.issparse(matrix):
+        return Q[rows][:, cols].tocsr()
+    return Q[np.ix_(rows, cols)]
+
+
 def _critical_classes(classes: list[list[int]], radii: list[float],
-                      exact: list[dict[int, Fraction]]) -> tuple[list[bool], float]:
+                      exact: list[dict[int, Fraction]], blocks: list[Any],
+                      perron: dict[int, tuple[float, np.ndarray, np.ndarray]],
+                      labels: list[int]) -> tuple[list[bool], float]:
     """Which classes are critical (Perron root equal to the largest, exactly) and that root.
 
-    Classes whose roots are within a relative ``_NEAR`` of the largest in floating point are
-    compared exactly: two Perron roots are equal if and only if their minimal polynomials are (a
-    Perron root is the largest real root of its minimal polynomial), and the largest of distinct
-    ones is found by isolating each polynomial's real roots (certified, python-flint's Arb). If
-    one of them has more than ``_EXACT_SQUARES`` squares (its characteristic polynomial would take
-    seconds), roots within a relative ``_TIE`` count as tied instead."""
+    Classes whose roots are within a relative ``_NEAR`` of the largest in floating point get
+    certified bounds (:func:`_certified_bounds`, from their Perron vectors, in exact arithmetic):
+    a class whose upper bound is below another's lower bound is not critical. Those left whose
+    bounds overlap are compared exactly: two Perron roots are equal if and only if their minimal
+    polynomials are (a Perron root is the largest real root of its minimal polynomial), and the
+    largest of distinct ones is found by isolating each polynomial's real roots (certified,
+    python-flint's Arb). If one of them has more than ``_EXACT_SQUARES`` squares (its
+    characteristic polynomial would take many seconds) ``ValueError`` names them: no tolerance
+    decides, so no wrong distribution is returned."""
     largest = max(radii)
     near = [c for c, r in enumerate(radii) if r >= largest * (1.0 - _NEAR)]
+    if len(near) > 1:
+        bounds = {}
+        for c in near:
+            if len(classes[c]) == 1:
+                stay = exact[classes[c][0]].get(classes[c][0], Fraction(0))
+                bounds[c] = (stay, stay)
+            else:
+                if c not in perron:
+                    perron[c] = _perron(blocks[c], _names(classes[c], labels), classes[c], exact)
+                _, left, right = perron[c]
+                bounds[c] = _certified_bounds(classes[c], exact, left, right)
+        floor = max(low for low, _ in bounds.values())
+        near = [c for c in near if bounds[c][1] >= floor]     # the others are certainly smaller
     if len(near) == 1:
         return [c == near[0] for c in range(len(classes))], radii[near[0]]
-    if max(len(classes[c]) for c in near) > _EXACT_SQUARES:   # too slow to compare exactly
-        critical = [r >= largest * (1.0 - _TIE) for r in radii]
-        return critical, max(r for r, hit in zip(radii, critical, strict=True) if hit)
+    big = [c for c in near if len(classes[c]) > _EXACT_SQUARES]
+    if big:
+        raise ValueError(
+            "cannot tell whether long games settle on one group of squares or another: the "
+            "chances of staying within " + "; ".join(_names(classes[c], labels) for c in near)
+            + f" agree to {-math.log10(_certified_gap(bounds, near)):.0f} digits, and a group of "
+            f"more than {_EXACT_SQUARES} squares is too big to compare exactly")
     minimal = {c: _perron_polynomial(classes[c], exact) for c in near}
     distinct = list({str(f): f for f in minimal.values()}.values())
     winner, root = _largest_root(distinct)
     critical = [c in minimal and minimal[c] == winner for c in range(len(classes))]
     single = [classes[c][0] for c in near if critical[c] and len(classes[c]) == 1]
     return critical, float(exact[single[0]][single[0]]) if single else root
+
+
+def _certified_gap(bounds: dict[int, tuple[Fraction, Fraction]], near: list[int]) -> float:
+    """The relative width of the union of the bounds of ``near`` (at least 1e-17)."""
+    low = min(bounds[c][0] for c in near)
+    high = max(bounds[c][1] for c in near)
+    return max(float((high - low) / high), 1e-17) if high else 1e-17
+
+
+def _certified_bounds(members: list[int], exact: list[dict[int, Fraction]], left: np.ndarray,
+                      right: np.ndarray) -> tuple[Fraction, Fraction]:
+    r"""Bounds on the Perron root of the class ``members`` that rounding cannot break.
+
+    For an irreducible non-negative :math:`A` and any positive :math:`x`,
+    :math:`\min_i (Ax)_i / x_i \le \rho \le \max_i (Ax)_i / x_i`, and likewise with
+    :math:`yA` for a positive row vector :math:`y` (L. Collatz, "Einschließungssatz für die
+    charakteristischen Zahlen von Matrizen", 1942; H. Wielandt, "Unzerlegbare, nicht negative
+    Matrizen", 1950). The float Perron vectors are taken as exact binary fractions and the ratios
+    computed with the exact entries of :math:`A` in integer arithmetic, so the bounds hold exactly;
+    near the Perron vectors they are a few units of the last place apart. A vector with an entry
+    that is not positive gives no bound (then 0 and infinity, as a huge number)."""
+    at = {u: i for i, u in enumerate(members)}
+    rows = [[(at[v], chance) for v, chance in exact[u].items() if v in at] for u in members]
+    scale = math.lcm(*(chance.denominator for row in rows for _, chance in row))
+    low, high = Fraction(0), Fraction(10**30)
+    for vector, transpose in ((right, False), (left, True)):
+        if not (vector > 0).all():
+            continue
+        ratios = [float(x).as_integer_ratio() for x in vector]
+        denominator = max(d for _, d in ratios)              # a power of 2
+        ints = [n * (denominator // d) for n, d in ratios]   # the vector times it, exactly
+        image = [0] * len(members)
+        for i, row in enumerate(rows):
+            for j, chance in row:
+                weight = chance.numerator * (scale // chance.denominator)
+                if transpose:
+                    image[j] += ints[i] * weight
+                else:
+                    image[i] += weight * ints[j]
+        quotients = [Fraction(image[i], scale * ints[i]) for i in range(len(members))]
+        low, high = max(low, min(quotients)), min(high, max(quotients))
+    return low, high
 
 
 def _perron_polynomial(members: list[int], exact: list[dict[int, Fraction]]) -> flint.fmpz_poly:
@@ -754,27 +895,156 @@ def _period_and_subclasses(members: list[int],
     return period, np.array([level[u] % period for u in members])
 
 
-def _perron_vectors(block: np.ndarray, rho: float) -> tuple[np.ndarray, np.ndarray]:
-    """The left and right Perron vectors of an irreducible block with Perron root ``rho``,
-    positive, the left one summing to 1 and ``left @ right == 1``, by inverse iteration with
-    z a relative ``_SHIFT`` above ``rho``: (zI - block)^-1 = sum_k block^k / z^(k+1) has no
-    negative entries, so the vectors stay positive, and each step shrinks the part along any other
-    eigenvalue mu by (z - rho) / |z - mu| (``rho`` is a simple eigenvalue)."""
+def _perron(block: Any, name: str, members: list[int] | None = None,
+            exact: list[dict[int, Fraction]] | None = None) -> tuple[float, np.ndarray, np.ndarray]:
+    r"""The Perron root and left and right Perron vectors of an irreducible non-negative block
+    (dense or sparse), the vectors positive, the left one summing to 1 and ``left @ right == 1``.
+
+    Inverse iteration whose shift follows the Collatz–Wielandt upper bound :math:`z` of the
+    current vectors (:func:`_certified_bounds`), a relative ``_SHIFT`` above it, as in Noda's
+    iteration (T. Noda, "Note on the computation of the maximal eigenvalue of a non-negative
+    matrix", 1971): :math:`(zI - A)^{-1} = \sum_k A^k / z^{k+1}` has no negative entries, so the
+    vectors stay positive, and each step shrinks the part along any other eigenvalue :math:`\mu`
+    by :math:`(z - \rho) / |z - \mu|`, which goes to 0 as :math:`z` comes down to :math:`\rho`
+    (even for :math:`\mu` within :math:`10^{-10}` of :math:`\rho`). A new shift means a new LU
+    (dense LAPACK, or SuperLU for a sparse block). It stops when the vectors no longer change
+    (or stop improving, rounding aside) and then checks the residuals
+    :math:`\lVert Ar - \rho r \rVert` and :math:`\lVert \ell A - \rho \ell \rVert`: above
+    a relative ``_RESIDUAL`` it raises ``ValueError`` naming the class (``name``) rather than
+    return vectors that are not the Perron vectors.
+
+    A small residual is not enough when another eigenvalue :math:`\mu` is very close to
+    :math:`\rho` (two loops joined by a face of tiny weight): rounding then moves the vectors by
+    about :math:`10^{-16}\rho / |\rho - \mu|`. So a dense block (given with ``members`` and the
+    ``exact`` entries) whose nearest other eigenvalue is within a relative ``_GAP`` is done again
+    in high precision (:func:`_perron_precise`); a sparse block whose vectors still move by more
+    than ``_MOVING`` when the iteration stops raises ``ValueError`` naming the class."""
     size = block.shape[0]
     if size == 1:
-        return np.ones(1), np.ones(1)
-    factors = scipy.linalg.lu_factor(rho * (1.0 + _SHIFT) * np.eye(size) - block)
-    left, right = np.ones(size), np.ones(size)
-    for _ in range(3):
-        left = scipy.linalg.lu_solve(factors, left, trans=1)
-        right = scipy.linalg.lu_solve(factors, right)
-        left, right = left / left.sum(), right / right.sum()
+        return float(block[0, 0]), np.ones(1), np.ones(1)
+    sparse = sp.issparse(block)
+    transposed = block.T.tocsr() if sparse else block.T
+    right, left = np.ones(size), np.ones(size)
+
+    def upper(v: np.ndarray, image: np.ndarray) -> float:
+        return float((image / v).max()) if (v > 0).all() else math.inf
+
+    def lower(v: np.ndarray, image: np.ndarray) -> float:
+        return float((image / v).min()) if (v > 0).all() else 0.0
+
+    shift = math.inf
+    solve: Any = None
+    change, best = math.inf, math.inf
+    stalled = 0
+    for _ in range(_STEPS):
+        image_r, image_l = block @ right, transposed @ left
+        high = min(upper(right, image_r), upper(left, image_l))
+        low = max(lower(right, image_r), lower(left, image_l))
+        if not math.isfinite(high):                      # rounding made an entry <= 0
+            high = float(abs(block).sum(axis=1).max())   # the largest row sum bounds rho
+        target = high * (1.0 + _SHIFT)
+        if target - low < 0.5 * (shift - low):           # a much better shift: factor again
+            shift = target
+            solve = _shifted_solver(block, shift)
+        new_r, new_l = solve(right, False), solve(left, True)
+        new_r, new_l = new_r / np.abs(new_r).max(), new_l / np.abs(new_l).max()
+        change = float(max(np.abs(new_r - right).max(), np.abs(new_l - left).max()))
+        right, left = new_r, new_l
+        if change <= 4 * np.finfo(float).eps:
+            break
+        if change < 0.99 * best:
+            best, stalled = change, 0
+        else:
+            stalled += 1
+            if stalled >= 10:                             # rounding noise: no better to be had
+                break
+    image_r, image_l = block @ right, transposed @ left
+    # the two-sided Rayleigh quotient: its error is of the order of the product of the vectors'
+    # errors (the Collatz-Wielandt bounds can stay apart where the vectors have tiny entries)
+    rho = float(left @ image_r) / float(left @ right)
+    residual = max(float(np.abs(image_r - rho * right).max() / np.abs(right).max()),
+                   float(np.abs(image_l - rho * left).max() / np.abs(left).max()))
+    if not rho > 0 or residual > _RESIDUAL * rho:
+        raise ValueError(f"the long-game distribution could not be computed to full accuracy: "
+                         f"the Perron vectors of the group of {name} did not converge "
+                         f"(relative residual {residual / max(rho, 1e-300):.1e})")
+    if sparse and change > _MOVING:
+        raise ValueError(f"the long-game distribution could not be computed to full accuracy: "
+                         f"the Perron vectors of the group of {name} still move by "
+                         f"{change:.1e} (two eigenvalues of that group are nearly equal)")
+    if not sparse and members is not None and exact is not None:
+        values = np.linalg.eigvals(block)
+        distance = np.sort(np.abs(values - rho))
+        if distance[1] < _GAP * rho:
+            left, right = _perron_precise(members, exact, distance[1] / rho)
     left, right = np.clip(left, 0.0, None), np.clip(right, 0.0, None)
     left /= left.sum()
-    return left, right / (left @ right)
+    return rho, left, right / (left @ right)
 
 
-def _leading_term(blocks: list[np.ndarray], links: dict[tuple[int, int], np.ndarray],
+def _perron_precise(members: list[int], exact: list[dict[int, Fraction]],
+                    gap: float) -> tuple[np.ndarray, np.ndarray]:
+    """The left and right Perron vectors of the class ``members`` (rounded to floats, not yet
+    scaled), by the iteration of :func:`_perron` in python-flint's Arb with enough bits that a
+    relative ``gap`` between the Perron root and the next eigenvalue costs no accuracy."""
+    size = len(members)
+    at = {u: i for i, u in enumerate(members)}
+    # The shift ends a relative gap * 2^-30 above the root: each step shrinks the other
+    # eigenvectors' parts by about 2^-30, and the solves lose about 30 + log2(1/gap) bits.
+    bits = int(math.log2(1.0 / max(gap, 1e-300))) + 1
+    prec = 160 + 2 * bits
+    with flint.ctx.workprec(prec):
+        A = flint.arb_mat(size, size)
+        for u in members:
+            for v, chance in exact[u].items():
+                if v in at:
+                    A[at[u], at[v]] = flint.arb(chance.numerator) / chance.denominator
+        At = A.transpose()
+        right = flint.arb_mat(size, 1, [1] * size)
+        left = flint.arb_mat(size, 1, [1] * size)
+        previous = (np.zeros(size), np.zeros(size))
+        tiny = flint.arb(2) ** (-(bits + 30))
+        for _ in range(_STEPS):
+            image = A * right
+            high = max((image[i, 0] / right[i, 0]).mid() for i in range(size))
+            shift = high * (1 + tiny)
+            eye = flint.arb_mat(size, size)
+            for i in range(size):
+                eye[i, i] = shift
+            right = (eye - A).solve(right)
+            left = (eye - At).solve(left)
+            # keep the midpoints (the radii would only grow), scaled to a largest entry of 1
+            right = _arb_unit(right, size)
+            left = _arb_unit(left, size)
+            now = (np.array([float(right[i, 0]) for i in range(size)]),
+                   np.array([float(left[i, 0]) for i in range(size)]))
+            if np.array_equal(now[0], previous[0]) and np.array_equal(now[1], previous[1]):
+                break
+            previous = now
+    return previous[1], previous[0]
+
+
+def _arb_unit(vector: Any, size: int) -> Any:
+    """The midpoints of an Arb column vector, scaled to a largest entry of 1."""
+    mids = [vector[i, 0].mid() for i in range(size)]
+    top = max(mids, key=lambda x: float(x))
+    return flint.arb_mat(size, 1, [x / top for x in mids])
+
+
+def _shifted_solver(block: Any, shift: float) -> Any:
+    """``solve(v, transposed)``: the solution of (shift I - block) x = v, or of its transpose, from
+    one LU (SuperLU for a sparse block, LAPACK for a dense one)."""
+    size = block.shape[0]
+    if sp.issparse(block):
+        identity: Any = sp.identity(size, format="csc")
+        lu: Any = splu((shift * identity - block).tocsc())
+        return lambda v, transposed: lu.solve(v, trans="T" if transposed else "N")
+    factors: Any = scipy.linalg.lu_factor(shift * np.eye(size) - block)
+    lu_solve: Any = scipy.linalg.lu_solve
+    return lambda v, transposed: lu_solve(factors, v, trans=1 if transposed else 0)
+
+
+def _leading_term(blocks: list[Any], links: dict[tuple[int, int], Any],
                   preds: list[set[int]], local: list[list[int]], start: int, z: complex,
                   turning: dict[int, tuple[np.ndarray, np.ndarray]], order: int) -> np.ndarray:
     """The coefficient of (w - z)^-order in e_start (wI - Q0)^-1 near w = z, class by class in
@@ -785,6 +1055,7 @@ def _leading_term(blocks: list[np.ndarray], links: dict[tuple[int, int], np.ndar
     orders = [0] * len(blocks)
     parts: list[np.ndarray] = []
     for c, block in enumerate(blocks):
+        size, flipped = block.shape[0], cast("Any", block.T)
         into = max((orders[b] for b in preds[c]), default=0)
         incoming = np.zeros(block.shape[0], dtype=complex)
         if not preds[c]:                                 # the start's class
@@ -798,6 +1069,11 @@ def _leading_term(blocks: list[np.ndarray], links: dict[tuple[int, int], np.ndar
             orders[c] = into + 1
         elif block.shape[0] == 1:
             parts.append(incoming / (z - block[0, 0]))
+            orders[c] = into
+        elif sp.issparse(block):
+            identity: Any = sp.identity(size, format="csc")
+            system = (z * identity - flipped).tocsc()
+            parts.append(splu(system.astype(complex)).solve(incoming))
             orders[c] = into
         else:
             parts.append(np.linalg.solve(z * np.eye(block.shape[0]) - block.T, incoming))

@@ -12,8 +12,10 @@ from fractions import Fraction
 from typing import Any
 
 import flint
+import mpmath
 import numpy as np
 import pytest
+import scipy.sparse
 import sympy
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -33,6 +35,7 @@ from chutes_edu import (
     hitting_probabilities,
     jump_effects,
     quasi_stationary_distribution,
+    random_board,
     simulate,
     simulate_endings,
     stationary_distribution,
@@ -707,16 +710,18 @@ def test_tied_classes_agree_with_exact_answers(family: str) -> None:
         assert any(H == 1 for H, _, _ in kinds)
 
 
-def test_large_tied_classes_are_compared_in_floating_point(monkeypatch: pytest.MonkeyPatch) -> None:
-    # classes of more than _EXACT_SQUARES squares skip the exact comparison of Perron roots (a
-    # characteristic polynomial of hundreds of squares takes seconds); with the limit lowered,
-    # TWO_LOOPS's two loops of 4 squares take that path and give the same answers
+def test_large_classes_whose_roots_cannot_be_told_apart_are_refused_in_words(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # classes of more than _EXACT_SQUARES squares are not compared exactly (a characteristic
+    # polynomial of hundreds of squares takes many seconds); with the limit lowered, TWO_LOOPS's
+    # two loops of 4 squares, whose roots tie exactly, are such classes: no tolerance may call
+    # them tied (issue 36: a float tie rule gave the wrong class all of q), the library says why
     exact = quasi_stationary_distribution(TWO_LOOPS)
+    assert exact.period == 2
     monkeypatch.setattr(absorption, "_EXACT_SQUARES", 3)
-    approximate = quasi_stationary_distribution(TWO_LOOPS)
-    assert approximate.period == exact.period == 2
-    assert approximate.decay_rate == pytest.approx(exact.decay_rate, rel=1e-14)
-    assert np.allclose(approximate.distribution, exact.distribution, atol=1e-14)
+    with pytest.raises(ValueError, match=r"cannot tell .* squares 12-15; squares 2-5 agree to "
+                                         r"1[5-7] digits, .* more than 3 squares"):
+        quasi_stationary_distribution(TWO_LOOPS)
 
 
 def test_no_crash_on_thousands_of_small_boards_with_dice_of_zeros() -> None:
@@ -916,3 +921,229 @@ def test_simulated_endings_agree_with_absorption_and_expected_turns(board: Board
                   <= 5 * np.sqrt(expected * (1 - expected) / games) + 1e-9)
     se = turns.std(ddof=1) / np.sqrt(games)
     assert abs(turns.mean() - expected_turns(board)[0]) <= 5 * se + 1e-9
+
+
+# --------------------------------------------------------------------------- issue 36: exactness
+def _matrix(exact: list[dict[int, Fraction]]) -> np.ndarray:
+    Q = np.zeros((len(exact), len(exact)))
+    for i, row in enumerate(exact):
+        for j, chance in row.items():
+            Q[i, j] = float(chance)
+    return Q
+
+
+def _loop_beside_two_cycle(m: int, gap: float) -> tuple[list[dict[int, Fraction]], Any, Any]:
+    """Square 0 leads (chance 1/4 each) to a loop 1 -> 2 -> ... -> m -> 1 (chance 1/2 a step,
+    square 1 also stays with 1/4: period 1) and to a 2-cycle m+1 <-> m+2 (chances 3/4 and c, period
+    2) whose Perron root sqrt(3c/4) is the loop's times 1 + gap, to 30 digits. The loop's root
+    solves x^(m-1) (x - 1/4) = 2^-m. Returns the exact entries and both roots (60 digits)."""
+    mpmath.mp.dps = 60
+    loop = mpmath.findroot(lambda x: x ** (m - 1) * (x - mpmath.mpf(1) / 4) - mpmath.mpf(2) ** -m,
+                           mpmath.mpf("0.503"))
+    c = Fraction(mpmath.nstr((loop * (1 + mpmath.mpf(gap))) ** 2 * 4 / 3, 45)).limit_denominator(
+        10**30)
+    exact: list[dict[int, Fraction]] = [{} for _ in range(m + 3)]
+    exact[0] = {1: Fraction(1, 4), m + 1: Fraction(1, 4)}
+    for i in range(1, m + 1):
+        exact[i][i % m + 1] = Fraction(1, 2)
+    exact[1][1] = Fraction(1, 4)
+    exact[m + 1] = {m + 2: Fraction(3, 4)}
+    exact[m + 2] = {m + 1: c}
+    return exact, loop, mpmath.sqrt(mpmath.mpf(3) / 4 * c.numerator / c.denominator)
+
+
+@pytest.mark.parametrize(("m", "gap"), [(151, -6e-12), (151, 6e-12), (155, -1e-10),
+                                        (160, 1e-10), (160, -6e-12), (140, -1e-10)])
+def test_a_big_loop_beside_a_two_cycle_whose_roots_nearly_tie(m: int, gap: float) -> None:
+    # issue 36, 3: with 151-160 squares a relative 1e-9 tie rule gave all of q to the 2-cycle
+    # (period 2) when the loop's root was the larger; the certified bounds tell them apart
+    exact, loop, cycle = _loop_beside_two_cycle(m, gap)
+    assert (cycle > loop) == (gap > 0) and abs(cycle / loop - 1 - gap) < 1e-20
+    found = _long_games(_matrix(exact), 0, exact)
+    q = found.distribution
+    if gap < 0:                                           # the loop carries long games
+        lam = loop
+        # left Perron vector of the loop: q_(i+1) = q_i / (2 lam) for i < m
+        expected = np.zeros(m + 3)
+        expected[1:m + 1] = [float((1 / (2 * lam)) ** i) for i in range(m)]
+        assert found.period == 1
+    else:                                                 # the 2-cycle does: q ~ (sqrt(c/b), 1)
+        lam = cycle
+        expected = np.zeros(m + 3)
+        expected[m + 1], expected[m + 2] = float(lam / Fraction(3, 4)), 1.0
+        assert found.period == 2
+    expected /= expected.sum()
+    assert found.decay_rate == pytest.approx(float(lam), rel=1e-13, abs=0)
+    assert np.abs(q - expected).max() < 1e-13
+
+
+def _joined_loops(eps: Fraction) -> list[dict[int, Fraction]]:
+    """0 -> loop 1 -> 2 -> 3 -> 1 and loop 4 -> 5 -> 6 -> 4 (chance 1/2 a step, 1 and 4 also stay
+    with 1/4), joined by 2 -> 5 (chance eps) and 6 -> 3 (chance 2 eps): one class whose Perron root
+    is within about eps of its next eigenvalue."""
+    half, quarter = Fraction(1, 2), Fraction(1, 4)
+    return [{1: half}, {1: quarter, 2: half}, {3: half, 5: eps}, {1: half}, {4: quarter, 5: half},
+            {6: half}, {4: half, 3: 2 * eps}]
+
+
+def _reference_q(exact: list[dict[int, Fraction]], start: int = 0) -> tuple[np.ndarray, float]:
+    """q and lambda by mpmath at 60 digits, for a chain whose squares other than ``start`` form
+    one class that ``start`` leads to: the class's left Perron vector, normalised."""
+    mpmath.mp.dps = 60
+    n = len(exact)
+    rest = [u for u in range(n) if u != start]
+    A = mpmath.matrix(n - 1, n - 1)
+    for i, u in enumerate(rest):
+        for v, chance in exact[u].items():
+            if v != start:
+                A[i, rest.index(v)] = mpmath.mpf(chance.numerator) / chance.denominator
+    values, vectors = mpmath.eig(A.T)
+    k = max(range(n - 1), key=lambda i: mpmath.re(values[i]))
+    v = [mpmath.re(vectors[i, k]) for i in range(n - 1)]
+    q = np.zeros(n)
+    q[rest] = [float(x / sum(v)) for x in v]
+    return q, float(mpmath.re(values[k]))
+
+
+@pytest.mark.parametrize("eps", ["1e-9", "1e-10", "1e-11", "1e-13", "1e-16"])
+def test_two_loops_joined_by_a_face_of_tiny_weight(eps: str) -> None:
+    # issue 36, 4: three steps of inverse iteration left q off by 2e-5 at eps = 1e-9, 4e-3 at
+    # 1e-10, 3e-2 at 1e-11; now to the last bits, however close the next eigenvalue
+    exact = _joined_loops(Fraction(eps))
+    q, lam = _reference_q(exact)
+    found = _long_games(_matrix(exact), 0, exact)
+    assert found.period == 1
+    assert found.decay_rate == pytest.approx(lam, rel=1e-14)
+    assert np.abs(found.distribution - q).max() < 1e-15
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(1, 4), st.booleans()),
+                max_size=12),
+       st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.booleans()), max_size=3),
+       st.integers(8, 18))
+def test_nearly_split_classes_agree_with_60_digits(inside: list[tuple[int, int, int, bool]],
+                                                  across: list[tuple[int, int, bool]],
+                                                  tiny: int) -> None:
+    # two groups, squares 1-3 and 4-6, each a cycle (chance 1/8 a step) plus random faces inside
+    # it, joined only by faces of weight 10^-tiny (3 -> 4, 6 -> 1 and random ones): one class
+    # whose next eigenvalue is within about 10^-tiny of its Perron root when the groups' own roots
+    # are close. q to 1e-14 against mpmath at 60 digits
+    exact: list[dict[int, Fraction]] = [{1: Fraction(1, 2)}] + [{} for _ in range(6)]
+    for first in (1, 4):
+        for k in range(3):
+            exact[first + k][first + (k + 1) % 3] = Fraction(1, 8)
+    for u, v, w, second in inside:
+        first = 4 if second else 1
+        exact[first + u][first + v] = exact[first + u].get(first + v, Fraction(0)) + Fraction(w, 8)
+    weak = Fraction(1, 10**tiny)
+    for u, v, up in [(2, 0, True), (2, 0, False), *across]:
+        source, target = (1 + u, 4 + v) if up else (4 + u, 1 + v)
+        exact[source][target] = exact[source].get(target, Fraction(0)) + weak
+    q, lam = _reference_q(exact)
+    found = _long_games(_matrix(exact), 0, exact)
+    assert found.decay_rate == pytest.approx(lam, rel=1e-13)
+    assert np.abs(found.distribution - q).max() < 1e-14
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7), st.integers(1, 9)), max_size=20))
+def test_certified_bounds_contain_the_exact_perron_root(faces: list[tuple[int, int, int]]) -> None:
+    # a cycle through squares 0..7 plus random faces; the bounds from float Perron vectors hold
+    # exactly (against the root of the minimal polynomial, isolated by Arb) and are tight
+    exact: list[dict[int, Fraction]] = [{(u + 1) % 8: Fraction(1, 7)} for u in range(8)]
+    for u, v, w in faces:
+        exact[u][v] = exact[u].get(v, Fraction(0)) + Fraction(w, 97)
+    members = list(range(8))
+    _, left, right = absorption._perron(_matrix(exact), "the test", members, exact)
+    low, high = absorption._certified_bounds(members, exact, left, right)
+    polynomial = absorption._perron_polynomial(members, exact)
+    with flint.ctx.workprec(300):
+        roots = [r.real for r, _ in polynomial.complex_roots() if r.imag == 0]
+        root = max(roots, key=lambda x: float(x.mid()))
+        assert root.rad() < 1e-80                      # not certainly below low or above high
+        assert not root < flint.arb(low.numerator) / low.denominator
+        assert not root > flint.arb(high.numerator) / high.denominator
+    assert high - low < Fraction(1, 10**13) * high
+
+
+def test_a_perron_vector_that_does_not_converge_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the residual check, attacked: with one step of inverse iteration the vectors are not
+    # Perron vectors yet, and the library says so (naming the squares) instead of returning them
+    monkeypatch.setattr(absorption, "_STEPS", 1)
+    with pytest.raises(ValueError, match=r"Perron vectors of the group of squares 1-6 did not "
+                                         "converge"):
+        _long_games(_matrix(_joined_loops(Fraction(1, 10))), 0, _joined_loops(Fraction(1, 10)))
+
+
+def test_a_big_class_whose_vectors_still_move_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the sparse path cannot redo a class in high precision: vectors still moving are refused
+    monkeypatch.setattr(absorption, "_DENSE_CLASS", 2)
+    monkeypatch.setattr(absorption, "_MOVING", 0.0)
+    exact = _joined_loops(Fraction(1, 10**14))
+    Q = scipy.sparse.csr_matrix(_matrix(exact))
+    with pytest.raises(ValueError, match=r"squares 1-6 still move by"):
+        _long_games(Q, 0, exact)
+
+
+@pytest.mark.parametrize("board", [TWO_LOOPS, BALANCED, CHAINED, ROOT_TWO, *SIDE_BY_SIDE,
+                                   MILTON_BRADLEY_1943])
+def test_the_sparse_path_gives_the_dense_answers(board: Board) -> None:
+    # big boards (more than DENSE_MAX squares) take Q sparse and classes of more than _DENSE_CLASS
+    # squares the sparse iteration; with both limits lowered, small boards take that path too
+    dense = quasi_stationary_distribution(board)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(absorption, "DENSE_MAX", 2)
+        patch.setattr(absorption, "_DENSE_CLASS", 1)
+        sparse = quasi_stationary_distribution(board)
+    assert sparse.period == dense.period
+    assert sparse.decay_rate == pytest.approx(dense.decay_rate, rel=1e-13)
+    assert np.abs(sparse.distribution - dense.distribution).max() < 1e-13
+
+
+def test_a_board_of_thousands_of_squares() -> None:
+    # issue 36, 5: eigvals of the whole class grew as n^3 (15 s at 3,000 squares); the sparse
+    # path's answer is a left eigenvector of Q for lambda (the times are in `make bench`)
+    board = random_board(3000, 300, seed=6)
+    qsd = quasi_stationary_distribution(board)
+    P = scipy.sparse.csr_matrix(transition_matrix(board))
+    live = np.ones(board.size + 1, dtype=bool)
+    live[list(board.absorbing)] = False
+    q = qsd.distribution
+    assert q.sum() == pytest.approx(1.0) and q.min() >= 0 and q[~live].max() == 0
+    step = (P.T @ q)[live]
+    assert np.abs(step - qsd.decay_rate * q[live]).max() < 1e-13 * q.max()
+    assert 0 < qsd.decay_rate < 1 and qsd.period == 1
+
+
+def test_a_square_on_no_critical_class_can_fade_like_one_over_k() -> None:
+    # issue 36, 6: the module docstring said the share of squares off S fades geometrically
+    # unless they are on a critical class. Here squares 1 and 5 each keep the token with chance
+    # 1/2 (tied critical classes, H = 2); squares 3 and 4, between them on no critical class, hold
+    # exactly 1/(2(k - 1)) of the games still going after k turns, as square 1 does
+    board = Board({2: 1}, size=6, die=2)
+    qsd = quasi_stationary_distribution(board)
+    assert qsd.decay_rate == 0.5 and qsd.period == 1
+    assert np.array_equal(qsd.distribution, [0, 0, 0, 0, 0, 1, 0])
+    conds, _ = conditioned(board, 400)
+    for k in (5, 10, 50, 400):
+        assert conds[k][[1, 3, 4]] == pytest.approx([1 / (2 * (k - 1))] * 3, rel=1e-12)
+    assert "1/(2(k-1))" in (absorption.__doc__ or "")
+
+
+@SETTINGS
+@given(boards(max_size=16))
+def test_the_sparse_path_gives_the_dense_answers_on_any_board(board: Board) -> None:
+    # as above, on boards drawn at random (traps, bonus rolls, every overshoot rule)
+    try:
+        dense = quasi_stationary_distribution(board)
+    except ValueError:
+        assume(False)
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(absorption, "DENSE_MAX", 2)
+        patch.setattr(absorption, "_DENSE_CLASS", 1)
+        sparse = quasi_stationary_distribution(board)
+    assert sparse.period == dense.period
+    assert sparse.decay_rate == pytest.approx(dense.decay_rate, rel=1e-12)
+    assert np.abs(sparse.distribution - dense.distribution).max() < 1e-12
