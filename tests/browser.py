@@ -448,11 +448,19 @@ def serve_explorer(page: Any, host: str, refused: list[str], *, entry: str, css:
     as ``window.explorer``."""
     import json
 
+    serve_page(page, host, refused, css=css,
+               html=_EXPLORER_PAGE % {"title": title, "heading": heading, "entry": entry,
+                                      "start": json.dumps(start)})
+
+
+def serve_page(page: Any, host: str, refused: list[str], *, html: str, css: str) -> None:
+    """Serve, at ``http://<host>/``, the page ``html`` with no kernel, every module of
+    chutes_edu/widgets/js as its own file (as a browser imports them) and the styles ``css`` at
+    ``/explorer.css``; every other URL refused and noted (:func:`serve_files`)."""
     folder = ROOT / "chutes_edu" / "widgets" / "js"
     files = {f"/{path.name}": (path.read_text(encoding="utf-8"), "text/javascript")
              for path in folder.glob("*.js")}
-    files["/"] = (_EXPLORER_PAGE % {"title": title, "heading": heading, "entry": entry,
-                                    "start": json.dumps(start)}, "text/html")
+    files["/"] = (html, "text/html")
     files["/explorer.css"] = (css, "text/css")
     serve_files(page, host, files, refused)
 
