@@ -23,7 +23,8 @@ the smallest spread, each from its start to its end.
 ``make bench`` prints both (``benchmarks/bench.py`` calls ``widget_timings``: the settled-page
 medians, then the no-kernel key-press medians with their long tasks in the name) when Chromium,
 Playwright and Voila are there; ``python benchmarks/bench_widgets.py`` runs them alone, with the
-whole computations too and a verdict on each budget (``--no-kernel``: the no-kernel page only). Nothing here is asserted: timings on shared machines are noisy.
+whole computations too and a verdict on each budget (``--no-kernel``: the no-kernel page only).
+Nothing here is asserted: timings on shared machines are noisy.
 """
 
 from __future__ import annotations
