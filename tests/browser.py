@@ -49,6 +49,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 START_TIMEOUT = 120.0     # seconds for Voila to listen
+EXPECT_MS = 60_000        # Playwright's expect: a hang guard (ms), not a budget
 # The WCAG 2.1 A and AA rules: the standard the course meets (ACCESSIBILITY.md).
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
@@ -183,8 +184,13 @@ def voila(target: Path, *, timeout: float = START_TIMEOUT,
 
 @contextmanager
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium under Playwright: yield the browser; close it and Playwright after."""
-    from playwright.sync_api import sync_playwright
+    """Debian's Chromium under Playwright: yield the browser; close it and Playwright after.
+
+    Playwright's ``expect`` waits up to :data:`EXPECT_MS` from here on (its default, 5 s, is a
+    wall-clock budget that a loaded machine can miss): a hang guard, not a budget."""
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=EXPECT_MS)
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "tests" / "notebooks" / "coin_explorer_demo.ipynb"
 ARTIFACTS = ROOT / "tests" / "artifacts"
 PAGE_TIMEOUT = 180_000   # ms for the kernel to start and the widget to appear
-UPDATE_TIMEOUT = 30_000  # ms for the page (and, for the mirror, the kernel) to follow a change
+UPDATE_TIMEOUT = 120_000  # ms, a hang guard: the page (and the kernel's mirror) follow a change
 
 EXPLORER = browser.explorer("coin")
 

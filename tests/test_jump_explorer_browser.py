@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "tests" / "notebooks" / "jump_explorer_demo.ipynb"
 ARTIFACTS = ROOT / "tests" / "artifacts"
 PAGE_TIMEOUT = 180_000   # ms for the kernel to start and the widget to appear
-UPDATE_TIMEOUT = 30_000  # ms for the page (and, for the mirror, the kernel) to follow a change
+UPDATE_TIMEOUT = 120_000  # ms, a hang guard: the page (and the kernel's mirror) follow a change
 BOARD = board_to_json(MILTON_BRADLEY_1943)
 EFFECTS = jump_effects(MILTON_BRADLEY_1943)
 
