@@ -618,3 +618,38 @@ def release_slices(page: Any, count: int | None = None) -> None:
 def held(page: Any) -> int:
     """How many of the page's computations wait between two slices now."""
     return int(page.evaluate("window.__slices.waiting.length"))
+
+
+def voila_fixture(notebook: Path) -> Any:
+    """A module-scoped pytest fixture that serves ``notebook`` with :func:`voila` and gives its
+    URL (in a test module: ``voila_url = browser.voila_fixture(NOTEBOOK)``)."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def voila_url() -> Iterator[VoilaURL]:
+        with voila(notebook) as url:
+            yield url
+
+    return voila_url
+
+
+def open_voila(chromium: Any, url: str, errors: list[str], *,
+               viewport: tuple[int, int] = (1200, 1000)) -> Any:
+    """A new page of ``chromium`` at ``url`` (a Voila page), its errors appended to ``errors``;
+    it and its actions wait up to :data:`HANG_MS` (a kernel to start, a hang guard)."""
+    page = chromium.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(HANG_MS)
+    page.goto(url, timeout=HANG_MS)
+    return page
+
+
+def check_voila_page(page: Any, root: str, errors: list[str], screenshot: Path) -> None:
+    """The end of a Voila test: axe-core finds no serious or critical WCAG 2.1 A/AA violation in
+    the explorer ``root`` (a selector), its picture is kept as ``screenshot``, and the page shows
+    no traceback and raised no error."""
+    violations = axe_violations(page, context=f"document.querySelector('{root}')")
+    assert not violations, describe_violations(violations)
+    page.locator(root).first.screenshot(path=str(screenshot))
+    assert "Traceback" not in page.content()
+    assert not errors, errors

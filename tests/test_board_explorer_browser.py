@@ -57,10 +57,7 @@ def _refusal(edit: Any) -> str:
     return str(refused.value)
 
 
-@pytest.fixture(scope="module")
-def voila_url():
-    with browser.voila(NOTEBOOK) as url:
-        yield url
+voila_url = browser.voila_fixture(NOTEBOOK)
 
 
 def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
@@ -68,11 +65,8 @@ def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
 
     ARTIFACTS.mkdir(exist_ok=True)
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1200, "height": 1100})
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.set_default_timeout(PAGE_TIMEOUT)
-        page.goto(voila_url, timeout=PAGE_TIMEOUT)
+        page = browser.open_voila(chromium, voila_url, errors, viewport=(1200, 1100))
         root = page.locator(".chutes-board-explorer")
         readout = root.locator(".chutes-readout")
         board_picture = root.locator(".chutes-board-heat-board")
@@ -108,12 +102,7 @@ def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
         root.get_by_label("heat map").select_option("visits")
         expect(board_picture).to_have_attribute("aria-label", _contains("expected visits"))
         expect(mirror).to_contain_text("heat map visits", timeout=UPDATE_TIMEOUT)
-        violations = browser.axe_violations(
-            page, context="document.querySelector('.chutes-board-explorer')")
-        assert not violations, browser.describe_violations(violations)
-        root.screenshot(path=str(ARTIFACTS / "browser_board_explorer_live.png"))
-        assert "Traceback" not in page.content()
-        assert not errors, errors
+        browser.check_voila_page(page, ".chutes-board-explorer", errors, ARTIFACTS / "browser_board_explorer_live.png")
 
 
 def _contains(words: str) -> Any:
@@ -175,11 +164,9 @@ def test_with_no_kernel_every_control_works_from_the_keyboard():
 
     refused: list[str] = []
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1200, "height": 1100})
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        EXPLORER.serve(page, refused, START)
-        page.goto("http://board.test/", timeout=60_000)
+        page = EXPLORER.open(chromium, START, refused=refused, errors=errors,
+                             viewport=(1200, 1100))
         root = page.locator(".chutes-board-explorer")
         readout = root.locator(".chutes-readout")
         message = root.locator(".chutes-message")

@@ -42,10 +42,7 @@ def _exact(p: float) -> str:
     return f"{expected_flips(p):.4f}"
 
 
-@pytest.fixture(scope="module")
-def voila_url():
-    with browser.voila(NOTEBOOK) as url:
-        yield url
+voila_url = browser.voila_fixture(NOTEBOOK)
 
 
 def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
@@ -53,11 +50,8 @@ def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
 
     ARTIFACTS.mkdir(exist_ok=True)
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1200, "height": 1000})
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.set_default_timeout(PAGE_TIMEOUT)
-        page.goto(voila_url, timeout=PAGE_TIMEOUT)
+        page = browser.open_voila(chromium, voila_url, errors, viewport=(1200, 1000))
         root = page.locator(".chutes-coin-explorer")
         readout = root.locator(".chutes-readout")
         picture = root.locator("svg[role=img]")
@@ -91,12 +85,7 @@ def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
             f"from 1 to {MAX_TRIALS:,}, not {MAX_TRIALS + 1}")
         assert trials.input_value() == "5000"
         expect(readout).to_contain_text("average of 5,000 trials")
-        violations = browser.axe_violations(
-            page, context="document.querySelector('.chutes-coin-explorer')")
-        assert not violations, browser.describe_violations(violations)
-        root.screenshot(path=str(ARTIFACTS / "browser_coin_explorer.png"))
-        assert "Traceback" not in page.content()
-        assert not errors, errors
+        browser.check_voila_page(page, ".chutes-coin-explorer", errors, ARTIFACTS / "browser_coin_explorer.png")
 
 
 def test_at_the_most_trials_every_key_press_is_answered():
@@ -125,11 +114,9 @@ def test_with_no_kernel_every_control_works_from_the_keyboard():
 
     refused: list[str] = []
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1100, "height": 900})
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        EXPLORER.serve(page, refused, {"p": 0.25, "n_trials": 2000, "seed": 0})
-        page.goto("http://coin.test/", timeout=60_000)
+        page = EXPLORER.open(chromium, {"p": 0.25, "n_trials": 2000, "seed": 0}, refused=refused, errors=errors,
+                             viewport=(1100, 900))
         root = page.locator(".chutes-coin-explorer")
         readout = root.locator(".chutes-readout")
         expect(readout).to_contain_text(f"1/p = {_exact(0.25)}")

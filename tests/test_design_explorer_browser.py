@@ -90,12 +90,7 @@ def test_the_explorer_searches_in_the_page_and_python_follows_in_voila(voila_url
             f"added jumps: {added}", timeout=SEARCH_TIMEOUT)
         expect(mirror).to_contain_text(f"runs = 1; the library's design: {added}",
                                        timeout=SEARCH_TIMEOUT)
-        violations = browser.axe_violations(
-            page, context="document.querySelector('.chutes-design-explorer')")
-        assert not violations, browser.describe_violations(violations)
-        root.screenshot(path=str(ARTIFACTS / "browser_design_explorer.png"))
-        assert "Traceback" not in page.content()
-        assert not errors, errors
+        browser.check_voila_page(page, ".chutes-design-explorer", errors, ARTIFACTS / "browser_design_explorer.png")
 
 
 def _open(chromium: Any, refused: list[str], errors: list[str], hold: bool | None = None) -> Any:

@@ -49,10 +49,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))]
 
 
-@pytest.fixture(scope="module")
-def voila_url():
-    with browser.voila(NOTEBOOK) as url:
-        yield url
+voila_url = browser.voila_fixture(NOTEBOOK)
 
 
 def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
@@ -60,11 +57,8 @@ def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
 
     ARTIFACTS.mkdir(exist_ok=True)
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1200, "height": 1100})
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.set_default_timeout(PAGE_TIMEOUT)
-        page.goto(voila_url, timeout=PAGE_TIMEOUT)
+        page = browser.open_voila(chromium, voila_url, errors, viewport=(1200, 1100))
         root = page.locator(".chutes-jump-explorer")
         readout = root.locator(".chutes-readout")
         picture = root.locator("svg[role=img]")
@@ -94,12 +88,7 @@ def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
         source.press("ArrowRight")                                 # 28 starts a ladder: 29
         expect(mirror).to_contain_text("jump = [29, 30]", timeout=UPDATE_TIMEOUT)
         expect(readout).to_contain_text(f"29 \u2192 30: expected turns {_turns(29, 30)}")
-        violations = browser.axe_violations(
-            page, context="document.querySelector('.chutes-jump-explorer')")
-        assert not violations, browser.describe_violations(violations)
-        root.screenshot(path=str(ARTIFACTS / "browser_jump_explorer.png"))
-        assert "Traceback" not in page.content()
-        assert not errors, errors
+        browser.check_voila_page(page, ".chutes-jump-explorer", errors, ARTIFACTS / "browser_jump_explorer.png")
 
 
 def _start(jump: list[int], min_length: int = 1) -> dict[str, Any]:

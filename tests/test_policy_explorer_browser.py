@@ -72,10 +72,7 @@ def _library(board: Board, exact: float, lean: float, discount: float) -> dict[s
             "alt": description(figure)}
 
 
-@pytest.fixture(scope="module")
-def voila_url():
-    with browser.voila(NOTEBOOK) as url:
-        yield url
+voila_url = browser.voila_fixture(NOTEBOOK)
 
 
 def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
@@ -85,11 +82,8 @@ def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
     first = _library(AIMING_GAME_2021, 0.5, 0.5, 0.9)
     moved = _library(AIMING_GAME_2021, 0.5, 0.5, 0.91)
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1200, "height": 1000})
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.set_default_timeout(PAGE_TIMEOUT)
-        page.goto(voila_url, timeout=PAGE_TIMEOUT)
+        page = browser.open_voila(chromium, voila_url, errors, viewport=(1200, 1000))
         root = page.locator(".chutes-policy-explorer")
         readout = root.locator(".chutes-readout")
         picture = root.locator("svg[role=img]")
@@ -112,12 +106,7 @@ def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
         assert live.text_content() != before
         expect(mirror).to_contain_text("discount = 0.91", timeout=UPDATE_TIMEOUT)
         expect(mirror).to_contain_text(moved["sweeps"].split(": ")[1].split()[0])
-        violations = browser.axe_violations(
-            page, context="document.querySelector('.chutes-policy-explorer')")
-        assert not violations, browser.describe_violations(violations)
-        root.screenshot(path=str(ARTIFACTS / "browser_policy_explorer.png"))
-        assert "Traceback" not in page.content()
-        assert not errors, errors
+        browser.check_voila_page(page, ".chutes-policy-explorer", errors, ARTIFACTS / "browser_policy_explorer.png")
 
 
 def _start(board: Board, **settings: float) -> dict[str, Any]:
@@ -156,11 +145,9 @@ def test_with_no_kernel_every_control_works_from_the_keyboard():
     refused: list[str] = []
     board = MILTON_BRADLEY_1943
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1100, "height": 900})
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        EXPLORER.serve(page, refused, _start(board))
-        page.goto("http://policy.test/", timeout=60_000)
+        page = EXPLORER.open(chromium, _start(board), refused=refused, errors=errors,
+                             viewport=(1100, 900))
         root = page.locator(".chutes-policy-explorer")
         readout = root.locator(".chutes-readout")
         picture = root.locator("svg[role=img]")

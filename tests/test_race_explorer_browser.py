@@ -59,10 +59,7 @@ def _board_words(positions: list[int]) -> str:
     return words
 
 
-@pytest.fixture(scope="module")
-def voila_url():
-    with browser.voila(NOTEBOOK) as url:
-        yield url
+voila_url = browser.voila_fixture(NOTEBOOK)
 
 
 def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
@@ -70,11 +67,8 @@ def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
 
     ARTIFACTS.mkdir(exist_ok=True)
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1200, "height": 1000})
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.set_default_timeout(PAGE_TIMEOUT)
-        page.goto(voila_url, timeout=PAGE_TIMEOUT)
+        page = browser.open_voila(chromium, voila_url, errors, viewport=(1200, 1000))
         root = page.locator(".chutes-race-explorer")
         readout = root.locator(".chutes-readout")
         picture = root.locator("svg.chutes-race-chart[role=img]")
@@ -109,12 +103,7 @@ def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
         expect(root.get_by_role("slider", name="seat 3 starts on square")).to_be_visible()
         expect(board.locator(".token")).to_have_count(3)
         expect(board).to_have_attribute("aria-label", _board_words([0, 1, 0]))
-        violations = browser.axe_violations(
-            page, context="document.querySelector('.chutes-race-explorer')")
-        assert not violations, browser.describe_violations(violations)
-        root.screenshot(path=str(ARTIFACTS / "browser_race_explorer.png"))
-        assert "Traceback" not in page.content()
-        assert not errors, errors
+        browser.check_voila_page(page, ".chutes-race-explorer", errors, ARTIFACTS / "browser_race_explorer.png")
 
 
 # Counts the renewals of the board picture's description (its aria-label).
@@ -160,12 +149,10 @@ def test_with_no_kernel_every_control_works_from_the_keyboard():
 
     refused: list[str] = []
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1100, "height": 900})
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        EXPLORER.serve(page, refused, {"board_json": BOARD, "board_name": MILTON_BRADLEY_1943.name,
-                               "positions": [0, 0]})
-        page.goto("http://race.test/", timeout=60_000)
+        page = EXPLORER.open(chromium, {"board_json": BOARD, "board_name": MILTON_BRADLEY_1943.name,
+                               "positions": [0, 0]}, refused=refused, errors=errors,
+                             viewport=(1100, 900))
         root = page.locator(".chutes-race-explorer")
         readout = root.locator(".chutes-readout")
         expect(readout).to_contain_text(f"seat 1 (square 0): {_chances([0, 0])[0]}")

@@ -43,10 +43,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))]
 
 
-@pytest.fixture(scope="module")
-def voila_url():
-    with browser.voila(NOTEBOOK) as url:
-        yield url
+voila_url = browser.voila_fixture(NOTEBOOK)
 
 
 def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
@@ -54,11 +51,8 @@ def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
 
     ARTIFACTS.mkdir(exist_ok=True)
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1200, "height": 1000})
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.set_default_timeout(PAGE_TIMEOUT)
-        page.goto(voila_url, timeout=PAGE_TIMEOUT)
+        page = browser.open_voila(chromium, voila_url, errors, viewport=(1200, 1000))
         root = page.locator(".chutes-simulation-explorer")
         readout = root.locator(".chutes-readout")
         picture = root.locator("svg[role=img]")
@@ -99,12 +93,7 @@ def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
         expect(root.locator(".chutes-message")).to_contain_text(
             "the number of games must be a whole number from 1 to 1,000,000, not 0")
         expect(mirror).to_contain_text("n_games = 2000")
-        violations = browser.axe_violations(
-            page, context="document.querySelector('.chutes-simulation-explorer')")
-        assert not violations, browser.describe_violations(violations)
-        root.screenshot(path=str(ARTIFACTS / "browser_simulation_explorer.png"))
-        assert "Traceback" not in page.content()
-        assert not errors, errors
+        browser.check_voila_page(page, ".chutes-simulation-explorer", errors, ARTIFACTS / "browser_simulation_explorer.png")
 
 
 _PLAYED = """() => {
@@ -148,12 +137,10 @@ def test_with_no_kernel_every_control_works_from_the_keyboard():
 
     refused: list[str] = []
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1100, "height": 900})
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        EXPLORER.serve(page, refused, {"board_json": BOARD, "board_name": MILTON_BRADLEY_1943.name,
-                               "games": 1000, "random_seed": 0, "turn_cap": 0})
-        page.goto("http://simulation.test/", timeout=60_000)
+        page = EXPLORER.open(chromium, {"board_json": BOARD, "board_name": MILTON_BRADLEY_1943.name,
+                               "games": 1000, "random_seed": 0, "turn_cap": 0}, refused=refused, errors=errors,
+                             viewport=(1100, 900))
         root = page.locator(".chutes-simulation-explorer")
         readout = root.locator(".chutes-readout")
         expect(readout).to_contain_text("mean of 1,000 games: ")
