@@ -305,10 +305,18 @@ class SmallestSpread(Goal):
 
     Parameters
     ----------
-    mean : float, optional
-        The mean :math:`m` in turns; by default the starting board's own (same mean, less spread).
+    mean : float or fractions.Fraction, optional
+        The mean :math:`m` in turns; by default the starting board's own (same mean, less
+        spread), solved exactly (:meth:`resolved`).
     tolerance : float, default 1.0
         How far the mean may stray, in turns (non-negative).
+
+    Notes
+    -----
+    Membership of the band is decided exactly: a float is read as the decimal it is written as
+    (``0.5`` is :math:`1/2`), a design's mean is solved exactly (its float price only picks the
+    contenders), so a mean on the band's edge (:math:`|\\mathbb E T - m| = tol`) is inside it on
+    every machine.
 
     Examples
     --------
@@ -316,7 +324,7 @@ class SmallestSpread(Goal):
     'the smallest variance for a mean of 30 ± 0.5 turns'
     """
 
-    mean: float | None = None
+    mean: float | Fraction | None = None
     tolerance: float = 1.0
     quantity = "variance (turns²)"
     uses = "moments"
@@ -332,9 +340,12 @@ class SmallestSpread(Goal):
         return f"the smallest variance for {where} ± {float(self.tolerance):g} turns"
 
     def resolved(self, board: Board) -> Goal:
+        """The goal with the board's own mean, solved exactly (a Fraction), when none is given:
+        a float solve can land a hair either side of a design on the band's edge, differently on
+        different machines."""
         if self.mean is not None:
             return self
-        return replace(self, mean=float(expected_turns(board)[0]))
+        return replace(self, mean=_exact_moments(board)[0])
 
     def value(self, board: Board) -> float:
         return float(game_variance(board))

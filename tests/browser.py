@@ -11,7 +11,18 @@ widget benchmark (benchmarks/bench_widgets.py), so that they start, drive and st
   install``) with the flags this closed network needs;
 - :func:`settle` waits until a page has finished drawing (widgets, maths, pictures);
 - :func:`axe_violations` runs the pinned axe-core (tests/js/package.json) on a page, and
-  :func:`ace_violations` the second auditor, IBM's Equal Access engine (pinned there too).
+  :func:`ace_violations` the second auditor, IBM's Equal Access engine (pinned there too);
+- :class:`Explorer` serves an explorer's front end on a page with no kernel (what the course
+  website does) and opens it;
+- :func:`follow_key_presses` presses keys on a control and waits until each has changed what it
+  should (a readout, a picture's description): no clock, so a loaded machine only makes it slower;
+- :func:`hold_slices` and :func:`release_slices` hold a page's sliced computations between two
+  slices (the runners give the thread back with ``scheduler.yield``), so that a test can show the
+  page answering an input while a long computation is under way, whatever the machine's speed.
+
+Nothing here asserts a time: the budgets (16 ms median per control change, no task over 50 ms)
+are measured by ``make bench`` (benchmarks/bench_widgets.py, with :func:`time_key_presses`);
+the timeouts here are hang guards only.
 """
 
 from __future__ import annotations
@@ -20,13 +31,13 @@ import os
 import shutil
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +49,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 START_TIMEOUT = 120.0     # seconds for Voila to listen
+EXPECT_MS = 60_000        # Playwright's expect: a hang guard (ms), not a budget
 # The WCAG 2.1 A and AA rules: the standard the course meets (ACCESSIBILITY.md).
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
@@ -172,8 +184,13 @@ def voila(target: Path, *, timeout: float = START_TIMEOUT,
 
 @contextmanager
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium under Playwright: yield the browser; close it and Playwright after."""
-    from playwright.sync_api import sync_playwright
+    """Debian's Chromium under Playwright: yield the browser; close it and Playwright after.
+
+    Playwright's ``expect`` waits up to :data:`EXPECT_MS` from here on (its default, 5 s, is a
+    wall-clock budget that a loaded machine can miss): a hang guard, not a budget."""
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=EXPECT_MS)
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
@@ -405,8 +422,9 @@ def watch_key_presses(page: Any, root: str) -> None:
 
 def time_key_presses(page: Any, control: str, keys: list[str]) -> tuple[list[float], list[int]]:
     """Press ``keys`` on ``control`` (a selector) at a student's pace, after
-    :func:`watch_key_presses`: the milliseconds from each press to the readout's change (every
-    press must change it) and the durations of the tasks over 50 ms meanwhile."""
+    :func:`watch_key_presses`: the milliseconds from each press to the readout's change and the
+    durations of the tasks over 50 ms meanwhile (for ``make bench``: a test asserts no time, and
+    checks that every press is answered with :func:`follow_key_presses`)."""
     page.evaluate("window.__times = []; window.__long = []")
     locator = page.locator(control)
     locator.focus()
@@ -414,40 +432,7 @@ def time_key_presses(page: Any, control: str, keys: list[str]) -> tuple[list[flo
         locator.press(key)
         page.wait_for_timeout(40)              # a student's pace, well over a frame
     times = page.evaluate("window.__times")
-    assert len(times) == len(keys), (control, times)   # every press changed the readout
     return [float(t) for t in times], [int(t) for t in page.evaluate("window.__long")]
-
-
-def least_bad_run(runs: list[dict[str, tuple[float, float, list[int]]]]
-                  ) -> dict[str, tuple[float, float, list[int]]]:
-    """Of runs of {control: (median ms, slowest ms, tasks over 50 ms)}, the one with the fewest
-    long tasks, then the smallest worst median (a starved CPU can stretch one run)."""
-    return min(runs, key=lambda run: (sum(len(long) for _, _, long in run.values()),
-                                      max(median for median, _, _ in run.values())))
-
-
-def timed_runs(measure: Callable[[], dict[str, tuple[list[float], list[int]]]], *,
-               attempts: int, budget_ms: float, log: Path, what: str
-               ) -> tuple[dict[str, tuple[float, float, list[int]]],
-                          list[dict[str, tuple[float, float, list[int]]]]]:
-    """Run ``measure`` (per control: the milliseconds of each change, the tasks over 50 ms, as
-    :func:`time_key_presses` gives them) up to ``attempts`` times, until a run has every median
-    under ``budget_ms`` and no long task; each run appended to ``log`` as a line per control
-    ("<control>, <what>: median ..."). Returns the least bad run (:func:`least_bad_run`) and all
-    the runs."""
-    runs = []
-    log.parent.mkdir(exist_ok=True)
-    for _ in range(attempts):
-        run = {name: (statistics.median(times), max(times), long)
-               for name, (times, long) in measure().items()}
-        runs.append(run)
-        with log.open("a", encoding="utf-8") as out:
-            for name, (median, slowest, long) in run.items():
-                out.write(f"{name}, {what}: median {median:.1f} ms, slowest {slowest:.1f} ms; "
-                          f"tasks over 50 ms: {long}\n")
-        if all(median < budget_ms and not long for median, _, long in run.values()):
-            break
-    return least_bad_run(runs), runs
 
 
 _EXPLORER_PAGE = """<!doctype html>
@@ -469,10 +454,202 @@ def serve_explorer(page: Any, host: str, refused: list[str], *, entry: str, css:
     as ``window.explorer``."""
     import json
 
+    serve_page(page, host, refused, css=css,
+               html=_EXPLORER_PAGE % {"title": title, "heading": heading, "entry": entry,
+                                      "start": json.dumps(start)})
+
+
+def serve_page(page: Any, host: str, refused: list[str], *, html: str, css: str) -> None:
+    """Serve, at ``http://<host>/``, the page ``html`` with no kernel, every module of
+    chutes_edu/widgets/js as its own file (as a browser imports them) and the styles ``css`` at
+    ``/explorer.css``; every other URL refused and noted (:func:`serve_files`)."""
     folder = ROOT / "chutes_edu" / "widgets" / "js"
     files = {f"/{path.name}": (path.read_text(encoding="utf-8"), "text/javascript")
              for path in folder.glob("*.js")}
-    files["/"] = (_EXPLORER_PAGE % {"title": title, "heading": heading, "entry": entry,
-                                    "start": json.dumps(start)}, "text/html")
+    files["/"] = (html, "text/html")
     files["/explorer.css"] = (css, "text/css")
     serve_files(page, host, files, refused)
+
+
+@dataclass(frozen=True)
+class Explorer:
+    """An explorer's front end on a page with no kernel, as the course website serves it.
+
+    Parameters
+    ----------
+    host : str
+        The made-up host the page is served at (``http://<host>/``).
+    entry : str
+        Its module in chutes_edu/widgets/js (``mount(el, start)`` is called).
+    css : str
+        Its styles.
+    title, heading : str
+        The page's title (", no kernel" is added) and its ``<h1>``.
+    root : str
+        The CSS selector of the explorer's root element.
+    """
+
+    host: str
+    entry: str
+    css: str
+    title: str
+    heading: str
+    root: str
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}/"
+
+    def serve(self, page: Any, refused: list[str], start: dict[str, Any]) -> None:
+        """Serve the explorer mounted with ``start`` to ``page`` (:func:`serve_explorer`)."""
+        serve_explorer(page, self.host, refused, entry=self.entry, css=self.css, start=start,
+                       title=self.title, heading=self.heading)
+
+    def open(self, chromium: Any, start: dict[str, Any], *, refused: list[str],
+             errors: list[str] | None = None, viewport: tuple[int, int] = (1100, 900),
+             hold: bool | None = None, ready: str = ".chutes-readout") -> Any:
+        """A new page of ``chromium`` with the explorer mounted with ``start``: the URLs it
+        asked for and was refused are appended to ``refused``, its errors to ``errors``; with
+        ``hold``, its sliced computations are held (:func:`hold_slices`). Returns the page once
+        ``ready`` (a selector inside the explorer) is there. ``hold=False`` counts the pauses
+        without holding them."""
+        page = chromium.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+        if errors is not None:
+            page.on("pageerror", lambda error: errors.append(str(error)))
+        if hold is not None:
+            hold_slices(page, hold=hold)
+        self.serve(page, refused, start)
+        page.goto(self.url, timeout=HANG_MS)
+        page.locator(f"{self.root} {ready}").first.wait_for(state="attached", timeout=HANG_MS)
+        return page
+
+
+# Each explorer's page with no kernel: (title, heading).
+EXPLORERS = {"board": ("Board explorer", "Boards"), "coin": ("Coin-flip explorer", "Waiting for heads"),
+             "simulation": ("Simulation explorer", "Simulation"),
+             "jump": ("Jump explorer", "Adding a jump"), "race": ("Race explorer", "Races"),
+             "policy": ("Policy explorer", "Aiming"), "design": ("Design explorer", "Design a board")}
+
+
+def explorer(name: str) -> Explorer:
+    """The explorer ``name`` (a key of :data:`EXPLORERS`: chutes_edu.widgets.<name>_explorer, its
+    front end <name>_explorer.js) on a page with no kernel at ``http://<name>.test/``."""
+    import importlib
+
+    title, heading = EXPLORERS[name]
+    module = importlib.import_module(f"chutes_edu.widgets.{name}_explorer")
+    return Explorer(host=f"{name}.test", entry=f"{name}_explorer.js", css=module.FRONT_END.style_source(),
+                    title=title, heading=heading, root=f".chutes-{name}-explorer")
+
+
+HANG_MS = 180_000
+"""A hang guard for the browser tests, in ms: fails only when a page never answers."""
+
+# Counts the key presses on an explorer's inputs and the answers: a press is answered when the
+# watched element (a readout, or one attribute of a picture) has changed after it.
+_FOLLOW = """([root, target, attribute]) => {
+  const explorer = document.querySelector(root);
+  const s = window.__follow = {pressed: 0, answered: 0};
+  for (const el of explorer.querySelectorAll("input, select, button")) {
+    el.addEventListener("keydown", () => { s.pressed += 1; }, true);
+  }
+  new MutationObserver(() => { s.answered = s.pressed; }).observe(
+    explorer.querySelector(target), attribute
+      ? {attributes: true, attributeFilter: [attribute]}
+      : {childList: true, subtree: true, characterData: true});
+}"""
+
+
+def follow_key_presses(page: Any, root: str, control: str, keys: list[str], *,
+                       target: str = ".chutes-readout", attribute: str | None = None) -> None:
+    """Press ``keys`` one at a time on ``control`` (a selector inside the explorer ``root``),
+    each once the last has been answered: ``target`` (inside ``root``; its text, or its
+    ``attribute``) must change after every press. Fails (after :data:`HANG_MS`) on a press that
+    is never answered; asserts no time."""
+    page.evaluate(_FOLLOW, [root, target, attribute])
+    locator = page.locator(f"{root} {control}")
+    locator.focus()
+    for n, key in enumerate(keys, start=1):
+        locator.press(key)
+        try:
+            page.wait_for_function(f"window.__follow.answered === {n}", timeout=HANG_MS)
+        except Exception as error:
+            raise AssertionError(f"{control}: press {n} of {keys} ({key}) never changed "
+                                 f"{target} {attribute or ''}") from error
+
+
+# Between two slices a runner gives the thread back with `scheduler.yield()` (editor_runner.js
+# `nextTask`). Held, each such pause waits until the test lets it go: the page is then between
+# two slices of its computation for as long as the test wants, on any machine.
+_HOLD = """(() => {
+  const gate = {allowed: 0, waiting: [], pauses: 0};
+  const pass = () => new Promise((resolve) => setTimeout(resolve, 0));
+  gate.let = (n) => {
+    gate.allowed += n;
+    while (gate.allowed > 0 && gate.waiting.length) { gate.allowed -= 1; gate.waiting.shift()(); }
+  };
+  window.__slices = gate;
+  Object.defineProperty(window, "scheduler", {configurable: true, value: {yield: () => {
+    gate.pauses += 1;
+    const go = pass();
+    if (gate.allowed > 0) { gate.allowed -= 1; return go; }
+    return new Promise((resolve) => gate.waiting.push(() => go.then(resolve)));
+  }}});
+})();"""
+
+
+def hold_slices(page: Any, *, hold: bool = True) -> None:
+    """Before ``page`` loads: hold every pause of its sliced computations (see above) until
+    :func:`release_slices`; with ``hold=False``, only count them (:func:`pauses`). Call before
+    ``goto``."""
+    page.add_init_script(_HOLD + ("" if hold else "window.__slices.let(Infinity);"))
+
+
+def pauses(page: Any) -> int:
+    """How many times the page's sliced computations have given the thread back so far."""
+    return int(page.evaluate("window.__slices.pauses"))
+
+
+def release_slices(page: Any, count: int | None = None) -> None:
+    """Let ``count`` held pauses go on (all, and every later one, when None)."""
+    page.evaluate("n => window.__slices.let(n === null ? Infinity : n)", count)
+
+
+def held(page: Any) -> int:
+    """How many of the page's computations wait between two slices now."""
+    return int(page.evaluate("window.__slices.waiting.length"))
+
+
+def voila_fixture(notebook: Path) -> Any:
+    """A module-scoped pytest fixture that serves ``notebook`` with :func:`voila` and gives its
+    URL (in a test module: ``voila_url = browser.voila_fixture(NOTEBOOK)``)."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def voila_url() -> Iterator[VoilaURL]:
+        with voila(notebook) as url:
+            yield url
+
+    return voila_url
+
+
+def open_voila(chromium: Any, url: str, errors: list[str], *,
+               viewport: tuple[int, int] = (1200, 1000)) -> Any:
+    """A new page of ``chromium`` at ``url`` (a Voila page), its errors appended to ``errors``;
+    it and its actions wait up to :data:`HANG_MS` (a kernel to start, a hang guard)."""
+    page = chromium.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(HANG_MS)
+    page.goto(url, timeout=HANG_MS)
+    return page
+
+
+def check_voila_page(page: Any, root: str, errors: list[str], screenshot: Path) -> None:
+    """The end of a Voila test: axe-core finds no serious or critical WCAG 2.1 A/AA violation in
+    the explorer ``root`` (a selector), its picture is kept as ``screenshot``, and the page shows
+    no traceback and raised no error."""
+    violations = axe_violations(page, context=f"document.querySelector('{root}')")
+    assert not violations, describe_violations(violations)
+    page.locator(root).first.screenshot(path=str(screenshot))
+    assert "Traceback" not in page.content()
+    assert not errors, errors

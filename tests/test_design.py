@@ -268,6 +268,39 @@ def test_smallest_spread_keeps_the_mean_in_its_band():
     assert d.exact_value == game_variance(d.board, exact=True)
 
 
+EDGE = Board({4: 5}, size=5, die=5, overshoot="stay")     # own mean exactly 5/2; 1->5 gives 2
+
+
+@pytest.mark.parametrize("nudge", [-1, 0, 1])
+def test_a_mean_on_the_band_edge_is_inside_it_whatever_the_float_solve_says(monkeypatch, nudge):
+    """Attack: a machine whose float solves land one unit in the last place off (issue 37: on
+    one machine the board's own mean came out a hair above 2.5, and the jump 1->5, exactly on
+    the edge of 2.5 ± 0.5, fell out of the band). The band is decided exactly: the design and
+    its words are the same whichever way the floats fall."""
+    import chutes_edu.design as design
+
+    real = design.expected_turns
+
+    def off(board, *args, **kwargs):
+        out = real(board, *args, **kwargs)
+        if kwargs.get("exact"):
+            return out
+        return np.nextafter(out, np.inf * nudge) if nudge else out
+
+    monkeypatch.setattr(design, "expected_turns", off)
+    d = design_board(EDGE, SmallestSpread(None, 0.5), method="local search")
+    assert d.added == ((1, 5),) and d.exact_mean == 2
+    assert d.goal.mean == Fraction(5, 2)
+    assert "a mean of 2.5 ± 0.5 turns" in d.summary()
+    # a band a hair narrower leaves 1->5 out: the test can fail
+    narrower = design_board(EDGE, SmallestSpread(None, 0.4999), method="local search")
+    assert (1, 5) not in narrower.added
+    # a typed decimal is the decimal typed: 2 is on the edge of 2.1 ± 0.1 (in floats
+    # |2 - 2.1| - 0.1 is 8e-17 > 0)
+    typed = design_board(EDGE, SmallestSpread(2.1, 0.1), max_jumps=1, method="greedy")
+    assert typed.added == ((1, 5),)
+
+
 def test_fairest_race_edge_is_half_the_tie_chance_for_two_seats():
     d = design_board(MILTON_BRADLEY_1943, FairestRace(2), max_jumps=1, method="greedy")
     pmf = turn_distribution(d.board)

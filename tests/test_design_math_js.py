@@ -4,7 +4,9 @@ library.
 ``tools/design_math_fixtures.py`` writes at least 300 small random boards for each goal the
 explorer offers (a target length, the shortest and the longest game, the smallest spread, the
 fairest race), each designed by :func:`chutes_edu.design.design_board` with ``"greedy"`` or
-``"local search"``, a few designs on the 1943 board, and the library's refusals; Node's test
+``"local search"``, a few designs on the 1943 board, designs with a candidate exactly on a
+smallest-spread band's edge (decided exactly on both sides: issue 37's board among them), and the
+library's refusals; Node's test
 runner checks the JavaScript against them (``tests/js/design_math.test.mjs``): the same jumps,
 the same steps, the values to 1e-9 relative and the same count of designs priced.
 """
@@ -45,6 +47,10 @@ def test_the_fixtures_hold_at_least_300_designs_per_goal(fixtures: Path) -> None
         assert {d["method"] for d in designs} == {"greedy", "local search"}, goal
         assert {d["max_jumps"] for d in designs} >= {1, 2, 3}, goal
     assert len(data["refusals"]) >= 10
+    edges = data["edges"]
+    assert len(edges) >= 41
+    assert edges[0]["board"]["jumps"] == [[4, 5]] and edges[0]["added"] == [[1, 5]]
+    assert {e["goal"]["mean"] is None for e in edges} == {True, False}
 
 
 def test_node_suite(fixtures: Path) -> None:
@@ -54,5 +60,5 @@ def test_node_suite(fixtures: Path) -> None:
                          capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-5000:] + run.stderr[-3000:]
     tests = re.search(r"^# tests (\d+)$", run.stdout, re.MULTILINE)
-    assert tests is not None and int(tests.group(1)) >= 11, run.stdout[-2000:]
+    assert tests is not None and int(tests.group(1)) >= 13, run.stdout[-2000:]
     assert "# fail 0" in run.stdout and "# skipped 0" in run.stdout, run.stdout[-2000:]

@@ -10,6 +10,11 @@ for ``tests/js/design_math.test.mjs``:
   some bonus rolls, some traps; no traps for a race), each designed by ``"greedy"`` or
   ``"local search"`` with 1 to 3 jumps, and three designs of two jumps on the 1943 board: the
   jumps chosen, every step, the values, the count of designs priced and the summary;
+- ``edges``: smallest-spread designs where a candidate's exact mean lies exactly on the band's
+  edge (|E T - m| = tol), with the board's own mean (solved exactly) and with a
+  mean typed as a decimal, among them the board that split the page and the library on one
+  machine (``Board({4: 5}, size=5, die=5, overshoot="stay")``, ``SmallestSpread(None, 0.5)``):
+  membership of the band must be decided exactly on both sides;
 - ``refusals``: designs the library refuses (a bad goal, ``max_jumps`` or method, a race on a
   board with traps, no candidate), with its exact ``ValueError`` message.
 
@@ -24,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
@@ -40,7 +46,7 @@ from chutes_edu.design import (
     TargetLength,
     design_board,
 )
-from chutes_edu.markov import expected_turns
+from chutes_edu.markov import expected_turns, jump_effects
 
 GOALS = ("target", "short", "long", "spread", "race")
 """The goals of the explorer, as design_math.js names them."""
@@ -119,6 +125,66 @@ def _design(fields: dict[str, Any], goal: Goal, page_goal: dict[str, Any], metho
             "summary": d.summary().split("\n")[:-1]}      # all but "confirmed by ..."
 
 
+def _decimal(x: Fraction) -> float | None:
+    """``x`` as the float whose decimal is exactly ``x`` (at most 4 decimals), else None."""
+    scaled = x * 10_000
+    if scaled.denominator != 1 or abs(x) > 10_000:
+        return None
+    value = float(x)
+    return value if Fraction(repr(value)) == x else None
+
+
+AMD_CASE = {"size": 5, "die": 5, "overshoot": "stay", "bonus_roll": None, "jumps": [[4, 5]],
+            "traps": []}
+"""The board on which the page and the library chose differently on one machine (issue 37):
+``SmallestSpread(None, 0.5)`` by local search; the jump 1->5 gives a mean of exactly 2, on the
+edge of the band 2.5 ± 0.5."""
+
+
+def _edges(rng: np.random.Generator, count: int) -> list[dict[str, Any]]:
+    """The known case and at least ``count`` smallest-spread designs on random boards in which
+    some one-jump candidate's exact mean lies exactly on the band's edge: with the board's own
+    mean, when the distance is a short decimal, and with a typed mean, when the candidate's mean
+    is one."""
+    out = [{**_design(AMD_CASE, SmallestSpread(None, 0.5),
+                      {"kind": "spread", "mean": None, "tolerance": 0.5}, "local search", 3),
+            "edge": [1, 5]}]
+    tries = 0
+    while len(out) <= count and tries < 4000:
+        tries += 1
+        fields = _random_fields(rng, race=False)
+        if fields is None or fields["size"] > 10:
+            continue
+        board = board_from_json(json.loads(json.dumps(fields)))
+        own = expected_turns(board, exact=True)[0]
+        own_mean = Fraction(int(own.p), int(own.q))
+        effects = jump_effects(board)
+        for a, b in np.argwhere(np.isfinite(effects)).tolist():
+            exact = expected_turns(board.with_jump(int(a), int(b)), exact=True)[0]
+            mean = Fraction(int(exact.p), int(exact.q))
+            goals: list[tuple[Goal, dict[str, Any]]] = []
+            tolerance = _decimal(abs(mean - own_mean))
+            if tolerance is not None and tolerance > 0:
+                goals.append((SmallestSpread(None, tolerance),
+                              {"kind": "spread", "mean": None, "tolerance": tolerance}))
+            for tol in (0.5, 1.0):
+                centre = _decimal(mean + Fraction(repr(tol)))
+                if _decimal(mean) is not None and centre is not None:
+                    goals.append((SmallestSpread(centre, tol),
+                                  {"kind": "spread", "mean": centre, "tolerance": tol}))
+            if not goals:
+                continue
+            goal, page_goal = goals[int(rng.integers(len(goals)))]
+            method = "greedy" if rng.random() < 0.4 else "local search"
+            try:
+                design = _design(fields, goal, page_goal, method, int(rng.integers(1, 3)))
+            except ValueError:
+                continue
+            out.append({**design, "edge": [int(a), int(b)]})
+            break
+    return out
+
+
 def _refusals() -> list[dict[str, Any]]:
     small = {"size": 10, "die": 6, "overshoot": "stay", "bonus_roll": None, "jumps": [[3, 7]],
              "traps": []}
@@ -178,7 +244,8 @@ def make_fixtures(count: int, seed: int) -> dict[str, Any]:
             except ValueError:
                 continue                   # no candidate on this board: a refusal, not a design
             made += 1
-    return {"designs": designs, "refusals": _refusals()}
+    return {"designs": designs, "edges": _edges(rng, max(40, count // 5)),
+            "refusals": _refusals()}
 
 
 def main(argv: list[str] | None = None) -> int:

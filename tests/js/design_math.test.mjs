@@ -99,6 +99,13 @@ describe("the library's designs", { skip }, () => {
     });
   }
 
+  test("designs with a candidate exactly on the band's edge: the library's, exactly", () => {
+    assert.ok(fixtures.edges.length >= 41, `${fixtures.edges.length} designs on a band's edge`);
+    assert.ok(fixtures.edges.some((d) => d.goal.mean === null), "with the board's own mean");
+    assert.ok(fixtures.edges.some((d) => d.goal.mean !== null), "with a typed mean");
+    fixtures.edges.forEach((fixture, n) => assert.ok(checkDesign(fixture, `edge ${n}`)));
+  });
+
   test("designs refused in the library's words", () => {
     assert.ok(fixtures.refusals.length >= 10);
     for (const { board, goal, max_jumps: maxJumps, method, message } of fixtures.refusals) {
@@ -121,6 +128,28 @@ describe("the design's own checks", () => {
     assert.deepEqual(d.added, [[1, 9], [2, 9]]);
     assert.equal(d.exactMean, 1);
     assert.match(d.steps.at(-2).action, /^swap 4->9 for 2->9$/);
+  });
+
+  test("a mean exactly on the band's edge is inside it (the library's answer on every machine)", () => {
+    // Board({4: 5}, size=5, die=5, overshoot="stay"): its own mean is exactly 5/2 and the jump
+    // 1->5 makes it exactly 2, on the edge of 2.5 ± 0.5. A float solve of the board's mean can
+    // land a hair above 2.5 and leave 1->5 out of the band; the library adds it.
+    const board = { size: 5, die: 5, overshoot: "stay", jumps: [[4, 5]] };
+    const d = designBoard(board, { kind: "spread", mean: null, tolerance: 0.5 },
+      { maxJumps: 3, method: "local search" });
+    assert.deepEqual(d.added, [[1, 5]]);
+    assert.equal(d.exactMean, 2);
+    // a typed mean and tolerance are the decimals typed: 2 is on the edge of 2.1 ± 0.1, though
+    // in floats |2 - 2.1| = 0.10000000000000009 > 0.1
+    const typed = designBoard(board, { kind: "spread", mean: 2.1, tolerance: 0.1 },
+      { maxJumps: 1, method: "greedy" });
+    assert.deepEqual(typed.added, [[1, 5]]);
+    assert.match(typed.summary, /2\.1 ± 0\.1/);
+    // with a band a hair narrower, the same jump is outside it and is not taken (the test can
+    // fail)
+    const outside = designBoard(board, { kind: "spread", mean: null, tolerance: 0.4999 },
+      { maxJumps: 3, method: "local search" });
+    assert.ok(!outside.added.some(([a, b]) => a === 1 && b === 5), JSON.stringify(outside.added));
   });
 
   test("the search yields, and gives the same design run step by step", () => {

@@ -53,7 +53,9 @@ const BIG_SLICE = 2_000;
 
 /**
  * @typedef {{kind: "target", turns: number} | {kind: "short"} | {kind: "long"} |
- *   {kind: "spread", mean: number | null, tolerance: number} | {kind: "race", seats: number}} Goal
+ *   {kind: "spread", mean: number | null, tolerance: number, exactMean?: Ratio} |
+ *   {kind: "race", seats: number}} Goal  (a spread's `exactMean`: the board's own mean solved
+ *   exactly, when the goal took it from the board)
  * @typedef {[number, number]} Jump
  * @typedef {{action: string, added: Jump[], value: number, mean: number}} Step
  * @typedef {{added: Jump[], value: number, mean: number}} Option
@@ -259,9 +261,21 @@ function exactScore(goal, value, mean) {
   if (goal.kind === "target") return [zero, absR(sub(value, decimal(goal.turns)))];
   if (goal.kind === "short") return [zero, value];
   if (goal.kind === "long") return [zero, { p: -value.p, q: value.q }];
-  const miss = sub(absR(sub(mean, decimal(/** @type {number} */ (goal.kind === "spread"
-    ? goal.mean : 0)))), decimal(goal.kind === "spread" ? goal.tolerance : 0));
-  return [miss.p > 0n ? miss : zero, value];
+  return [goal.kind === "spread" ? bandMiss(mean, goal) : zero, value];
+}
+
+/**
+ * How far an exact mean lies outside a spread goal's band, exactly: max(|mean - m| - tol, 0),
+ * with m the board's own mean solved exactly (`exactMean`) or the decimal typed, and tol the
+ * decimal typed (the library's `SmallestSpread.score` on Fractions). On the band's edge the miss
+ * is exactly 0, on every machine.
+ * @param {Ratio} mean @param {{mean: number | null, tolerance: number, exactMean?: Ratio}} goal
+ * @returns {Ratio}
+ */
+export function bandMiss(mean, goal) {
+  const middle = goal.exactMean ?? decimal(/** @type {number} */ (goal.mean));
+  const miss = sub(absR(sub(mean, middle)), decimal(goal.tolerance));
+  return miss.p > 0n ? miss : { p: 0n, q: 1n };
 }
 
 
@@ -1001,8 +1015,13 @@ export function* designSteps(board, goal, { maxJumps = 3, method = "local search
   const start = yield* effectsSteps(rules, [], all, false);
   const pool = Uint8Array.from(start.mean, (m) => (Number.isFinite(m) ? 1 : 0));
   if (!pool.some((x) => x)) throw new BoardError("no candidate jump can be added to this board");
-  const resolved = checked.kind === "spread" && checked.mean === null
-    ? { ...checked, mean: (yield* solveSteps(rules, tableOf(rules, []), false))[1] } : checked;
+  // The board's own mean is solved exactly, so that a design on the band's edge is decided the
+  // same way on every machine (a float solve can land a hair either side of it).
+  let resolved = checked;
+  if (checked.kind === "spread" && checked.mean === null) {
+    const { mean } = yield* exactMomentsSteps(rules, tableOf(rules, []), false);
+    resolved = { ...checked, mean: toNumber(mean), exactMean: mean };
+  }
   /** @type {Search} */
   const S = { rules, goal: resolved, pool, priced: 0, exact: new Map() };
   /** @type {Step[]} */
