@@ -103,7 +103,9 @@ describe("the library's designs", { skip }, () => {
     assert.ok(fixtures.edges.length >= 41, `${fixtures.edges.length} designs on a band's edge`);
     assert.ok(fixtures.edges.some((d) => d.goal.mean === null), "with the board's own mean");
     assert.ok(fixtures.edges.some((d) => d.goal.mean !== null), "with a typed mean");
-    fixtures.edges.forEach((fixture, n) => assert.ok(checkDesign(fixture, `edge ${n}`)));
+    fixtures.edges.forEach((fixture, n) => {
+      assert.ok(checkDesign(fixture, `edge ${n}`));
+    });
   });
 
   test("designs refused in the library's words", () => {
