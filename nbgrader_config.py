@@ -127,16 +127,40 @@ c.Autograde.autograde_preprocessors = [
 
 # Late work (TEACHING.md, "Roster, due dates, extensions and late work"): a set handed in after its
 # due date, or after the student's extension, loses 10% of its score per started day late (one
-# hour late: 10%; three days: 30%), at most 100%, never below 0. Change the two numbers below to
-# change the rule (e.g. 5 and 50); to grade late work in full, delete the four lines below. The
-# penalty is decided at autograde time; the Canvas and Moodle exports decide it again from the
-# final score, hand-graded answers included. Due dates and extensions: python -m
-# chutes_edu.gradebook schedule / extensions.
-from chutes_edu.gradebook import LatePenaltyPerDay  # noqa: E402 - after the version check above
+# hour late: 10%; three days: 30%), at most 100%, never below 0, to the hundredth of a point
+# (halves up). Change the two numbers below to change the rule (e.g. 5 and 50); to grade late work
+# in full, delete the four lines below. Due dates and extensions: python -m chutes_edu.gradebook
+# schedule / extensions.
+from chutes_edu.gradebook import (  # noqa: E402 - after the version check above
+    GradesCsvExport,
+    LatePenaltyPerDay,
+    SaveAutoGradesKeepingHandGrades,
+)
 
 c.AssignLatePenalties.plugin_class = LatePenaltyPerDay
 c.LatePenaltyPerDay.percent_per_day = 10.0
 c.LatePenaltyPerDay.max_percent = 100.0
+
+# One penalty everywhere. Autograde computes it from the score it sees, before any hand grading;
+# the feedback computes it again from the final score (the same step, AssignLatePenalties, before
+# nbgrader reads the grades) and so does every export (grades.csv, Canvas, Moodle), each storing
+# it in the gradebook: formgrader, the feedback and the files show the same number.
+from nbgrader.converters import GenerateFeedback  # noqa: E402
+from nbgrader.preprocessors import AssignLatePenalties, SaveAutoGrades  # noqa: E402
+
+c.GenerateFeedback.preprocessors = [
+    AssignLatePenalties, *GenerateFeedback.class_traits()["preprocessors"].default()]
+# `nbgrader export` writes grades.csv with the course's checks: it refuses (naming them) when a
+# submission's latest autograde failed or is missing, and leaves out the sets nobody handed in.
+c.ExportApp.plugin_class = GradesCsvExport
+
+# A hand grade stays a hand grade: nbgrader keeps a grade and a comment given in formgrader through
+# a re-autograde (nbgrader autograde --force, formgrader's autograde button) but marks the answer
+# "needs manual grade" again; this step leaves it graded. (It replaces SaveAutoGrades in whatever
+# list of autograde steps the lines above chose.)
+c.Autograde.autograde_preprocessors = [
+    SaveAutoGradesKeepingHandGrades if step is SaveAutoGrades else step
+    for step in c.Autograde.autograde_preprocessors]
 
 
 # nbgrader restores every locked cell from its gradebook and warns when a submitted one differs.

@@ -16,6 +16,7 @@ import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -275,30 +276,47 @@ def _late_config() -> Config:
     return config
 
 
-def test_canvas_export_has_canvas_columns_points_possible_and_a_column_per_question(
+def test_canvas_export_has_canvas_columns_points_possible_and_one_column_per_set(
         tmp_path: Path) -> None:
     _, db = _course(tmp_path)
     _graded(db)
     rows = _exported(CanvasExport, db, tmp_path / "canvas.csv", _late_config())
     # The header of Canvas's own gradebook export, which its import reads (chutes_edu.gradebook)
     assert CANVAS_COLUMNS == ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
-    assert rows[0] == [*CANVAS_COLUMNS, f"{SET} 3.1", f"{SET} 3.2 written", SET]
-    assert rows[1] == ["Points Possible", "", "", "", "", "4", "6", "10"]
+    assert rows[0] == [*CANVAS_COLUMNS, SET]
+    assert rows[1] == ["Points Possible", "", "", "", "", "10"]
     # sorted by last name; the late student's penalty is 10% of the final 10 points, not the
     # 0.4 autograde stored; a student who submitted nothing gets 0, as in nbgrader's export
-    assert rows[2:] == [["Hopper, Grace", "", "s3", "", "", "0", "0", "0"],
-                        ["Lovelace, Ada", "1001", "s1", "", "", "4", "5", "9"],
-                        ["Turing, Alan", "", "s2", "", "", "4", "6", "9"]]
-    stored = _exported(CanvasExport, db, tmp_path / "stored.csv")     # no plugin configured
-    assert stored[-1][-1] == "9.6"
+    assert rows[2:] == [["Hopper, Grace", "", "s3", "", "", "0"],
+                        ["Lovelace, Ada", "1001", "s1", "", "", "9"],
+                        ["Turing, Alan", "", "s2", "", "", "9"]]
+
+
+def test_lms_columns_per_question_only_as_an_option_and_never_with_the_set_total(
+        tmp_path: Path) -> None:
+    """Per-question columns replace the set's column (an LMS adds up every column it imports):
+    the questions plus the late-penalty column add up to the set's grade."""
+    _, db = _course(tmp_path)
+    _graded(db)
+    config = _late_config()
+    config.CanvasExport.questions = True
+    rows = _exported(CanvasExport, db, tmp_path / "canvas.csv", config)
+    assert rows[0] == [*CANVAS_COLUMNS, f"{SET} 3.1", f"{SET} 3.2 written", f"{SET} late penalty"]
+    assert SET not in rows[0]
+    assert rows[1] == ["Points Possible", "", "", "", "", "4", "6", "0"]
+    assert [row[5:] for row in rows[2:]] == [["0", "0", "0"], ["4", "5", "0"], ["4", "6", "-1"]]
+    per_set = _exported(CanvasExport, db, tmp_path / "per_set.csv", _late_config())
+    for detailed, total in zip(rows[2:], per_set[2:], strict=True):
+        assert sum(float(x) for x in detailed[5:]) == float(total[5])
+    # without a late submission there is no penalty column
+    config.CanvasExport.student = ["s1", "s3"]
+    assert _exported(CanvasExport, db, tmp_path / "b.csv", config)[0][-1] == f"{SET} 3.2 written"
 
 
 def test_moodle_export_has_an_identifier_column_and_one_per_grade_item(tmp_path: Path) -> None:
     _, db = _course(tmp_path)
     _graded(db)
-    config = _late_config()
-    config.MoodleExport.questions = False
-    rows = _exported(MoodleExport, db, tmp_path / "moodle.csv", config)
+    rows = _exported(MoodleExport, db, tmp_path / "moodle.csv", _late_config())
     assert MOODLE_COLUMNS == ("First name", "Last name", "ID number", "Email address")
     assert rows == [[*MOODLE_COLUMNS, SET],
                     ["Grace", "Hopper", "s3", "grace@example.edu", "0"],
@@ -306,14 +324,151 @@ def test_moodle_export_has_an_identifier_column_and_one_per_grade_item(tmp_path:
                     ["Alan", "Turing", "s2", "alan@example.edu", "9"]]
 
 
-def test_a_set_nobody_submitted_is_left_out_unless_asked_for(tmp_path: Path) -> None:
+def test_penalty_rounding_is_one_rule_to_the_hundredth_halves_up() -> None:
+    assert admin.penalty_points(8.05, 10) == 0.81          # binary floats would give 0.80
+    assert admin.penalty_points(9.0, 10) == 0.9
+    assert admin.penalty_points(0.125, 100) == 0.13
+    assert admin.penalty_points(7.0, 0) == 0.0
+    plugin = LatePenaltyPerDay()
+    for cents in range(0, 2001, 7):                         # every score with two decimals
+        score = cents / 100
+        for days in range(1, 12):
+            penalty = plugin.late_submission_penalty("s1", score, days * DAY)
+            assert 0 <= penalty <= score
+            assert penalty == round(penalty, 2)             # at most two decimals, so the score
+            final = score - penalty                         # after it prints the same everywhere
+            assert abs(final - round(final, 2)) < 1e-9
+
+
+def test_one_late_penalty_in_grades_csv_canvas_moodle_and_the_gradebook(tmp_path: Path) -> None:
+    course, db = _course(tmp_path)
+    with Gradebook(db, "chutes_edu") as gb:
+        gb.find_grade_cell("ex3_1-tests", SET, SET).max_score = 8
+        gb.find_grade_cell("ex3_2-written", SET, SET).max_score = 2
+        gb.db.commit()
+    with Gradebook(db, "chutes_edu") as gb:
+        gb.add_submission(SET, "s2", timestamp=DUE + timedelta(hours=20))
+        gb.find_grade("ex3_1-tests", SET, SET, "s2").auto_score = 8.0
+        grade = gb.find_grade("ex3_2-written", SET, SET, "s2")
+        grade.manual_score, grade.needs_manual_grade = 1.0, False
+        gb.find_submission_notebook(SET, SET, "s2").late_submission_penalty = 0.8
+        gb.db.commit()
+    config = _late_config()
+    config.ExportPlugin.student = ["s2"]
+    grades = _exported(admin.GradesCsvExport, db, tmp_path / "grades.csv", config)
+    assert grades[0] == list(admin.GradesCsvExport.COLUMNS)
+    row = dict(zip(grades[0], grades[1], strict=True))
+    assert (row["raw_score"], row["late_submission_penalty"], row["score"]) == ("9", "0.9", "8.1")
+    assert _exported(CanvasExport, db, tmp_path / "c.csv", config)[2][-1] == "8.1"
+    assert _exported(MoodleExport, db, tmp_path / "m.csv", config)[1][-1] == "8.1"
+    with Gradebook(db, "chutes_edu") as gb:       # what formgrader and the feedback read now
+        assert gb.find_submission(SET, "s2").late_submission_penalty == pytest.approx(0.9)
+
+
+def test_sets_nobody_handed_in_are_left_out_unless_asked_for(tmp_path: Path) -> None:
     _, db = _course(tmp_path)
     _graded(db)
+    with Gradebook(db, "chutes_edu") as gb:       # an extension's empty record is no submission
+        gb.add_submission(SETS[0], "s1")
+        gb.db.commit()
     assert SETS[0] not in _exported(MoodleExport, db, tmp_path / "a.csv")[0]
+    assert {row[0] for row in _exported(admin.GradesCsvExport, db, tmp_path / "g.csv")[1:]} \
+        == {SET}
     config = Config()
     config.ExportPlugin.assignment = [SETS[0]]
     assert _exported(MoodleExport, db, tmp_path / "b.csv", config)[0] == [*MOODLE_COLUMNS,
                                                                          SETS[0]]
+    assert {row[0] for row in _exported(admin.GradesCsvExport, db, tmp_path / "h.csv",
+                                        config)[1:]} == {SETS[0]}
+
+
+def _hand_in(course: Path, step: str, student: str, when: str) -> None:
+    folder = course / step / student / SET
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "timestamp.txt").write_text(f"{when}.000000 UTC")
+
+
+def test_an_export_refuses_grades_not_of_the_work_handed_in(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Attack: a resubmission whose autograde failed (nbgrader deletes its autograded copy and
+    leaves the old grades), one collected again after its autograde, one never autograded."""
+    course, db = _course(tmp_path)
+    _graded(db)
+    config = _late_config()
+    config.CourseDirectory.root = str(course)
+    _hand_in(course, "submitted", "s1", "2026-02-06 11:00:00")
+    _hand_in(course, "autograded", "s1", "2026-02-06 11:00:00")
+    _exported(CanvasExport, db, tmp_path / "ok.csv", config)          # up to date: exported
+    _hand_in(course, "submitted", "s2", "2026-02-06 13:00:00")        # s2: autograde failed
+    _hand_in(course, "submitted", "s3", "2026-02-06 10:00:00")        # s3: never autograded
+    _hand_in(course, "submitted", "s1", "2026-02-06 11:30:00")        # s1: collected again
+    for plugin in (CanvasExport, MoodleExport, admin.GradesCsvExport):
+        caplog.clear()
+        with pytest.raises(SystemExit) as stop:
+            _exported(plugin, db, tmp_path / f"{plugin.__name__}.csv", config)
+        assert stop.value.code == 1 and not (tmp_path / f"{plugin.__name__}.csv").exists()
+        text = caplog.text
+        assert "nothing exported" in text and "Traceback" not in text
+        assert f"s2, {SET}: its latest autograde failed" in text
+        assert f"s3, {SET}: it is not autograded yet" in text
+        assert f"s1, {SET}: it was collected again after its autograde" in text
+    config.ExportPlugin.student = ["s1"]       # the teacher may leave the others out
+    _hand_in(course, "autograded", "s1", "2026-02-06 11:30:00")
+    assert _exported(CanvasExport, db, tmp_path / "s1.csv", config)[2][2] == "s1"
+
+
+def _written_cell(grade_id: str, points: int, source: str = "my answer") -> Any:
+    return nbformat.v4.new_markdown_cell(source, metadata={"nbgrader": {
+        "schema_version": 3, "solution": True, "grade": True, "locked": False, "task": False,
+        "grade_id": grade_id, "points": points}})
+
+
+def test_a_hand_grade_stays_graded_through_a_re_autograde(tmp_path: Path) -> None:
+    """What autograde --force does to a written answer graded by hand in formgrader, with
+    nbgrader's SaveAutoGrades (it reopens it: the attack) and with the course's step."""
+    from nbgrader.preprocessors import SaveAutoGrades
+
+    _, db = _course(tmp_path)
+    with Gradebook(db, "chutes_edu") as gb:
+        gb.add_grade_cell("ex3_3-written", SET, SET, max_score=2, cell_type="markdown")
+        for cell in ("ex3_2-written", "ex3_3-written"):      # written answers take comments
+            gb.add_solution_cell(cell, SET, SET)
+        gb.add_submission(SET, "s1", timestamp=DUE)
+        graded = gb.find_grade("ex3_2-written", SET, SET, "s1")
+        graded.manual_score, graded.needs_manual_grade = 5.0, False
+        gb.find_comment("ex3_2-written", SET, SET, "s1").manual_comment = "clear argument"
+        gb.db.commit()
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [_written_cell("ex3_2-written", 6), _written_cell("ex3_3-written", 2)]
+    resources = {"nbgrader": {"notebook": SET, "assignment": SET, "student": "s1",
+                              "db_url": db}}
+
+    def state() -> list[tuple[float | None, bool, str | None]]:
+        with Gradebook(db, "chutes_edu") as gb:
+            out = []
+            for cell in ("ex3_2-written", "ex3_3-written"):
+                grade = gb.find_grade(cell, SET, SET, "s1")
+                comment = gb.find_comment(cell, SET, SET, "s1")
+                out.append((grade.manual_score, grade.needs_manual_grade, comment.manual_comment))
+            return out
+
+    before = state()
+    assert before == [(5.0, False, "clear argument"), (None, True, None)]
+    admin.SaveAutoGradesKeepingHandGrades().preprocess(nbformat.from_dict(nb), dict(resources))
+    assert state() == before                 # graded stays graded, ungraded stays ungraded
+    SaveAutoGrades().preprocess(nbformat.from_dict(nb), dict(resources))
+    assert state()[0] == (5.0, True, "clear argument")     # nbgrader's own step reopens it
+
+
+def test_nbgrader_config_uses_the_course_steps_for_feedback_export_and_re_autograde() -> None:
+    from nbgrader.preprocessors import AssignLatePenalties, GetGrades, SaveAutoGrades
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
+    steps = config.Autograde.autograde_preprocessors
+    assert admin.SaveAutoGradesKeepingHandGrades in steps and SaveAutoGrades not in steps
+    feedback = config.GenerateFeedback.preprocessors
+    assert feedback.index(AssignLatePenalties) < feedback.index(GetGrades)
+    assert config.ExportApp.plugin_class is admin.GradesCsvExport
 
 
 # ------------------------------------------------------------------------ the real commands, slow
