@@ -47,6 +47,12 @@ if not exercise_ids():
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821 - nbgrader provides get_config()
 
+# What the teacher reads (collect's log, formgrader's autograde pop-up) says only what one can act
+# on: no empty warning lines, no DEBUG flood, no SQLAlchemy warnings (chutes_edu.gradebook).
+from chutes_edu.gradebook import tidy_teacher_logs  # noqa: E402
+
+tidy_teacher_logs()
+
 # Your course's name: nbgrader's database and the exchange file submissions under it.
 c.CourseDirectory.course_id = "chutes_edu"
 

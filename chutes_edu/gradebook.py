@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import csv
 import filecmp
+import logging
 import math
 import os
 import re
@@ -42,6 +43,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 import tomllib
 import warnings
 from collections.abc import Iterator, Sequence
@@ -63,7 +65,7 @@ __all__ = [
     "Student", "read_roster", "import_roster",
     "read_schedule", "import_schedule",
     "Extension", "read_extensions", "grant_extensions",
-    "LatePenaltyPerDay", "penalty_points", "SaveAutoGradesKeepingHandGrades",
+    "LatePenaltyPerDay", "penalty_points", "tidy_teacher_logs", "SaveAutoGradesKeepingHandGrades",
     "ExportRefused", "stale_submissions", "refresh_late_penalties", "GradesCsvExport",
     "CanvasExport", "MoodleExport", "CANVAS_COLUMNS", "MOODLE_COLUMNS",
     "setup_course", "main",
@@ -673,6 +675,53 @@ class LatePenaltyPerDay(LateSubmissionPlugin):
         return min(score, penalty_points(score, percent))
 
 
+# --------------------------------------------------------------------------- what a teacher reads
+
+def _tidy_message(message: str) -> str:
+    """A log message without the blank lines and indentation nbgrader's ``dedent`` leaves."""
+    return textwrap.dedent(message).strip("\n").rstrip()
+
+
+def tidy_teacher_logs() -> None:
+    """Keep nbgrader's logs to what a teacher can act on (``nbgrader_config.py`` calls this).
+
+    - No empty log lines: nbgrader writes some warnings (``collect``'s "claims to be submitted
+      by ... owned by ...") as a ``dedent``-ed block that starts and ends with a blank line, so
+      the log shows ``[CollectApp | WARNING]`` with nothing after it. Every log record's message
+      is stripped of those blank lines and of the indentation.
+    - No DEBUG flood in formgrader: its "autograde" button shows what the autograde logged at the
+      level of the server's logger, and traitlets sets an application's logger to DEBUG (its
+      handlers alone filter at ``log_level``), so the pop-up showed every kernel message. The
+      running application's logger is raised to its ``log_level`` (INFO unless the server runs
+      with ``--debug``), so what the pop-up shows is what the terminal shows.
+    - No SQLAlchemy warnings from nbgrader's gradebook (``Object of type <SubmittedAssignment>
+      not in session``): nbgrader trips them whenever it creates a submission; they are harmless
+      and no teacher can act on them.
+
+    Calling it again (formgrader loads ``nbgrader_config.py`` on every request) changes nothing.
+    """
+    factory = logging.getLogRecordFactory()
+    if not getattr(factory, "chutes_edu_tidy", False):
+        def tidy(*args: Any, **kwargs: Any) -> logging.LogRecord:
+            record = factory(*args, **kwargs)
+            if isinstance(record.msg, str) and "\n" in record.msg:
+                record.msg = _tidy_message(record.msg)
+            return record
+
+        tidy.chutes_edu_tidy = True  # type: ignore[attr-defined]
+        logging.setLogRecordFactory(tidy)
+    from traitlets.config import Application
+
+    if Application.initialized():
+        app = Application.instance()
+        wanted: Any = app.log_level
+        level = int(getattr(logging, wanted) if isinstance(wanted, str) else wanted)
+        if isinstance(app.log, logging.Logger) and app.log.level < level:
+            app.log.setLevel(level)
+    warnings.filterwarnings("ignore", message=r"Object of type .* not in session",
+                            category=SAWarning, module=r"nbgrader\.")
+
+
 # ------------------------------------------------------------------- hand grades and re-autograde
 
 class SaveAutoGradesKeepingHandGrades(SaveAutoGrades):
@@ -1188,7 +1237,7 @@ def setup_course(course: str | Path, repo: str | Path, roster: str | Path | None
 
 _NEXT = """
 Next, in {course}, with {bin} on your PATH:
-  1. set course_id (and your exchange) in nbgrader_config.py
+  1. {course_id}
   2. release a set:     nbgrader release_assignment 01_exercises_waiting_for_heads
   3. after the deadline: nbgrader collect 01_exercises_waiting_for_heads &&
                          nbgrader autograde 01_exercises_waiting_for_heads
@@ -1198,6 +1247,18 @@ Next, in {course}, with {bin} on your PATH:
                         (or chutes_edu.gradebook.MoodleExport)
   Due dates and roster later: python -m chutes_edu.gradebook schedule|roster FILE --course .
 TEACHING.md, "Running the course with nbgrader", says more."""
+
+
+def _course_id_step(course: Path) -> str:
+    """The first step after ``setup``: set the course id only when nbgrader_config.py has none."""
+    try:
+        course_id = _course_config(course)[1]
+    except Exception as err:      # any config error is reported, not raised, here
+        return f"check nbgrader_config.py: it does not load ({err})"
+    if not course_id:
+        return "set course_id (and your exchange) in nbgrader_config.py"
+    return (f"the course id is {course_id!r} (nbgrader_config.py); on a shared JupyterHub, add "
+            "the exchange settings your hub administrator gives you")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1241,7 +1302,8 @@ def main(argv: list[str] | None = None) -> int:
                                  args.timezone, generate=not args.no_generate)
             print("\n".join(lines) if lines else "the course folder is up to date")
             print(_NEXT.format(course=Path(args.course).resolve(),
-                               bin=Path(sys.executable).parent))
+                               bin=Path(sys.executable).parent,
+                               course_id=_course_id_step(Path(args.course))))
         elif args.command == "roster":
             students = read_roster(args.file) if args.check else import_roster(args.file,
                                                                                args.course)
