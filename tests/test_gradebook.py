@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -578,3 +579,190 @@ def test_make_teacher_sets_up_a_course_folder_and_runs_twice(tmp_path: Path) -> 
     second = _run(make[:-3], ROOT).stdout
     assert "copied" not in second and "generated 0 set(s)" in second, second
     assert "kept nbgrader_config.py" in second
+
+
+def test_make_teacher_asks_for_a_course_id_only_when_there_is_none(tmp_path: Path) -> None:
+    course = tmp_path / "course"
+    course.mkdir()
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    assert admin._course_id_step(course).startswith("the course id is 'chutes_edu'")
+    config = course / "nbgrader_config.py"
+    config.write_text(config.read_text() + "\nc.CourseDirectory.course_id = ''\n")
+    assert admin._course_id_step(course).startswith("set course_id")
+
+
+def test_teacher_logs_have_no_empty_lines_and_no_debug_flood() -> None:
+    """In a fresh Python (the record factory is global): nbgrader's dedented warning block (the
+    one collect writes for a submission owned by someone else) and a DEBUG record from an
+    application whose log_level is INFO."""
+    code = '''if True:
+        import logging, sys
+        from textwrap import dedent
+        from traitlets.config import Application
+        app = Application.instance(log_level="INFO")
+        handler = logging.StreamHandler(sys.stdout)       # what formgrader's pop-up captures
+        handler.setFormatter(logging.Formatter("[%(levelname)s] %(message)s"))
+        app.log.addHandler(handler)
+        from chutes_edu.gradebook import tidy_teacher_logs
+        tidy_teacher_logs()
+        tidy_teacher_logs()
+        app.log.warning(dedent("""
+            {} claims to be submitted by {} but is owned by {}; cheating attempt?
+            you may disable this warning by unsetting the option CollectApp.check_owner
+            """).format("inbound/s1+tiny", "s1", "s2"))
+        app.log.debug("msg_type: status")
+        app.log.info("done")
+        '''
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=True)
+    lines = done.stdout.splitlines()
+    assert lines == ["[WARNING] inbound/s1+tiny claims to be submitted by s1 but is owned by s2; "
+                     "cheating attempt?",
+                     "you may disable this warning by unsetting the option "
+                     "CollectApp.check_owner",
+                     "[INFO] done"], lines
+
+
+# ------------------------------------------------------ a teacher's round with real commands, slow
+
+STUDENT = "zq7blind"     # an id no notebook, library or template contains by chance
+
+# What formgrader's "autograde" button does (nbgrader's formgrader BaseHandler.api and
+# NbGraderAPI.autograde), in a Jupyter server process: prints the log its pop-up shows.
+FORMGRADER_AUTOGRADE = """
+import sys
+from jupyter_server.serverapp import ServerApp
+from nbgrader.apps.api import NbGraderAPI
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.server_extensions.formgrader.formgrader import FormgradeExtension
+
+server = ServerApp.instance()
+formgrader = FormgradeExtension(parent=server)
+formgrader.log = server.log
+formgrader.initialize([])
+coursedir = CourseDirectory(parent=formgrader)
+level = server.log.level
+coursedir.parent.load_config_file()
+api = NbGraderAPI(coursedir, None, parent=coursedir.parent)
+api.log_level = level
+result = api.autograde(sys.argv[1], sys.argv[2], force=True, create=True)
+print(result.get("log", ""))
+print("SUCCESS" if result["success"] else result.get("error"))
+"""
+
+
+def _numbers_notebook() -> nbformat.NotebookNode:
+    """The tiny set with the numbers line at its top (the student's own, under a course secret),
+    8 points autograded and a written answer worth 2 graded by hand."""
+    nb = _tiny_notebook()
+    meta = {"schema_version": 3, "task": False}
+    nb.cells[1].metadata.nbgrader["points"] = 8
+    nb.cells.insert(0, nbformat.v4.new_code_cell(
+        "from chutes_edu.variants import my_numbers\n\n"
+        "n = my_numbers(3, turns=(20, list(range(12, 31))))\nn", metadata={"nbgrader": {
+            **meta, "solution": False, "grade": False, "locked": True, "grade_id": "numbers"}}))
+    nb.cells.append(nbformat.v4.new_markdown_cell("YOUR ANSWER HERE", metadata={"nbgrader": {
+        **meta, "solution": True, "grade": True, "locked": False, "grade_id": "ex1_2-written",
+        "points": 2}}))
+    return nb
+
+
+@pytest.mark.slow
+def test_a_teachers_round_blind_grading_one_penalty_hand_grades_kept_stale_grades_refused(
+        tmp_path: Path) -> None:
+    """Release, submit (20 hours late), collect, autograde, grade the written answer by hand,
+    autograde again from formgrader, feedback, export; then a resubmission whose autograde
+    fails. Each step is checked against what the teacher's issue found wrong."""
+    course, exchange, home = tmp_path / "course", tmp_path / "exchange", tmp_path / "home"
+    for name in ("tiny", "never"):
+        (course / "source" / name).mkdir(parents=True)
+    home.mkdir()
+    exchange.mkdir()
+    _write(course / "nbgrader_config.py", (ROOT / "nbgrader_config.py").read_text()
+           + f"\nc.Exchange.root = {str(exchange)!r}\n")
+    nbformat.write(_numbers_notebook(), course / "source" / "tiny" / "tiny.ipynb")
+    nbformat.write(_tiny_notebook(), course / "source" / "never" / "never.ipynb")
+    nbgrader = str(BIN / "nbgrader")
+    secret = {"CHUTES_COURSE_SECRET": "a class with a variant per student"}
+
+    def run(args: list[str], cwd: Path = course, ok: bool = True,
+            **env: str) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(args, cwd=cwd, env={**_env(), **secret, **env},
+                              capture_output=True, text=True, timeout=600)
+        assert (done.returncode == 0) == ok, done.stdout[-3000:] + done.stderr[-3000:]
+        return done
+
+    run([nbgrader, "generate_assignment", "tiny"])
+    run([nbgrader, "generate_assignment", "never"])                  # generated, never released
+    _write(tmp_path / "roster.csv", f"id,name,email\n{STUDENT},Ada Lovelace,ada@example.edu\n")
+    run([sys.executable, "-m", "chutes_edu.gradebook", "roster", str(tmp_path / "roster.csv")])
+    due = datetime.now(UTC) - timedelta(hours=20)                  # one started day late: 10%
+    _write(tmp_path / "due.csv", f"set,due\ntiny,{due.isoformat()}\nnever,{due.isoformat()}\n")
+    run([sys.executable, "-m", "chutes_edu.gradebook", "schedule", str(tmp_path / "due.csv")])
+    run([nbgrader, "release_assignment", "tiny"])
+
+    run([nbgrader, "fetch_assignment", "tiny", "--course", "chutes_edu",
+         f"--Exchange.root={exchange}"], cwd=home)
+    handed = nbformat.read(home / "tiny" / "tiny.ipynb", as_version=4)
+    handed.cells[1].source = "x = 1"
+    handed.cells[3].source = "Because the chain forgets."
+    nbformat.write(handed, home / "tiny" / "tiny.ipynb")
+    run([nbgrader, "submit", "tiny", "--course", "chutes_edu", f"--Exchange.root={exchange}"],
+        cwd=home)
+    # nbgrader submits under this process's user name: the submission becomes the student's
+    (handed_in,) = (exchange / "chutes_edu" / "inbound").iterdir()
+    handed_in.rename(handed_in.with_name(STUDENT + "+" + handed_in.name.split("+", 1)[1]))
+
+    # collect: the submission is owned by this test's user, not the student: nbgrader warns
+    # (the protection stays), on lines with words on them
+    log = run([nbgrader, "collect", "tiny"]).stderr
+    assert f"claims to be submitted by {STUDENT}" in log, log
+    assert not [line for line in log.splitlines() if re.fullmatch(r".*WARNING\]\s*", line)], log
+
+    run([nbgrader, "autograde", "tiny"])
+    autograded = course / "autograded" / STUDENT / "tiny" / "tiny.ipynb"
+    assert "your own numbers" in autograded.read_text()
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", "chutes_edu") as gb:
+        assert gb.find_submission("tiny", STUDENT).late_submission_penalty == pytest.approx(0.8)
+        grade = gb.find_grade("ex1_2-written", "tiny", "tiny", STUDENT)   # formgrader's save
+        grade.manual_score, grade.needs_manual_grade = 1.0, False
+        gb.find_comment("ex1_2-written", "tiny", "tiny", STUDENT).manual_comment = "Why?"
+        gb.db.commit()
+
+    # formgrader's autograde button: no DEBUG lines in its pop-up; the hand grade stays graded
+    popup = run([sys.executable, "-c", FORMGRADER_AUTOGRADE, "tiny", STUDENT]).stdout
+    assert popup.rstrip().endswith("SUCCESS") and "DEBUG" not in popup, popup
+    assert len(popup.splitlines()) < 40, popup
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", "chutes_edu") as gb:
+        grade = gb.find_grade("ex1_2-written", "tiny", "tiny", STUDENT)
+        assert (grade.manual_score, grade.needs_manual_grade) == (1.0, False)
+        assert gb.find_comment("ex1_2-written", "tiny", "tiny", STUDENT).manual_comment == "Why?"
+
+    # one penalty: 10% of the final 9 points, in the feedback, grades.csv, Canvas and Moodle
+    run([nbgrader, "generate_feedback", "tiny"])
+    feedback = (course / "feedback" / STUDENT / "tiny" / "tiny.html").read_text()
+    assert "Score: 8.1 / 10.0" in feedback and "Late submission penalty (Score: -0.9)" in feedback
+    for text in (autograded.read_text(), feedback):                # blind grading
+        assert STUDENT not in text
+    run([nbgrader, "export"])
+    with (course / "grades.csv").open(encoding="utf-8", newline="") as fh:
+        grades = list(csv.DictReader(fh))
+    assert [(g["assignment"], g["late_submission_penalty"], g["score"]) for g in grades] == [
+        ("tiny", "0.9", "8.1")]                                      # "never" is left out
+    for exporter, column in [("CanvasExport", 2), ("MoodleExport", 1)]:
+        run([nbgrader, "export", "--exporter", f"chutes_edu.gradebook.{exporter}", "--to",
+             f"{exporter}.csv"])
+        with (course / f"{exporter}.csv").open(encoding="utf-8", newline="") as fh:
+            rows = list(csv.reader(fh))
+        assert rows[0][-1] == "tiny" and rows[column][-1] == "8.1", rows
+
+    # a resubmission whose autograde fails: the export names it and writes nothing
+    submitted = course / "submitted" / STUDENT / "tiny"
+    (submitted / "tiny.ipynb").write_text("{ not a notebook")
+    (submitted / "timestamp.txt").write_text(f"{datetime.now(UTC):%Y-%m-%d %H:%M:%S.%f} UTC")
+    run([nbgrader, "autograde", "tiny"], ok=False)
+    assert not autograded.exists()
+    (course / "grades.csv").unlink()
+    refused = run([nbgrader, "export"], ok=False).stderr
+    assert f"{STUDENT}, tiny: its latest autograde failed" in refused, refused
+    assert "Traceback" not in refused and not (course / "grades.csv").exists()
