@@ -74,9 +74,16 @@ class ClearWidgetState(Preprocessor):
         return nb, resources
 
 
+# Students see each set's due date at the top of its notebooks (nbgrader's Assignments tab shows
+# none): the gradebook's due date when the set is generated, in the time zone below (an IANA name
+# such as "Europe/Berlin"; `make teacher` imports the schedule before it generates).
+from chutes_edu.gradebook import DueDateInRelease  # noqa: E402
+
+c.DueDateInRelease.timezone = "UTC"
 c.ClearWidgetState.enabled = True
 c.GenerateAssignment.preprocessors = [
-    *GenerateAssignment.class_traits()["preprocessors"].default(), ClearWidgetState]
+    *GenerateAssignment.class_traits()["preprocessors"].default(), ClearWidgetState,
+    DueDateInRelease]
 
 # The hidden tests start one grader process per notebook (about two seconds); some checks simulate
 # thousands of games. A cell may take up to two minutes when 30 notebooks are graded on a small

@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from nbconvert.preprocessors import Preprocessor
 from nbgrader.api import Gradebook, MissingEntry  # type: ignore[import-untyped]
 from nbgrader.plugins import ExportPlugin, LateSubmissionPlugin  # type: ignore[import-untyped]
 from nbgrader.preprocessors import SaveAutoGrades  # type: ignore[import-untyped]
@@ -65,7 +66,8 @@ __all__ = [
     "Student", "read_roster", "import_roster",
     "read_schedule", "import_schedule",
     "Extension", "read_extensions", "grant_extensions",
-    "LatePenaltyPerDay", "penalty_points", "tidy_teacher_logs", "SaveAutoGradesKeepingHandGrades",
+    "LatePenaltyPerDay", "penalty_points", "tidy_teacher_logs", "due_line", "DueDateInRelease",
+    "SaveAutoGradesKeepingHandGrades",
     "ExportRefused", "stale_submissions", "refresh_late_penalties", "GradesCsvExport",
     "CanvasExport", "MoodleExport", "CANVAS_COLUMNS", "MOODLE_COLUMNS",
     "setup_course", "main",
@@ -675,6 +677,75 @@ class LatePenaltyPerDay(LateSubmissionPlugin):
         return min(score, penalty_points(score, percent))
 
 
+# ------------------------------------------------------------------------ due dates for students
+
+def due_line(due: datetime, timezone: str = "UTC") -> str:
+    """The line a released notebook opens with: its due date, in words, in the course's zone.
+
+    Parameters
+    ----------
+    due : datetime.datetime
+        The due date, naive in UTC (as nbgrader keeps it) or timezone-aware.
+    timezone : str
+        The IANA time zone the class lives in.
+
+    Returns
+    -------
+    str
+        Markdown, e.g. ``**Due: Friday 6 February 2026, 23:59** (Europe/Berlin time). ...``
+
+    Examples
+    --------
+    >>> due_line(datetime(2026, 2, 6, 22, 59), "Europe/Berlin")[:40]
+    '**Due: Friday 6 February 2026, 23:59** ('
+    """
+    zone = _zone(timezone) or ZoneInfo("UTC")
+    moment = (due if due.tzinfo else due.replace(tzinfo=UTC)).astimezone(zone)
+    return (f"**Due: {moment:%A} {moment.day} {moment:%B %Y, %H:%M}** ({timezone} time). "
+            "Submit it from the Assignments tab before then; if your teacher gave you an "
+            "extension, your own date holds.")
+
+
+class DueDateInRelease(Preprocessor):
+    """``generate_assignment``'s last step: the set's due date, in words, at the top of each
+    released notebook (nbgrader's Assignments tab shows students no due date).
+
+    The date is the gradebook's when the set is generated (``python -m chutes_edu.gradebook
+    schedule`` first; ``make teacher`` imports the schedule before it generates); a set without
+    one gets no line. A cell of its own, outside nbgrader's cells, so grading ignores it.
+    """
+
+    timezone = Unicode("UTC", help="The IANA time zone the due date is written in, e.g. "
+                       "'Europe/Berlin' (the students' own).").tag(config=True)
+
+    def preprocess(self, nb: Any, resources: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        """Insert the due-date cell when the set has a due date.
+
+        Parameters
+        ----------
+        nb : nbformat.NotebookNode
+            The notebook being released.
+        resources : dict
+            nbgrader's resources (``nbgrader.db_url``, ``nbgrader.assignment``).
+
+        Returns
+        -------
+        nb, resources
+        """
+        import nbformat
+
+        info = resources.get("nbgrader", {})
+        try:
+            with Gradebook(info["db_url"]) as gb:
+                due = gb.find_assignment(info["assignment"]).duedate
+        except (KeyError, MissingEntry):
+            due = None
+        if due is not None:
+            nb.cells.insert(0, nbformat.v4.new_markdown_cell(
+                due_line(due, self.timezone), metadata={"tags": ["due-date"]}))
+        return nb, resources
+
+
 # --------------------------------------------------------------------------- what a teacher reads
 
 def _tidy_message(message: str) -> str:
@@ -1222,16 +1293,16 @@ def setup_course(course: str | Path, repo: str | Path, roster: str | Path | None
         name = set_stem(lesson_stem(lesson.solutions.stem), "exercises")
         names.append(name)
         place(repo / lesson.solutions, course / "source" / name / f"{name}.ipynb")
+    if roster is not None:
+        done.append(f"imported {len(import_roster(roster, course))} students from {roster}")
+    if schedule is not None:            # before generating: the release shows each due date
+        done.append(f"set {len(import_schedule(schedule, course, timezone))} due dates from "
+                    f"{schedule}")
     if generate:
         log = _nbgrader(["generate_assignment", "[0-9][0-9]_exercises_*"], course).stderr
         made = log.count("Writing ")
         done.append(f"generated {made} set(s) into release/"
                     + (f"; {len(names) - made} already there" if made < len(names) else ""))
-    if roster is not None:
-        done.append(f"imported {len(import_roster(roster, course))} students from {roster}")
-    if schedule is not None:
-        done.append(f"set {len(import_schedule(schedule, course, timezone))} due dates from "
-                    f"{schedule}")
     return done
 
 

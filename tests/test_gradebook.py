@@ -582,6 +582,26 @@ def test_make_teacher_sets_up_a_course_folder_and_runs_twice(tmp_path: Path) -> 
     assert "kept nbgrader_config.py" in second
 
 
+def test_the_release_says_when_the_set_is_due_in_the_classs_time_zone(tmp_path: Path) -> None:
+    _, db = _course(tmp_path)
+    assert admin.due_line(DUE, "Europe/Berlin").startswith(
+        "**Due: Friday 6 February 2026, 13:00** (Europe/Berlin time).")
+    assert admin.due_line(datetime(2026, 7, 1, 21, 30), "America/New_York").startswith(
+        "**Due: Wednesday 1 July 2026, 17:30** (America/New_York time).")   # summer time
+    config = Config()
+    config.DueDateInRelease.timezone = "Europe/Berlin"
+    step = admin.DueDateInRelease(config=config)
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Set 3")])
+    released, _ = step.preprocess(nb, {"nbgrader": {"db_url": db, "assignment": SET}})
+    assert [c.source[:38] for c in released.cells] == ["**Due: Friday 6 February 2026, 13:00**",
+                                                       "# Set 3"]
+    with Gradebook(db, "chutes_edu") as gb:          # a set without a due date: no line
+        gb.add_assignment("undated")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Set 4")])
+    assert len(step.preprocess(nb, {"nbgrader": {"db_url": db, "assignment": "undated"}})[0]
+               .cells) == 1
+
+
 def test_make_teacher_asks_for_a_course_id_only_when_there_is_none(tmp_path: Path) -> None:
     course = tmp_path / "course"
     course.mkdir()
@@ -693,20 +713,22 @@ def test_a_teachers_round_blind_grading_one_penalty_hand_grades_kept_stale_grade
         assert (done.returncode == 0) == ok, done.stdout[-3000:] + done.stderr[-3000:]
         return done
 
-    run([nbgrader, "generate_assignment", "tiny"])
-    run([nbgrader, "generate_assignment", "never"])                  # generated, never released
     _write(tmp_path / "roster.csv", f"id,name,email\n{STUDENT},Ada Lovelace,ada@example.edu\n")
     run([sys.executable, "-m", "chutes_edu.gradebook", "roster", str(tmp_path / "roster.csv")])
     due = datetime.now(UTC) - timedelta(hours=20)                  # one started day late: 10%
     _write(tmp_path / "due.csv", f"set,due\ntiny,{due.isoformat()}\nnever,{due.isoformat()}\n")
     run([sys.executable, "-m", "chutes_edu.gradebook", "schedule", str(tmp_path / "due.csv")])
+    run([nbgrader, "generate_assignment", "tiny"])
+    run([nbgrader, "generate_assignment", "never"])                  # generated, never released
     run([nbgrader, "release_assignment", "tiny"])
+    release = nbformat.read(course / "release" / "tiny" / "tiny.ipynb", as_version=4)
+    assert release.cells[0].source.startswith(f"**Due: {admin.due_line(due)[7:30]}")
 
     run([nbgrader, "fetch_assignment", "tiny", "--course", "chutes_edu",
          f"--Exchange.root={exchange}"], cwd=home)
     handed = nbformat.read(home / "tiny" / "tiny.ipynb", as_version=4)
-    handed.cells[1].source = "x = 1"
-    handed.cells[3].source = "Because the chain forgets."
+    handed.cells[2].source = "x = 1"                      # after the due date and the numbers
+    handed.cells[4].source = "Because the chain forgets."
     nbformat.write(handed, home / "tiny" / "tiny.ipynb")
     run([nbgrader, "submit", "tiny", "--course", "chutes_edu", f"--Exchange.root={exchange}"],
         cwd=home)
