@@ -13,11 +13,19 @@ and ``nbgrader export`` see the same data:
   ``SubmittedAssignment.extension``, the field its lateness (``total_seconds_late``) already adds
   to the due date; nbgrader has no command for it, so this module writes it with nbgrader's API;
 - **late work** costs what :class:`LatePenaltyPerDay` says (a ``LateSubmissionPlugin``, wired in
-  the course's ``nbgrader_config.py``: 10% of the score per started day late, at most 100%);
+  the course's ``nbgrader_config.py``: 10% of the score per started day late, at most 100%, to
+  the hundredth of a point, :func:`penalty_points`); autograde, the feedback and every export
+  compute it with that one plugin from the score they see, and the feedback and exports store it
+  (:func:`refresh_late_penalties`), so every place shows the final score's penalty;
 - **grades** leave by CSV import: :class:`CanvasExport` and :class:`MoodleExport` are nbgrader
-  export plugins, one column per graded cell and one per set, in the shapes Canvas's and Moodle's
-  grade imports read (``nbgrader export --exporter chutes_edu.gradebook.CanvasExport``). There is
-  no grade passback (LTI Assignment and Grade Services).
+  export plugins, one column per set (or, as an option, per graded cell), in the shapes Canvas's
+  and Moodle's grade imports read (``nbgrader export --exporter
+  chutes_edu.gradebook.CanvasExport``), and :class:`GradesCsvExport` writes ``grades.csv``. All
+  three refuse stale grades (:func:`stale_submissions`) and leave out sets nobody handed in. There
+  is no grade passback (LTI Assignment and Grade Services);
+- **grading** steps for ``nbgrader_config.py``: :class:`SaveAutoGradesKeepingHandGrades` (a hand
+  grade stays graded through a re-autograde), :class:`DueDateInRelease` (students see the due
+  date), :func:`tidy_teacher_logs` (no empty warning lines, DEBUG floods or SQLAlchemy warnings).
 
 The command line does the same from a terminal in the course folder (``make teacher`` runs
 ``setup``)::
