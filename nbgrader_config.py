@@ -79,6 +79,7 @@ class ClearWidgetState(Preprocessor):
 # such as "Europe/Berlin"; `make teacher` imports the schedule before it generates).
 from chutes_edu.gradebook import DueDateInRelease  # noqa: E402
 
+c.DueDateInRelease.enabled = True
 c.DueDateInRelease.timezone = "UTC"
 c.ClearWidgetState.enabled = True
 c.GenerateAssignment.preprocessors = [

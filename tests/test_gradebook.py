@@ -588,18 +588,19 @@ def test_the_release_says_when_the_set_is_due_in_the_classs_time_zone(tmp_path: 
         "**Due: Friday 6 February 2026, 13:00** (Europe/Berlin time).")
     assert admin.due_line(datetime(2026, 7, 1, 21, 30), "America/New_York").startswith(
         "**Due: Wednesday 1 July 2026, 17:30** (America/New_York time).")   # summer time
-    config = Config()
+    # the course's configuration, as generate_assignment calls its steps
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
+    assert admin.DueDateInRelease in config.GenerateAssignment.preprocessors
     config.DueDateInRelease.timezone = "Europe/Berlin"
     step = admin.DueDateInRelease(config=config)
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Set 3")])
-    released, _ = step.preprocess(nb, {"nbgrader": {"db_url": db, "assignment": SET}})
+    released, _ = step(nb, {"nbgrader": {"db_url": db, "assignment": SET}})
     assert [c.source[:38] for c in released.cells] == ["**Due: Friday 6 February 2026, 13:00**",
                                                        "# Set 3"]
     with Gradebook(db, "chutes_edu") as gb:          # a set without a due date: no line
         gb.add_assignment("undated")
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Set 4")])
-    assert len(step.preprocess(nb, {"nbgrader": {"db_url": db, "assignment": "undated"}})[0]
-               .cells) == 1
+    assert len(step(nb, {"nbgrader": {"db_url": db, "assignment": "undated"}})[0].cells) == 1
 
 
 def test_make_teacher_asks_for_a_course_id_only_when_there_is_none(tmp_path: Path) -> None:
