@@ -47,6 +47,12 @@ if not exercise_ids():
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821 - nbgrader provides get_config()
 
+# What the teacher reads (collect's log, formgrader's autograde pop-up) says only what one can act
+# on: no empty warning lines, no DEBUG flood, no SQLAlchemy warnings (chutes_edu.gradebook).
+from chutes_edu.gradebook import tidy_teacher_logs  # noqa: E402
+
+tidy_teacher_logs()
+
 # Your course's name: nbgrader's database and the exchange file submissions under it.
 c.CourseDirectory.course_id = "chutes_edu"
 
@@ -68,9 +74,17 @@ class ClearWidgetState(Preprocessor):
         return nb, resources
 
 
+# Students see each set's due date at the top of its notebooks (nbgrader's Assignments tab shows
+# none): the gradebook's due date when the set is generated, in the time zone below (an IANA name
+# such as "Europe/Berlin"; `make teacher` imports the schedule before it generates).
+from chutes_edu.gradebook import DueDateInRelease  # noqa: E402
+
+c.DueDateInRelease.enabled = True
+c.DueDateInRelease.timezone = "UTC"
 c.ClearWidgetState.enabled = True
 c.GenerateAssignment.preprocessors = [
-    *GenerateAssignment.class_traits()["preprocessors"].default(), ClearWidgetState]
+    *GenerateAssignment.class_traits()["preprocessors"].default(), ClearWidgetState,
+    DueDateInRelease]
 
 # The hidden tests start one grader process per notebook (about two seconds); some checks simulate
 # thousands of games. A cell may take up to two minutes when 30 notebooks are graded on a small
@@ -127,16 +141,40 @@ c.Autograde.autograde_preprocessors = [
 
 # Late work (TEACHING.md, "Roster, due dates, extensions and late work"): a set handed in after its
 # due date, or after the student's extension, loses 10% of its score per started day late (one
-# hour late: 10%; three days: 30%), at most 100%, never below 0. Change the two numbers below to
-# change the rule (e.g. 5 and 50); to grade late work in full, delete the four lines below. The
-# penalty is decided at autograde time; the Canvas and Moodle exports decide it again from the
-# final score, hand-graded answers included. Due dates and extensions: python -m
-# chutes_edu.gradebook schedule / extensions.
-from chutes_edu.gradebook import LatePenaltyPerDay  # noqa: E402 - after the version check above
+# hour late: 10%; three days: 30%), at most 100%, never below 0, to the hundredth of a point
+# (halves up). Change the two numbers below to change the rule (e.g. 5 and 50); to grade late work
+# in full, delete the four lines below. Due dates and extensions: python -m chutes_edu.gradebook
+# schedule / extensions.
+from chutes_edu.gradebook import (  # noqa: E402 - after the version check above
+    GradesCsvExport,
+    LatePenaltyPerDay,
+    SaveAutoGradesKeepingHandGrades,
+)
 
 c.AssignLatePenalties.plugin_class = LatePenaltyPerDay
 c.LatePenaltyPerDay.percent_per_day = 10.0
 c.LatePenaltyPerDay.max_percent = 100.0
+
+# One penalty everywhere. Autograde computes it from the score it sees, before any hand grading;
+# the feedback computes it again from the final score (the same step, AssignLatePenalties, before
+# nbgrader reads the grades) and so does every export (grades.csv, Canvas, Moodle), each storing
+# it in the gradebook: formgrader, the feedback and the files show the same number.
+from nbgrader.converters import GenerateFeedback  # noqa: E402
+from nbgrader.preprocessors import AssignLatePenalties, SaveAutoGrades  # noqa: E402
+
+c.GenerateFeedback.preprocessors = [
+    AssignLatePenalties, *GenerateFeedback.class_traits()["preprocessors"].default()]
+# `nbgrader export` writes grades.csv with the course's checks: it refuses (naming them) when a
+# submission's latest autograde failed or is missing, and leaves out the sets nobody handed in.
+c.ExportApp.plugin_class = GradesCsvExport
+
+# A hand grade stays a hand grade: nbgrader keeps a grade and a comment given in formgrader through
+# a re-autograde (nbgrader autograde --force, formgrader's autograde button) but marks the answer
+# "needs manual grade" again; this step leaves it graded. (It replaces SaveAutoGrades in whatever
+# list of autograde steps the lines above chose.)
+c.Autograde.autograde_preprocessors = [
+    SaveAutoGradesKeepingHandGrades if step is SaveAutoGrades else step
+    for step in c.Autograde.autograde_preprocessors]
 
 
 # nbgrader restores every locked cell from its gradebook and warns when a submitted one differs.

@@ -19,7 +19,12 @@ settings of the image. Usage: python binder/student_settings.py [PREFIX]
   jupyter_server_config.d/nbgrader.json, which turns everything on) and their Lab plugins in
   labconfig/page_config.json, locked so that Lab's plugin manager cannot turn them back on. A
   teacher's server turns them on again with a config folder of higher priority (hub/README.md,
-  section 6).
+  section 6);
+- on the student copy (the ``student`` branch, ``make student``: no answer checks), Validate says
+  what it checked: that the notebook runs to the end without an error, not that the answers are
+  right. nbgrader's Lab extension has its success message written into its bundle ("Success!
+  Your notebook passes all the tests.", with no setting for it), so the installed bundle's text
+  is replaced (:func:`validate_message`); a bundle without that text is reported, not changed.
 """
 
 from __future__ import annotations
@@ -37,6 +42,44 @@ TEACHER_LAB_PLUGINS = ("@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create
 # and the ones a student uses: the Assignments tab and its Validate button
 STUDENT_SERVER_EXTENSIONS = ("nbgrader.server_extensions.assignment_list",
                              "nbgrader.server_extensions.validate_assignment")
+
+
+# nbgrader's Lab extension (0.9): the words of its Validate dialog when no cell failed, and what a
+# student copy says instead (the bundle is JavaScript: no double quotes or backslashes here).
+NBGRADER_SUCCESS = "Success! Your notebook passes all the tests."
+STUDENT_COPY_SUCCESS = ("Your notebook runs from top to bottom without an error. Validate does not "
+                        "check your answers: your teacher grades them after you submit.")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def has_answer_checks(root: Path = ROOT) -> bool:
+    """Whether this copy of the course has its answer checks (main) or not (the student copy)."""
+    return any((root / "chutes_edu" / "checks").glob("lesson*.py"))
+
+
+def validate_message(prefix: Path, answer_checks: bool) -> str:
+    """Make the Validate dialog of the Lab under `prefix` say what Validate checked.
+
+    Returns what was done, in words: on a student copy (no answer checks) nbgrader's "passes all
+    the tests" becomes :data:`STUDENT_COPY_SUCCESS`; with answer checks nothing changes.
+    """
+    static = prefix / "share" / "jupyter" / "labextensions" / "@jupyter" / "nbgrader" / "static"
+    bundles = sorted(static.glob("*.js")) if static.is_dir() else []
+    if not bundles:
+        return "no nbgrader Lab extension here"
+    old, new = ((STUDENT_COPY_SUCCESS, NBGRADER_SUCCESS) if answer_checks
+                else (NBGRADER_SUCCESS, STUDENT_COPY_SUCCESS))
+    changed = done = 0
+    for bundle in bundles:
+        text = bundle.read_text(encoding="utf-8")
+        done += new in text
+        if old in text:
+            bundle.write_text(text.replace(old, new), encoding="utf-8")
+            changed += 1
+    if changed or done:
+        return f"Validate's message: {new!r}"
+    return (f"warning: nbgrader's Lab extension has no {NBGRADER_SUCCESS!r} (another nbgrader "
+            "version?): its Validate message is left as it is")
 
 
 def merge(path: Path, settings: dict[str, Any]) -> None:
@@ -71,4 +114,6 @@ def write(prefix: Path) -> None:
 
 
 if __name__ == "__main__":
-    write(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(sys.prefix))
+    where = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(sys.prefix)
+    write(where)
+    print(validate_message(where, has_answer_checks()))

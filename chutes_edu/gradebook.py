@@ -13,11 +13,19 @@ and ``nbgrader export`` see the same data:
   ``SubmittedAssignment.extension``, the field its lateness (``total_seconds_late``) already adds
   to the due date; nbgrader has no command for it, so this module writes it with nbgrader's API;
 - **late work** costs what :class:`LatePenaltyPerDay` says (a ``LateSubmissionPlugin``, wired in
-  the course's ``nbgrader_config.py``: 10% of the score per started day late, at most 100%);
+  the course's ``nbgrader_config.py``: 10% of the score per started day late, at most 100%, to
+  the hundredth of a point, :func:`penalty_points`); autograde, the feedback and every export
+  compute it with that one plugin from the score they see, and the feedback and exports store it
+  (:func:`refresh_late_penalties`), so every place shows the final score's penalty;
 - **grades** leave by CSV import: :class:`CanvasExport` and :class:`MoodleExport` are nbgrader
-  export plugins, one column per graded cell and one per set, in the shapes Canvas's and Moodle's
-  grade imports read (``nbgrader export --exporter chutes_edu.gradebook.CanvasExport``). There is
-  no grade passback (LTI Assignment and Grade Services).
+  export plugins, one column per set (or, as an option, per graded cell), in the shapes Canvas's
+  and Moodle's grade imports read (``nbgrader export --exporter
+  chutes_edu.gradebook.CanvasExport``), and :class:`GradesCsvExport` writes ``grades.csv``. All
+  three refuse stale grades (:func:`stale_submissions`) and leave out sets nobody handed in. There
+  is no grade passback (LTI Assignment and Grade Services);
+- **grading** steps for ``nbgrader_config.py``: :class:`SaveAutoGradesKeepingHandGrades` (a hand
+  grade stays graded through a re-autograde), :class:`DueDateInRelease` (students see the due
+  date), :func:`tidy_teacher_logs` (no empty warning lines, DEBUG floods or SQLAlchemy warnings).
 
 The command line does the same from a terminal in the course folder (``make teacher`` runs
 ``setup``)::
@@ -35,6 +43,7 @@ from __future__ import annotations
 import argparse
 import csv
 import filecmp
+import logging
 import math
 import os
 import re
@@ -42,27 +51,33 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 import tomllib
 import warnings
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from nbconvert.preprocessors import Preprocessor
 from nbgrader.api import Gradebook, MissingEntry  # type: ignore[import-untyped]
 from nbgrader.plugins import ExportPlugin, LateSubmissionPlugin  # type: ignore[import-untyped]
+from nbgrader.preprocessors import SaveAutoGrades  # type: ignore[import-untyped]
 from sqlalchemy.exc import SAWarning
 from traitlets import Bool, Float, Unicode
-from traitlets.utils.importstring import import_item
 
 __all__ = [
     "Student", "read_roster", "import_roster",
     "read_schedule", "import_schedule",
     "Extension", "read_extensions", "grant_extensions",
-    "LatePenaltyPerDay", "CanvasExport", "MoodleExport", "CANVAS_COLUMNS", "MOODLE_COLUMNS",
+    "LatePenaltyPerDay", "penalty_points", "tidy_teacher_logs", "due_line", "DueDateInRelease",
+    "SaveAutoGradesKeepingHandGrades",
+    "ExportRefused", "stale_submissions", "refresh_late_penalties", "GradesCsvExport",
+    "CanvasExport", "MoodleExport", "CANVAS_COLUMNS", "MOODLE_COLUMNS",
     "setup_course", "main",
 ]
 
@@ -586,6 +601,38 @@ def grant_extensions(path: str | Path, course: str | Path = ".",
 
 # ------------------------------------------------------------------------------------- late work
 
+def penalty_points(score: float, percent: float) -> float:
+    """The course's one rounding rule: ``percent`` % of ``score``, to the hundredth of a point.
+
+    Halves round up (0.125 -> 0.13), computed in decimal arithmetic from the numbers as printed,
+    so that 10% of 8.05 is 0.81 and not the 0.80 binary floating point would give. A score with
+    at most two decimals therefore keeps at most two decimals after the penalty, and the feedback
+    (which prints two decimals), ``grades.csv`` and the Canvas and Moodle files all show the same
+    number.
+
+    Parameters
+    ----------
+    score : float
+        The points the penalty is a share of (0 or more).
+    percent : float
+        The share, in percent (0 to 100).
+
+    Returns
+    -------
+    float
+        The penalty in points, 0 or more.
+
+    Examples
+    --------
+    >>> penalty_points(8.05, 10)
+    0.81
+    >>> penalty_points(9.0, 10)
+    0.9
+    """
+    exact = Decimal(repr(float(score))) * Decimal(repr(float(percent))) / 100
+    return max(0.0, float(exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)))
+
+
 class LatePenaltyPerDay(LateSubmissionPlugin):
     """nbgrader's late-submission plugin for the course: a share of the score per started day late.
 
@@ -619,8 +666,9 @@ class LatePenaltyPerDay(LateSubmissionPlugin):
         Returns
         -------
         float
-            ``score`` × min(``max_percent``, ``percent_per_day`` × started days) / 100: 0 when
-            on time, never below 0, never more than the score.
+            ``score`` × min(``max_percent``, ``percent_per_day`` × started days) / 100, to the
+            hundredth of a point (:func:`penalty_points`): 0 when on time, never below 0, never
+            more than the score.
 
         Examples
         --------
@@ -633,8 +681,153 @@ class LatePenaltyPerDay(LateSubmissionPlugin):
         if total_seconds_late <= 0 or score <= 0:
             return 0.0
         days = math.ceil(total_seconds_late / 86400)
-        share = min(self.max_percent, self.percent_per_day * days) / 100
-        return round(max(0.0, min(score, score * share)), 6)
+        percent = min(self.max_percent, self.percent_per_day * days)
+        return min(score, penalty_points(score, percent))
+
+
+# ------------------------------------------------------------------------ due dates for students
+
+def due_line(due: datetime, timezone: str = "UTC") -> str:
+    """The line a released notebook opens with: its due date, in words, in the course's zone.
+
+    Parameters
+    ----------
+    due : datetime.datetime
+        The due date, naive in UTC (as nbgrader keeps it) or timezone-aware.
+    timezone : str
+        The IANA time zone the class lives in.
+
+    Returns
+    -------
+    str
+        Markdown, e.g. ``**Due: Friday 6 February 2026, 23:59** (Europe/Berlin time). ...``
+
+    Examples
+    --------
+    >>> due_line(datetime(2026, 2, 6, 22, 59), "Europe/Berlin")[:40]
+    '**Due: Friday 6 February 2026, 23:59** ('
+    """
+    zone = _zone(timezone) or ZoneInfo("UTC")
+    moment = (due if due.tzinfo else due.replace(tzinfo=UTC)).astimezone(zone)
+    return (f"**Due: {moment:%A} {moment.day} {moment:%B %Y, %H:%M}** ({timezone} time). "
+            "Submit it from the Assignments tab before then; if your teacher gave you an "
+            "extension, your own date holds.")
+
+
+class DueDateInRelease(Preprocessor):
+    """``generate_assignment``'s last step: the set's due date, in words, at the top of each
+    released notebook (nbgrader's Assignments tab shows students no due date).
+
+    The date is the gradebook's when the set is generated (``python -m chutes_edu.gradebook
+    schedule`` first; ``make teacher`` imports the schedule before it generates); a set without
+    one gets no line. A cell of its own, outside nbgrader's cells, so grading ignores it.
+    """
+
+    timezone = Unicode("UTC", help="The IANA time zone the due date is written in, e.g. "
+                       "'Europe/Berlin' (the students' own).").tag(config=True)
+
+    def preprocess(self, nb: Any, resources: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        """Insert the due-date cell when the set has a due date.
+
+        Parameters
+        ----------
+        nb : nbformat.NotebookNode
+            The notebook being released.
+        resources : dict
+            nbgrader's resources (``nbgrader.db_url``, ``nbgrader.assignment``).
+
+        Returns
+        -------
+        nb, resources
+        """
+        import nbformat
+
+        info = resources.get("nbgrader", {})
+        try:
+            with Gradebook(info["db_url"]) as gb:
+                due = gb.find_assignment(info["assignment"]).duedate
+        except (KeyError, MissingEntry):
+            due = None
+        if due is not None:
+            nb.cells.insert(0, nbformat.v4.new_markdown_cell(
+                due_line(due, self.timezone), metadata={"tags": ["due-date"]}))
+        return nb, resources
+
+
+# --------------------------------------------------------------------------- what a teacher reads
+
+def _tidy_message(message: str) -> str:
+    """A log message without the blank lines and indentation nbgrader's ``dedent`` leaves."""
+    return textwrap.dedent(message).strip("\n").rstrip()
+
+
+def tidy_teacher_logs() -> None:
+    """Keep nbgrader's logs to what a teacher can act on (``nbgrader_config.py`` calls this).
+
+    - No empty log lines: nbgrader writes some warnings (``collect``'s "claims to be submitted
+      by ... owned by ...") as a ``dedent``-ed block that starts and ends with a blank line, so
+      the log shows ``[CollectApp | WARNING]`` with nothing after it. Every log record's message
+      is stripped of those blank lines and of the indentation.
+    - No DEBUG flood in formgrader: its "autograde" button shows what the autograde logged at the
+      level of the server's logger, and traitlets sets an application's logger to DEBUG (its
+      handlers alone filter at ``log_level``), so the pop-up showed every kernel message. The
+      running application's logger is raised to its ``log_level`` (INFO unless the server runs
+      with ``--debug``), so what the pop-up shows is what the terminal shows.
+    - No SQLAlchemy warnings from nbgrader's gradebook (``Object of type <SubmittedAssignment>
+      not in session``): nbgrader trips them whenever it creates a submission; they are harmless
+      and no teacher can act on them.
+
+    Calling it again (formgrader loads ``nbgrader_config.py`` on every request) changes nothing.
+    """
+    factory = logging.getLogRecordFactory()
+    if not getattr(factory, "chutes_edu_tidy", False):
+        def tidy(*args: Any, **kwargs: Any) -> logging.LogRecord:
+            record = factory(*args, **kwargs)
+            if isinstance(record.msg, str) and "\n" in record.msg:
+                record.msg = _tidy_message(record.msg)
+            return record
+
+        tidy.chutes_edu_tidy = True  # type: ignore[attr-defined]
+        logging.setLogRecordFactory(tidy)
+    from traitlets.config import Application
+
+    if Application.initialized():
+        app = Application.instance()
+        wanted: Any = app.log_level
+        level = int(getattr(logging, wanted) if isinstance(wanted, str) else wanted)
+        if isinstance(app.log, logging.Logger) and app.log.level < level:
+            app.log.setLevel(level)
+    warnings.filterwarnings("ignore", message=r"Object of type .* not in session",
+                            category=SAWarning, module=r"nbgrader\.")
+
+
+# ------------------------------------------------------------------- hand grades and re-autograde
+
+class SaveAutoGradesKeepingHandGrades(SaveAutoGrades):
+    """nbgrader's SaveAutoGrades, leaving an answer graded by hand graded through a re-autograde.
+
+    nbgrader keeps a hand grade (``manual_score``) and a grader's comment (``manual_comment``)
+    when a submission is autograded again (``nbgrader autograde --force``, formgrader's
+    "autograde" button), but marks every hand-graded answer "needs manual grade" again, so a
+    teacher's finished grading reopens and the exports warn about it. This step keeps the mark as
+    it was for an answer that has a hand grade: graded stays graded, ungraded stays ungraded.
+    When the autograder's own score of such an answer changed, it says so in the log (the hand
+    grade still counts, as in nbgrader).
+    """
+
+    def _add_score(self, cell: Any, resources: Any) -> None:
+        grade = self.gradebook.find_grade(cell.metadata["nbgrader"]["grade_id"],
+                                          self.notebook_id, self.assignment_id, self.student_id)
+        by_hand = grade.manual_score is not None
+        before, was_open = grade.auto_score, grade.needs_manual_grade
+        super()._add_score(cell, resources)
+        if by_hand:
+            grade.needs_manual_grade = was_open
+            self.gradebook.db.commit()
+            if grade.auto_score != before:
+                self.log.info("%s of %s: the hand grade %s is kept (the autograder's score went "
+                              "from %s to %s)", grade.name, self.student_id, grade.manual_score,
+                              before, grade.auto_score)
 
 
 # ----------------------------------------------------------------------------- grades to the LMS
@@ -680,18 +873,241 @@ def _natural(text: str) -> list[Any]:
 
 
 def _points(value: float) -> str:
-    return f"{round(value, 2):g}"
+    """Points as every export prints them: to the hundredth, no trailing zeros, never "-0"."""
+    return f"{round(value, 2) + 0.0:g}"
 
 
-class _LmsExport(ExportPlugin):
-    """Grades as a table: a row per student, a column per graded cell and one per set."""
+class ExportRefused(ValueError):
+    """An export that would write wrong grades (the message names the submissions)."""
 
-    questions = Bool(True, help="Besides each set's total, one column per graded cell "
-                     "('<set> 3.4').").tag(config=True)
-    recompute_late_penalty = Bool(True, help=(
-        "Compute each late set's penalty again from its final score (hand-graded answers "
-        "included) with the plugin nbgrader_config.py gives AssignLatePenalties; nbgrader's own "
-        "penalty was computed at autograde time, before any hand grading.")).tag(config=True)
+
+def stale_submissions(coursedir: Any, gradebook: Any, sets: Sequence[str],
+                      students: Sequence[str]) -> list[tuple[str, str, str]]:
+    """The handed-in submissions whose grades in the gradebook are not those of the work handed in.
+
+    nbgrader's ``autograde`` writes a submission's grades into the gradebook as it goes and, when
+    the submission fails (a notebook that cannot run, a kernel that hangs ...), deletes its
+    ``autograded/<student>/<set>`` folder and leaves the gradebook as it was: the grades of the
+    previous autograde, or empty ones. A submission collected again after its autograde has a
+    newer ``timestamp.txt`` in ``submitted/`` than the one autograde copied into ``autograded/``.
+
+    Parameters
+    ----------
+    coursedir : nbgrader.coursedir.CourseDirectory
+        The course folder's layout.
+    gradebook : nbgrader.api.Gradebook
+        The course's gradebook.
+    sets, students : sequence of str
+        The sets and students to look at.
+
+    Returns
+    -------
+    list of (student, set, reason)
+        One per submission found in ``submitted/`` whose autograded copy is missing (its latest
+        autograde failed, or never ran) or older than it (collected again since).
+    """
+    stale = []
+    for name in sets:
+        for student in students:
+            submitted = Path(coursedir.format_path(coursedir.submitted_directory, student, name))
+            if not submitted.is_dir():
+                continue
+            graded = Path(coursedir.format_path(coursedir.autograded_directory, student, name))
+            if not graded.is_dir():
+                try:
+                    gradebook.find_submission(name, student)
+                    why = "its latest autograde failed (autograded/ has no copy of it)"
+                except MissingEntry:
+                    why = "it is not autograded yet"
+                stale.append((student, name, why))
+                continue
+            handed_in = coursedir.get_existing_timestamp(str(submitted))
+            graded_at = coursedir.get_existing_timestamp(str(graded))
+            if handed_in is not None and (graded_at is None or handed_in > graded_at):
+                stale.append((student, name, "it was collected again after its autograde"))
+    return stale
+
+
+def refresh_late_penalties(gradebook: Any, plugin: Any, submissions: Sequence[Any]) -> None:
+    """Store each notebook's late penalty as nbgrader's ``autograde`` would, from its score now.
+
+    ``autograde`` (AssignLatePenalties) computes a late notebook's penalty from the score it
+    has then: hand-graded answers graded later are not in it. This computes it again, with the
+    same plugin and the same rule (the penalty of a late notebook is the plugin's, clipped to
+    0 ... score; an on-time notebook has none), from the final score, and stores it, so that
+    the feedback, formgrader, ``grades.csv`` and the LMS files all read the same number.
+
+    Parameters
+    ----------
+    gradebook : nbgrader.api.Gradebook
+        The course's gradebook (committed once at the end).
+    plugin : nbgrader.plugins.LateSubmissionPlugin
+        The configured plugin (``c.AssignLatePenalties.plugin_class``).
+    submissions : sequence of nbgrader.api.SubmittedAssignment
+        The submissions to update.
+    """
+    for sub in submissions:
+        late = sub.total_seconds_late
+        for notebook in sub.notebooks:
+            penalty = None
+            if late > 0:
+                penalty = plugin.late_submission_penalty(sub.student.id, notebook.score, late)
+                if penalty is not None:
+                    penalty = min(max(float(penalty), 0.0), notebook.score)
+            notebook.late_submission_penalty = penalty
+    gradebook.db.commit()
+    for sub in submissions:            # the set's sum of its notebooks' penalties is a query
+        gradebook.db.refresh(sub)
+
+
+class _CourseExport(ExportPlugin):
+    """What every export of the course does before writing a row.
+
+    - It refuses (:class:`ExportRefused`, naming them) when a handed-in submission's grades are
+      not those of its work (:func:`stale_submissions`);
+    - it leaves out the sets nobody has handed in (never released, or not collected yet) unless
+      asked for by name (``--assignment``);
+    - it stores every late penalty again from the final score (:func:`refresh_late_penalties`),
+      with the plugin ``nbgrader_config.py`` gives ``AssignLatePenalties``.
+    """
+
+    def coursedir(self) -> Any:
+        """The course folder's layout: nbgrader export's own, else one from this config."""
+        from nbgrader.coursedir import CourseDirectory
+
+        return getattr(self.parent, "coursedir", None) or CourseDirectory(config=self.config)
+
+    def late_plugin(self) -> Any:
+        """The late-submission plugin ``autograde`` uses, configured as it is."""
+        from nbgrader.preprocessors import AssignLatePenalties
+
+        step = AssignLatePenalties(parent=self)
+        step.init_plugin()
+        return step.plugin_inst
+
+    def graded(self, gradebook: Any) -> tuple[list[Any], list[Any]]:
+        """The sets and students to export, once the checks above have passed.
+
+        Parameters
+        ----------
+        gradebook : nbgrader.api.Gradebook
+            The course's gradebook.
+
+        Returns
+        -------
+        sets, students : list, list
+            nbgrader's ``Assignment`` and ``Student`` records, the students sorted by last name,
+            first name and id.
+
+        Raises
+        ------
+        ExportRefused
+            When a submission's grades are stale, naming each.
+        """
+        coursedir = self.coursedir()
+        wanted_sets = [str(a) for a in self.assignment]
+        wanted_students = [str(s) for s in self.student]
+        students = sorted((s for s in gradebook.students
+                           if not wanted_students or s.id in wanted_students),
+                          key=lambda s: ((s.last_name or "").lower(), (s.first_name or "").lower(),
+                                         s.id))
+        submitted = Path(coursedir.root, coursedir.submitted_directory)
+
+        def handed_in(a: Any) -> bool:
+            # an extension creates an empty record without a timestamp: that is not a submission
+            return (any(sub.timestamp is not None for sub in a.submissions)
+                    or any(submitted.glob(f"*/{a.name}")))
+
+        sets: list[Any] = []
+        left_out: list[Any] = []
+        for a in gradebook.assignments:
+            if wanted_sets and a.name not in wanted_sets:
+                continue
+            (sets if wanted_sets or handed_in(a) else left_out).append(a)
+        if left_out:
+            self.log.info("Left out, as nobody has handed them in: %s (name a set with "
+                          "--assignment to export it anyway)", ", ".join(a.name for a in left_out))
+        stale = stale_submissions(coursedir, gradebook, [a.name for a in sets],
+                                  [s.id for s in students])
+        if stale:
+            raise ExportRefused(
+                f"nothing exported: the gradebook's grades of {len(stale)} submission(s) are not "
+                "those of the work handed in:\n  "
+                + "\n  ".join(f"{student}, {name}: {why}" for student, name, why in stale)
+                + "\nAutograde them (nbgrader autograde SET; formgrader's log says why one "
+                "failed), or leave them out with --student.")
+        found = []
+        for a in sets:
+            for s in students:
+                with suppress(MissingEntry):
+                    found.append(gradebook.find_submission(a.name, s.id))
+        refresh_late_penalties(gradebook, self.late_plugin(), found)
+        return sets, students
+
+    def write(self, gradebook: Any) -> None:
+        """Write the export (the subclass's file)."""
+        raise NotImplementedError
+
+    def export(self, gradebook: Any) -> None:
+        """Write the file, or say in words why not (and exit with status 1).
+
+        Parameters
+        ----------
+        gradebook : nbgrader.api.Gradebook
+            The course's gradebook (nbgrader's ExportApp opens it).
+        """
+        try:
+            self.write(gradebook)
+        except ExportRefused as err:
+            self.log.error("%s", err)
+            raise SystemExit(1) from None
+
+
+class GradesCsvExport(_CourseExport):
+    """``nbgrader export``'s ``grades.csv`` (the course's ``nbgrader_config.py`` makes it the
+    default exporter): nbgrader's own columns, a row per set and student, after the checks of
+    the course's exports (stale grades refused, sets nobody handed in left out, late penalties
+    from the final score) and with points to the hundredth, as in the feedback."""
+
+    COLUMNS = ("assignment", "duedate", "timestamp", "student_id", "last_name", "first_name",
+               "email", "raw_score", "late_submission_penalty", "score", "max_score")
+
+    def write(self, gradebook: Any) -> None:
+        """Write ``--to`` (default ``grades.csv``).
+
+        Parameters
+        ----------
+        gradebook : nbgrader.api.Gradebook
+            The course's gradebook.
+        """
+        dest = self.to or "grades.csv"
+        sets, students = self.graded(gradebook)
+        rows = []
+        for a in sets:
+            for s in students:
+                try:
+                    sub = gradebook.find_submission(a.name, s.id)
+                    timestamp, raw = sub.timestamp or "", sub.score
+                    penalty = sub.late_submission_penalty or 0.0
+                except MissingEntry:
+                    timestamp, raw, penalty = "", 0.0, 0.0
+                rows.append([a.name, a.duedate or "", timestamp, s.id, s.last_name or "",
+                             s.first_name or "", s.email or "", _points(raw), _points(penalty),
+                             _points(max(0.0, raw - penalty)), _points(a.max_score)])
+        self.log.info("Exporting grades to %s", dest)
+        with open(dest, "w", encoding="utf-8", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(self.COLUMNS)
+            writer.writerows(rows)
+
+
+class _LmsExport(_CourseExport):
+    """Grades as a table: a row per student and a column per set (or per graded cell)."""
+
+    questions = Bool(False, help=(
+        "One column per graded cell ('<set> 3.4') instead of one per set, and a '<set> late "
+        "penalty' column (0 or less) for a set someone handed in late. Never both: an LMS would "
+        "count each point twice.")).tag(config=True)
     default_file = "grades.csv"
     id_columns: tuple[str, ...] = ()
 
@@ -702,17 +1118,6 @@ class _LmsExport(ExportPlugin):
     def extra_rows(self, maxima: list[str]) -> list[list[str]]:
         """Rows between the header and the students' (Canvas: the points possible)."""
         return []
-
-    def _late_plugin(self) -> Any:
-        if not self.recompute_late_penalty:
-            return None
-        section = self.config.get("AssignLatePenalties", {})
-        cls = section.get("plugin_class") if hasattr(section, "get") else None
-        if cls is None:
-            return None
-        if isinstance(cls, str):
-            cls = import_item(cls)
-        return cls(parent=self)
 
     def table(self, gradebook: Any) -> tuple[list[str], list[str], list[list[str]]]:
         """The header, the maximum of each grade column, and one row per student.
@@ -725,64 +1130,67 @@ class _LmsExport(ExportPlugin):
         Returns
         -------
         header, maxima, rows
-            ``maxima`` has an entry per grade column (after the identifying columns). A set
-            nobody submitted is left out unless asked for by name (``--assignment``); a student
+            ``maxima`` has an entry per grade column (after the identifying columns). A student
             without a submission of a set gets 0 there, as in ``nbgrader export``.
+
+        Raises
+        ------
+        ExportRefused
+            When a submission's grades are stale (:func:`stale_submissions`).
         """
-        wanted_sets = [str(a) for a in self.assignment]
-        wanted_students = [str(s) for s in self.student]
-        plugin = self._late_plugin()
-        assignments = [a for a in gradebook.assignments
-                       if (a.name in wanted_sets if wanted_sets else a.num_submissions > 0)]
-        students = sorted((s for s in gradebook.students
-                           if not wanted_students or s.id in wanted_students),
-                          key=lambda s: ((s.last_name or "").lower(), (s.first_name or "").lower(),
-                                         s.id))
+        sets, students = self.graded(gradebook)
         header, maxima = list(self.id_columns), []
-        cells: list[tuple[str, list[tuple[str, float]]]] = []
-        for a in assignments:
+        columns: list[tuple[str, list[tuple[str, float]], bool]] = []
+        for a in sets:
             grade_cells = sorted(((cell.name, cell.max_score) for nb in a.notebooks
                                   for cell in nb.grade_cells), key=lambda c: _natural(c[0]))
-            cells.append((a.name, grade_cells))
-            if self.questions:
-                header += [f"{a.name} {_question_label(name)}" for name, _ in grade_cells]
-                maxima += [_points(m) for _, m in grade_cells]
-            header.append(a.name)
-            maxima.append(_points(a.max_score))
+            if not self.questions:
+                header.append(a.name)
+                maxima.append(_points(a.max_score))
+                columns.append((a.name, grade_cells, False))
+                continue
+            late = any((sub.late_submission_penalty or 0) > 0 for sub in a.submissions
+                       if sub.student.id in {s.id for s in students})
+            header += [f"{a.name} {_question_label(name)}" for name, _ in grade_cells]
+            maxima += [_points(m) for _, m in grade_cells]
+            if late:
+                header.append(f"{a.name} late penalty")
+                maxima.append("0")
+            columns.append((a.name, grade_cells, late))
         rows, unfinished = [], 0
         for s in students:
             row = self.student_cells(s)
-            for name, grade_cells in cells:
+            for name, grade_cells, late in columns:
+                width = len(grade_cells) + late if self.questions else 1
                 try:
                     sub = gradebook.find_submission(name, s.id)
                 except MissingEntry:
-                    row += ["0"] * (len(grade_cells) * self.questions + 1)
+                    row += ["0"] * width
                     continue
                 scores = {g.name: g for nb in sub.notebooks for g in nb.grades}
                 unfinished += any(g.needs_manual_grade for g in scores.values())
+                penalty = sub.late_submission_penalty or 0.0
                 if self.questions:
                     row += [_points(scores[c].score) if c in scores else "0"
                             for c, _ in grade_cells]
-                raw = sub.score
-                if plugin is not None and sub.total_seconds_late > 0:
-                    penalty = plugin.late_submission_penalty(s.id, raw, sub.total_seconds_late)
-                    penalty = min(max(penalty or 0.0, 0.0), raw)
+                    if late:
+                        row.append(_points(-penalty))
                 else:
-                    penalty = sub.late_submission_penalty or 0.0
-                row.append(_points(max(0.0, raw - penalty)))
+                    row.append(_points(max(0.0, sub.score - penalty)))
             rows.append(row)
         if unfinished:
             self.log.warning("%d submission(s) still have answers to grade by hand (formgrader): "
-                             "they count 0 in this export", unfinished)
+                             "in this export those answers count what autograde gave them (0 for "
+                             "a written answer)", unfinished)
         return header, maxima, rows
 
-    def export(self, gradebook: Any) -> None:
+    def write(self, gradebook: Any) -> None:
         """Write the table to ``--to`` (default: ``canvas_grades.csv`` / ``moodle_grades.csv``).
 
         Parameters
         ----------
         gradebook : nbgrader.api.Gradebook
-            The course's gradebook (nbgrader's ExportApp opens it).
+            The course's gradebook.
         """
         dest = self.to or self.default_file
         header, maxima, rows = self.table(gradebook)
@@ -799,11 +1207,12 @@ class CanvasExport(_LmsExport):
     """Grades as a Canvas gradebook CSV (Grades > Import): ``nbgrader export --exporter
     chutes_edu.gradebook.CanvasExport --to canvas.csv``.
 
-    The columns :data:`CANVAS_COLUMNS`, then one per graded cell and one per set, and a second
-    row "Points Possible". ``Student`` is "Last, First"; ``ID`` is the roster's ``lms_user_id``
-    (Canvas's own user id, if you have it); ``SIS User ID`` is the nbgrader student id; ``SIS
-    Login ID`` and ``Section`` are left empty (Canvas matches a student on any one of the ids).
-    The CSV has no e-mail column: Canvas would take it for an assignment.
+    The columns :data:`CANVAS_COLUMNS`, then one per set (or, with
+    ``--CanvasExport.questions=True``, one per graded cell and a late-penalty column instead),
+    and a second row "Points Possible". ``Student`` is "Last, First"; ``ID`` is the roster's
+    ``lms_user_id`` (Canvas's own user id, if you have it); ``SIS User ID`` is the nbgrader
+    student id; ``SIS Login ID`` and ``Section`` are left empty (Canvas matches a student on any
+    one of the ids). The CSV has no e-mail column: Canvas would take it for an assignment.
     """
 
     section = Unicode("", help="The Section column's value for every student.").tag(config=True)
@@ -825,8 +1234,9 @@ class MoodleExport(_LmsExport):
     chutes_edu.gradebook.MoodleExport --to moodle.csv``.
 
     The columns :data:`MOODLE_COLUMNS` (``ID number`` is the nbgrader student id), then one per
-    graded cell and one per set. At import, map "Email address" to the users' e-mail address (or
-    "ID number" to their ID number) and each column to a grade item.
+    set (or, with ``--MoodleExport.questions=True``, one per graded cell and a late-penalty
+    column instead). At import, map "Email address" to the users' e-mail address (or "ID number"
+    to their ID number) and each column to a grade item.
     """
 
     default_file = "moodle_grades.csv"
@@ -891,22 +1301,22 @@ def setup_course(course: str | Path, repo: str | Path, roster: str | Path | None
         name = set_stem(lesson_stem(lesson.solutions.stem), "exercises")
         names.append(name)
         place(repo / lesson.solutions, course / "source" / name / f"{name}.ipynb")
+    if roster is not None:
+        done.append(f"imported {len(import_roster(roster, course))} students from {roster}")
+    if schedule is not None:            # before generating: the release shows each due date
+        done.append(f"set {len(import_schedule(schedule, course, timezone))} due dates from "
+                    f"{schedule}")
     if generate:
         log = _nbgrader(["generate_assignment", "[0-9][0-9]_exercises_*"], course).stderr
         made = log.count("Writing ")
         done.append(f"generated {made} set(s) into release/"
                     + (f"; {len(names) - made} already there" if made < len(names) else ""))
-    if roster is not None:
-        done.append(f"imported {len(import_roster(roster, course))} students from {roster}")
-    if schedule is not None:
-        done.append(f"set {len(import_schedule(schedule, course, timezone))} due dates from "
-                    f"{schedule}")
     return done
 
 
 _NEXT = """
 Next, in {course}, with {bin} on your PATH:
-  1. set course_id (and your exchange) in nbgrader_config.py
+  1. {course_id}
   2. release a set:     nbgrader release_assignment 01_exercises_waiting_for_heads
   3. after the deadline: nbgrader collect 01_exercises_waiting_for_heads &&
                          nbgrader autograde 01_exercises_waiting_for_heads
@@ -916,6 +1326,18 @@ Next, in {course}, with {bin} on your PATH:
                         (or chutes_edu.gradebook.MoodleExport)
   Due dates and roster later: python -m chutes_edu.gradebook schedule|roster FILE --course .
 TEACHING.md, "Running the course with nbgrader", says more."""
+
+
+def _course_id_step(course: Path) -> str:
+    """The first step after ``setup``: set the course id only when nbgrader_config.py has none."""
+    try:
+        course_id = _course_config(course)[1]
+    except Exception as err:      # any config error is reported, not raised, here
+        return f"check nbgrader_config.py: it does not load ({err})"
+    if not course_id:
+        return "set course_id (and your exchange) in nbgrader_config.py"
+    return (f"the course id is {course_id!r} (nbgrader_config.py); on a shared JupyterHub, add "
+            "the exchange settings your hub administrator gives you")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -959,7 +1381,8 @@ def main(argv: list[str] | None = None) -> int:
                                  args.timezone, generate=not args.no_generate)
             print("\n".join(lines) if lines else "the course folder is up to date")
             print(_NEXT.format(course=Path(args.course).resolve(),
-                               bin=Path(sys.executable).parent))
+                               bin=Path(sys.executable).parent,
+                               course_id=_course_id_step(Path(args.course))))
         elif args.command == "roster":
             students = read_roster(args.file) if args.check else import_roster(args.file,
                                                                                args.course)

@@ -98,8 +98,9 @@ class Numbers(Mapping[str, Any]):
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{k} = {v!r}" for k, v in self._values.items())
-        whose = (f"the own numbers of student {self.student}" if self.student is not None
-                 else "the course's own numbers")
+        # Never the student's id: the autograded copy and its feedback show this line, and blind
+        # grading (formgrader) must not learn whose work it is from it.
+        whose = "your own numbers" if self.student is not None else "the course's own numbers"
         return f"Set {self.set_number}: {shown} ({whose})"
 
 

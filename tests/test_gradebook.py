@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -275,30 +277,47 @@ def _late_config() -> Config:
     return config
 
 
-def test_canvas_export_has_canvas_columns_points_possible_and_a_column_per_question(
+def test_canvas_export_has_canvas_columns_points_possible_and_one_column_per_set(
         tmp_path: Path) -> None:
     _, db = _course(tmp_path)
     _graded(db)
     rows = _exported(CanvasExport, db, tmp_path / "canvas.csv", _late_config())
     # The header of Canvas's own gradebook export, which its import reads (chutes_edu.gradebook)
     assert CANVAS_COLUMNS == ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
-    assert rows[0] == [*CANVAS_COLUMNS, f"{SET} 3.1", f"{SET} 3.2 written", SET]
-    assert rows[1] == ["Points Possible", "", "", "", "", "4", "6", "10"]
+    assert rows[0] == [*CANVAS_COLUMNS, SET]
+    assert rows[1] == ["Points Possible", "", "", "", "", "10"]
     # sorted by last name; the late student's penalty is 10% of the final 10 points, not the
     # 0.4 autograde stored; a student who submitted nothing gets 0, as in nbgrader's export
-    assert rows[2:] == [["Hopper, Grace", "", "s3", "", "", "0", "0", "0"],
-                        ["Lovelace, Ada", "1001", "s1", "", "", "4", "5", "9"],
-                        ["Turing, Alan", "", "s2", "", "", "4", "6", "9"]]
-    stored = _exported(CanvasExport, db, tmp_path / "stored.csv")     # no plugin configured
-    assert stored[-1][-1] == "9.6"
+    assert rows[2:] == [["Hopper, Grace", "", "s3", "", "", "0"],
+                        ["Lovelace, Ada", "1001", "s1", "", "", "9"],
+                        ["Turing, Alan", "", "s2", "", "", "9"]]
+
+
+def test_lms_columns_per_question_only_as_an_option_and_never_with_the_set_total(
+        tmp_path: Path) -> None:
+    """Per-question columns replace the set's column (an LMS adds up every column it imports):
+    the questions plus the late-penalty column add up to the set's grade."""
+    _, db = _course(tmp_path)
+    _graded(db)
+    config = _late_config()
+    config.CanvasExport.questions = True
+    rows = _exported(CanvasExport, db, tmp_path / "canvas.csv", config)
+    assert rows[0] == [*CANVAS_COLUMNS, f"{SET} 3.1", f"{SET} 3.2 written", f"{SET} late penalty"]
+    assert SET not in rows[0]
+    assert rows[1] == ["Points Possible", "", "", "", "", "4", "6", "0"]
+    assert [row[5:] for row in rows[2:]] == [["0", "0", "0"], ["4", "5", "0"], ["4", "6", "-1"]]
+    per_set = _exported(CanvasExport, db, tmp_path / "per_set.csv", _late_config())
+    for detailed, total in zip(rows[2:], per_set[2:], strict=True):
+        assert sum(float(x) for x in detailed[5:]) == float(total[5])
+    # without a late submission there is no penalty column
+    config.CanvasExport.student = ["s1", "s3"]
+    assert _exported(CanvasExport, db, tmp_path / "b.csv", config)[0][-1] == f"{SET} 3.2 written"
 
 
 def test_moodle_export_has_an_identifier_column_and_one_per_grade_item(tmp_path: Path) -> None:
     _, db = _course(tmp_path)
     _graded(db)
-    config = _late_config()
-    config.MoodleExport.questions = False
-    rows = _exported(MoodleExport, db, tmp_path / "moodle.csv", config)
+    rows = _exported(MoodleExport, db, tmp_path / "moodle.csv", _late_config())
     assert MOODLE_COLUMNS == ("First name", "Last name", "ID number", "Email address")
     assert rows == [[*MOODLE_COLUMNS, SET],
                     ["Grace", "Hopper", "s3", "grace@example.edu", "0"],
@@ -306,14 +325,151 @@ def test_moodle_export_has_an_identifier_column_and_one_per_grade_item(tmp_path:
                     ["Alan", "Turing", "s2", "alan@example.edu", "9"]]
 
 
-def test_a_set_nobody_submitted_is_left_out_unless_asked_for(tmp_path: Path) -> None:
+def test_penalty_rounding_is_one_rule_to_the_hundredth_halves_up() -> None:
+    assert admin.penalty_points(8.05, 10) == 0.81          # binary floats would give 0.80
+    assert admin.penalty_points(9.0, 10) == 0.9
+    assert admin.penalty_points(0.125, 100) == 0.13
+    assert admin.penalty_points(7.0, 0) == 0.0
+    plugin = LatePenaltyPerDay()
+    for cents in range(0, 2001, 7):                         # every score with two decimals
+        score = cents / 100
+        for days in range(1, 12):
+            penalty = plugin.late_submission_penalty("s1", score, days * DAY)
+            assert 0 <= penalty <= score
+            assert penalty == round(penalty, 2)             # at most two decimals, so the score
+            final = score - penalty                         # after it prints the same everywhere
+            assert abs(final - round(final, 2)) < 1e-9
+
+
+def test_one_late_penalty_in_grades_csv_canvas_moodle_and_the_gradebook(tmp_path: Path) -> None:
+    course, db = _course(tmp_path)
+    with Gradebook(db, "chutes_edu") as gb:
+        gb.find_grade_cell("ex3_1-tests", SET, SET).max_score = 8
+        gb.find_grade_cell("ex3_2-written", SET, SET).max_score = 2
+        gb.db.commit()
+    with Gradebook(db, "chutes_edu") as gb:
+        gb.add_submission(SET, "s2", timestamp=DUE + timedelta(hours=20))
+        gb.find_grade("ex3_1-tests", SET, SET, "s2").auto_score = 8.0
+        grade = gb.find_grade("ex3_2-written", SET, SET, "s2")
+        grade.manual_score, grade.needs_manual_grade = 1.0, False
+        gb.find_submission_notebook(SET, SET, "s2").late_submission_penalty = 0.8
+        gb.db.commit()
+    config = _late_config()
+    config.ExportPlugin.student = ["s2"]
+    grades = _exported(admin.GradesCsvExport, db, tmp_path / "grades.csv", config)
+    assert grades[0] == list(admin.GradesCsvExport.COLUMNS)
+    row = dict(zip(grades[0], grades[1], strict=True))
+    assert (row["raw_score"], row["late_submission_penalty"], row["score"]) == ("9", "0.9", "8.1")
+    assert _exported(CanvasExport, db, tmp_path / "c.csv", config)[2][-1] == "8.1"
+    assert _exported(MoodleExport, db, tmp_path / "m.csv", config)[1][-1] == "8.1"
+    with Gradebook(db, "chutes_edu") as gb:       # what formgrader and the feedback read now
+        assert gb.find_submission(SET, "s2").late_submission_penalty == pytest.approx(0.9)
+
+
+def test_sets_nobody_handed_in_are_left_out_unless_asked_for(tmp_path: Path) -> None:
     _, db = _course(tmp_path)
     _graded(db)
+    with Gradebook(db, "chutes_edu") as gb:       # an extension's empty record is no submission
+        gb.add_submission(SETS[0], "s1")
+        gb.db.commit()
     assert SETS[0] not in _exported(MoodleExport, db, tmp_path / "a.csv")[0]
+    assert {row[0] for row in _exported(admin.GradesCsvExport, db, tmp_path / "g.csv")[1:]} \
+        == {SET}
     config = Config()
     config.ExportPlugin.assignment = [SETS[0]]
     assert _exported(MoodleExport, db, tmp_path / "b.csv", config)[0] == [*MOODLE_COLUMNS,
                                                                          SETS[0]]
+    assert {row[0] for row in _exported(admin.GradesCsvExport, db, tmp_path / "h.csv",
+                                        config)[1:]} == {SETS[0]}
+
+
+def _hand_in(course: Path, step: str, student: str, when: str) -> None:
+    folder = course / step / student / SET
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "timestamp.txt").write_text(f"{when}.000000 UTC")
+
+
+def test_an_export_refuses_grades_not_of_the_work_handed_in(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Attack: a resubmission whose autograde failed (nbgrader deletes its autograded copy and
+    leaves the old grades), one collected again after its autograde, one never autograded."""
+    course, db = _course(tmp_path)
+    _graded(db)
+    config = _late_config()
+    config.CourseDirectory.root = str(course)
+    _hand_in(course, "submitted", "s1", "2026-02-06 11:00:00")
+    _hand_in(course, "autograded", "s1", "2026-02-06 11:00:00")
+    _exported(CanvasExport, db, tmp_path / "ok.csv", config)          # up to date: exported
+    _hand_in(course, "submitted", "s2", "2026-02-06 13:00:00")        # s2: autograde failed
+    _hand_in(course, "submitted", "s3", "2026-02-06 10:00:00")        # s3: never autograded
+    _hand_in(course, "submitted", "s1", "2026-02-06 11:30:00")        # s1: collected again
+    for plugin in (CanvasExport, MoodleExport, admin.GradesCsvExport):
+        caplog.clear()
+        with pytest.raises(SystemExit) as stop:
+            _exported(plugin, db, tmp_path / f"{plugin.__name__}.csv", config)
+        assert stop.value.code == 1 and not (tmp_path / f"{plugin.__name__}.csv").exists()
+        text = caplog.text
+        assert "nothing exported" in text and "Traceback" not in text
+        assert f"s2, {SET}: its latest autograde failed" in text
+        assert f"s3, {SET}: it is not autograded yet" in text
+        assert f"s1, {SET}: it was collected again after its autograde" in text
+    config.ExportPlugin.student = ["s1"]       # the teacher may leave the others out
+    _hand_in(course, "autograded", "s1", "2026-02-06 11:30:00")
+    assert _exported(CanvasExport, db, tmp_path / "s1.csv", config)[2][2] == "s1"
+
+
+def _written_cell(grade_id: str, points: int, source: str = "my answer") -> Any:
+    return nbformat.v4.new_markdown_cell(source, metadata={"nbgrader": {
+        "schema_version": 3, "solution": True, "grade": True, "locked": False, "task": False,
+        "grade_id": grade_id, "points": points}})
+
+
+def test_a_hand_grade_stays_graded_through_a_re_autograde(tmp_path: Path) -> None:
+    """What autograde --force does to a written answer graded by hand in formgrader, with
+    nbgrader's SaveAutoGrades (it reopens it: the attack) and with the course's step."""
+    from nbgrader.preprocessors import SaveAutoGrades
+
+    _, db = _course(tmp_path)
+    with Gradebook(db, "chutes_edu") as gb:
+        gb.add_grade_cell("ex3_3-written", SET, SET, max_score=2, cell_type="markdown")
+        for cell in ("ex3_2-written", "ex3_3-written"):      # written answers take comments
+            gb.add_solution_cell(cell, SET, SET)
+        gb.add_submission(SET, "s1", timestamp=DUE)
+        graded = gb.find_grade("ex3_2-written", SET, SET, "s1")
+        graded.manual_score, graded.needs_manual_grade = 5.0, False
+        gb.find_comment("ex3_2-written", SET, SET, "s1").manual_comment = "clear argument"
+        gb.db.commit()
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [_written_cell("ex3_2-written", 6), _written_cell("ex3_3-written", 2)]
+    resources = {"nbgrader": {"notebook": SET, "assignment": SET, "student": "s1",
+                              "db_url": db}}
+
+    def state() -> list[tuple[float | None, bool, str | None]]:
+        with Gradebook(db, "chutes_edu") as gb:
+            out = []
+            for cell in ("ex3_2-written", "ex3_3-written"):
+                grade = gb.find_grade(cell, SET, SET, "s1")
+                comment = gb.find_comment(cell, SET, SET, "s1")
+                out.append((grade.manual_score, grade.needs_manual_grade, comment.manual_comment))
+            return out
+
+    before = state()
+    assert before == [(5.0, False, "clear argument"), (None, True, None)]
+    admin.SaveAutoGradesKeepingHandGrades().preprocess(nbformat.from_dict(nb), dict(resources))
+    assert state() == before                 # graded stays graded, ungraded stays ungraded
+    SaveAutoGrades().preprocess(nbformat.from_dict(nb), dict(resources))
+    assert state()[0] == (5.0, True, "clear argument")     # nbgrader's own step reopens it
+
+
+def test_nbgrader_config_uses_the_course_steps_for_feedback_export_and_re_autograde() -> None:
+    from nbgrader.preprocessors import AssignLatePenalties, GetGrades, SaveAutoGrades
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
+    steps = config.Autograde.autograde_preprocessors
+    assert admin.SaveAutoGradesKeepingHandGrades in steps and SaveAutoGrades not in steps
+    feedback = config.GenerateFeedback.preprocessors
+    assert feedback.index(AssignLatePenalties) < feedback.index(GetGrades)
+    assert config.ExportApp.plugin_class is admin.GradesCsvExport
 
 
 # ------------------------------------------------------------------------ the real commands, slow
@@ -381,8 +537,8 @@ def test_roster_due_date_extension_autograde_and_canvas_export(tmp_path: Path) -
           "--to", "canvas.csv"], course)
     with (course / "canvas.csv").open(encoding="utf-8", newline="") as fh:
         rows = list(csv.reader(fh))
-    assert rows[0] == [*CANVAS_COLUMNS, "tiny 1.1", "tiny"]
-    assert rows[1] == ["Points Possible", "", "", "", "", "10", "10"]
+    assert rows[0] == [*CANVAS_COLUMNS, "tiny"]
+    assert rows[1] == ["Points Possible", "", "", "", "", "10"]
     assert {row[2]: row[-1] for row in rows[2:]} == {"s1": "9", "s2": "10", "s3": "7"}
 
 
@@ -405,6 +561,7 @@ def test_make_teacher_sets_up_a_course_folder_and_runs_twice(tmp_path: Path) -> 
     assert len(sets) == 12 and f"generated {len(sets)} set(s)" in first, first
     assert "imported 2 students" in first and "set 2 due dates" in first
     assert "Next, in" in first and "nbgrader release_assignment" in first
+    assert "set course_id" not in first and "the course id is 'chutes_edu'" in first
     assert (course / "nbgrader_config.py").read_bytes() == \
         (ROOT / "nbgrader_config.py").read_bytes()
     for name in sets:
@@ -423,3 +580,214 @@ def test_make_teacher_sets_up_a_course_folder_and_runs_twice(tmp_path: Path) -> 
     second = _run(make[:-3], ROOT).stdout
     assert "copied" not in second and "generated 0 set(s)" in second, second
     assert "kept nbgrader_config.py" in second
+
+
+def test_the_release_says_when_the_set_is_due_in_the_classs_time_zone(tmp_path: Path) -> None:
+    _, db = _course(tmp_path)
+    assert admin.due_line(DUE, "Europe/Berlin").startswith(
+        "**Due: Friday 6 February 2026, 13:00** (Europe/Berlin time).")
+    assert admin.due_line(datetime(2026, 7, 1, 21, 30), "America/New_York").startswith(
+        "**Due: Wednesday 1 July 2026, 17:30** (America/New_York time).")   # summer time
+    # the course's configuration, as generate_assignment calls its steps
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
+    assert admin.DueDateInRelease in config.GenerateAssignment.preprocessors
+    config.DueDateInRelease.timezone = "Europe/Berlin"
+    step = admin.DueDateInRelease(config=config)
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Set 3")])
+    released, _ = step(nb, {"nbgrader": {"db_url": db, "assignment": SET}})
+    assert [c.source[:38] for c in released.cells] == ["**Due: Friday 6 February 2026, 13:00**",
+                                                       "# Set 3"]
+    with Gradebook(db, "chutes_edu") as gb:          # a set without a due date: no line
+        gb.add_assignment("undated")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Set 4")])
+    assert len(step(nb, {"nbgrader": {"db_url": db, "assignment": "undated"}})[0].cells) == 1
+
+
+def test_make_teacher_asks_for_a_course_id_only_when_there_is_none(tmp_path: Path) -> None:
+    course = tmp_path / "course"
+    course.mkdir()
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    assert admin._course_id_step(course).startswith("the course id is 'chutes_edu'")
+    config = course / "nbgrader_config.py"
+    config.write_text(config.read_text() + "\nc.CourseDirectory.course_id = ''\n")
+    assert admin._course_id_step(course).startswith("set course_id")
+
+
+def test_teacher_logs_have_no_empty_lines_and_no_debug_flood() -> None:
+    """In a fresh Python (the record factory is global): nbgrader's dedented warning block (the
+    one collect writes for a submission owned by someone else) and a DEBUG record from an
+    application whose log_level is INFO."""
+    code = '''if True:
+        import logging, sys
+        from textwrap import dedent
+        from traitlets.config import Application
+        app = Application.instance(log_level="INFO")
+        handler = logging.StreamHandler(sys.stdout)       # what formgrader's pop-up captures
+        handler.setFormatter(logging.Formatter("[%(levelname)s] %(message)s"))
+        app.log.addHandler(handler)
+        from chutes_edu.gradebook import tidy_teacher_logs
+        tidy_teacher_logs()
+        tidy_teacher_logs()
+        app.log.warning(dedent("""
+            {} claims to be submitted by {} but is owned by {}; cheating attempt?
+            you may disable this warning by unsetting the option CollectApp.check_owner
+            """).format("inbound/s1+tiny", "s1", "s2"))
+        app.log.debug("msg_type: status")
+        app.log.info("done")
+        '''
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=True)
+    lines = done.stdout.splitlines()
+    assert lines == ["[WARNING] inbound/s1+tiny claims to be submitted by s1 but is owned by s2; "
+                     "cheating attempt?",
+                     "you may disable this warning by unsetting the option "
+                     "CollectApp.check_owner",
+                     "[INFO] done"], lines
+
+
+# ------------------------------------------------------ a teacher's round with real commands, slow
+
+STUDENT = "zq7blind"     # an id no notebook, library or template contains by chance
+
+# What formgrader's "autograde" button does (nbgrader's formgrader BaseHandler.api and
+# NbGraderAPI.autograde), in a Jupyter server process: prints the log its pop-up shows.
+FORMGRADER_AUTOGRADE = """
+import sys
+from jupyter_server.serverapp import ServerApp
+from nbgrader.apps.api import NbGraderAPI
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.server_extensions.formgrader.formgrader import FormgradeExtension
+
+server = ServerApp.instance()
+formgrader = FormgradeExtension(parent=server)
+formgrader.log = server.log
+formgrader.initialize([])
+coursedir = CourseDirectory(parent=formgrader)
+level = server.log.level
+coursedir.parent.load_config_file()
+api = NbGraderAPI(coursedir, None, parent=coursedir.parent)
+api.log_level = level
+result = api.autograde(sys.argv[1], sys.argv[2], force=True, create=True)
+print(result.get("log", ""))
+print("SUCCESS" if result["success"] else result.get("error"))
+"""
+
+
+def _numbers_notebook() -> nbformat.NotebookNode:
+    """The tiny set with the numbers line at its top (the student's own, under a course secret),
+    8 points autograded and a written answer worth 2 graded by hand."""
+    nb = _tiny_notebook()
+    meta = {"schema_version": 3, "task": False}
+    nb.cells[1].metadata.nbgrader["points"] = 8
+    nb.cells.insert(0, nbformat.v4.new_code_cell(
+        "from chutes_edu.variants import my_numbers\n\n"
+        "n = my_numbers(3, turns=(20, list(range(12, 31))))\nn", metadata={"nbgrader": {
+            **meta, "solution": False, "grade": False, "locked": True, "grade_id": "numbers"}}))
+    nb.cells.append(nbformat.v4.new_markdown_cell("YOUR ANSWER HERE", metadata={"nbgrader": {
+        **meta, "solution": True, "grade": True, "locked": False, "grade_id": "ex1_2-written",
+        "points": 2}}))
+    return nb
+
+
+@pytest.mark.slow
+def test_a_teachers_round_blind_grading_one_penalty_hand_grades_kept_stale_grades_refused(
+        tmp_path: Path) -> None:
+    """Release, submit (20 hours late), collect, autograde, grade the written answer by hand,
+    autograde again from formgrader, feedback, export; then a resubmission whose autograde
+    fails. Each step is checked against what the teacher's issue found wrong."""
+    course, exchange, home = tmp_path / "course", tmp_path / "exchange", tmp_path / "home"
+    for name in ("tiny", "never"):
+        (course / "source" / name).mkdir(parents=True)
+    home.mkdir()
+    exchange.mkdir()
+    _write(course / "nbgrader_config.py", (ROOT / "nbgrader_config.py").read_text()
+           + f"\nc.Exchange.root = {str(exchange)!r}\n")
+    nbformat.write(_numbers_notebook(), course / "source" / "tiny" / "tiny.ipynb")
+    nbformat.write(_tiny_notebook(), course / "source" / "never" / "never.ipynb")
+    nbgrader = str(BIN / "nbgrader")
+    secret = {"CHUTES_COURSE_SECRET": "a class with a variant per student"}
+
+    def run(args: list[str], cwd: Path = course, ok: bool = True,
+            **env: str) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(args, cwd=cwd, env={**_env(), **secret, **env},
+                              capture_output=True, text=True, timeout=600)
+        assert (done.returncode == 0) == ok, done.stdout[-3000:] + done.stderr[-3000:]
+        return done
+
+    _write(tmp_path / "roster.csv", f"id,name,email\n{STUDENT},Ada Lovelace,ada@example.edu\n")
+    run([sys.executable, "-m", "chutes_edu.gradebook", "roster", str(tmp_path / "roster.csv")])
+    due = datetime.now(UTC) - timedelta(hours=20)                  # one started day late: 10%
+    _write(tmp_path / "due.csv", f"set,due\ntiny,{due.isoformat()}\nnever,{due.isoformat()}\n")
+    run([sys.executable, "-m", "chutes_edu.gradebook", "schedule", str(tmp_path / "due.csv")])
+    run([nbgrader, "generate_assignment", "tiny"])
+    run([nbgrader, "generate_assignment", "never"])                  # generated, never released
+    run([nbgrader, "release_assignment", "tiny"])
+    release = nbformat.read(course / "release" / "tiny" / "tiny.ipynb", as_version=4)
+    assert release.cells[0].source.startswith(f"**Due: {admin.due_line(due)[7:30]}")
+
+    run([nbgrader, "fetch_assignment", "tiny", "--course", "chutes_edu",
+         f"--Exchange.root={exchange}"], cwd=home)
+    handed = nbformat.read(home / "tiny" / "tiny.ipynb", as_version=4)
+    handed.cells[2].source = "x = 1"                      # after the due date and the numbers
+    handed.cells[4].source = "Because the chain forgets."
+    nbformat.write(handed, home / "tiny" / "tiny.ipynb")
+    run([nbgrader, "submit", "tiny", "--course", "chutes_edu", f"--Exchange.root={exchange}"],
+        cwd=home)
+    # nbgrader submits under this process's user name: the submission becomes the student's
+    (handed_in,) = (exchange / "chutes_edu" / "inbound").iterdir()
+    handed_in.rename(handed_in.with_name(STUDENT + "+" + handed_in.name.split("+", 1)[1]))
+
+    # collect: the submission is owned by this test's user, not the student: nbgrader warns
+    # (the protection stays), on lines with words on them
+    log = run([nbgrader, "collect", "tiny"]).stderr
+    assert f"claims to be submitted by {STUDENT}" in log, log
+    assert not [line for line in log.splitlines() if re.fullmatch(r".*WARNING\]\s*", line)], log
+
+    log = run([nbgrader, "autograde", "tiny"]).stderr       # the first: nbgrader makes records
+    assert "SAWarning" not in log and "Traceback" not in log, log
+    autograded = course / "autograded" / STUDENT / "tiny" / "tiny.ipynb"
+    assert "your own numbers" in autograded.read_text()
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", "chutes_edu") as gb:
+        assert gb.find_submission("tiny", STUDENT).late_submission_penalty == pytest.approx(0.8)
+        grade = gb.find_grade("ex1_2-written", "tiny", "tiny", STUDENT)   # formgrader's save
+        grade.manual_score, grade.needs_manual_grade = 1.0, False
+        gb.find_comment("ex1_2-written", "tiny", "tiny", STUDENT).manual_comment = "Why?"
+        gb.db.commit()
+
+    # formgrader's autograde button: no DEBUG lines in its pop-up; the hand grade stays graded
+    popup = run([sys.executable, "-c", FORMGRADER_AUTOGRADE, "tiny", STUDENT]).stdout
+    assert popup.rstrip().endswith("SUCCESS") and "DEBUG" not in popup, popup
+    assert len(popup.splitlines()) < 40, popup
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", "chutes_edu") as gb:
+        grade = gb.find_grade("ex1_2-written", "tiny", "tiny", STUDENT)
+        assert (grade.manual_score, grade.needs_manual_grade) == (1.0, False)
+        assert gb.find_comment("ex1_2-written", "tiny", "tiny", STUDENT).manual_comment == "Why?"
+
+    # one penalty: 10% of the final 9 points, in the feedback, grades.csv, Canvas and Moodle
+    run([nbgrader, "generate_feedback", "tiny"])
+    feedback = (course / "feedback" / STUDENT / "tiny" / "tiny.html").read_text()
+    assert "Score: 8.1 / 10.0" in feedback and "Late submission penalty (Score: -0.9)" in feedback
+    for text in (autograded.read_text(), feedback):                # blind grading
+        assert STUDENT not in text
+    run([nbgrader, "export"])
+    with (course / "grades.csv").open(encoding="utf-8", newline="") as fh:
+        grades = list(csv.DictReader(fh))
+    assert [(g["assignment"], g["late_submission_penalty"], g["score"]) for g in grades] == [
+        ("tiny", "0.9", "8.1")]                                      # "never" is left out
+    for exporter, column in [("CanvasExport", 2), ("MoodleExport", 1)]:
+        run([nbgrader, "export", "--exporter", f"chutes_edu.gradebook.{exporter}", "--to",
+             f"{exporter}.csv"])
+        with (course / f"{exporter}.csv").open(encoding="utf-8", newline="") as fh:
+            rows = list(csv.reader(fh))
+        assert rows[0][-1] == "tiny" and rows[column][-1] == "8.1", rows
+
+    # a resubmission whose autograde fails: the export names it and writes nothing
+    submitted = course / "submitted" / STUDENT / "tiny"
+    (submitted / "tiny.ipynb").write_text("{ not a notebook")
+    (submitted / "timestamp.txt").write_text(f"{datetime.now(UTC):%Y-%m-%d %H:%M:%S.%f} UTC")
+    run([nbgrader, "autograde", "tiny"], ok=False)
+    assert not autograded.exists()
+    (course / "grades.csv").unlink()
+    refused = run([nbgrader, "export"], ok=False).stderr
+    assert f"{STUDENT}, tiny: its latest autograde failed" in refused, refused
+    assert "Traceback" not in refused and not (course / "grades.csv").exists()

@@ -262,3 +262,50 @@ def test_the_student_branch_is_up_to_date() -> None:
         pytest.skip("no local branch student (make student builds it)")
     done = _tool(ROOT, "--check")
     assert done.returncode == 0, done.stderr
+
+
+def _nbgrader_lab_bundle(prefix: Path) -> Path:
+    """A copy of the installed nbgrader Lab extension's bundles under ``prefix``."""
+    import shutil
+
+    static = Path("share", "jupyter", "labextensions", "@jupyter", "nbgrader", "static")
+    if not (Path(sys.prefix) / static).is_dir():
+        pytest.skip("nbgrader's Lab extension is not installed here")
+    shutil.copytree(Path(sys.prefix) / static, prefix / static)
+    return prefix / static
+
+
+def _bundles(static: Path) -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(static.glob("*.js"))}
+
+
+def test_validate_on_the_student_copy_says_it_checked_that_the_notebook_runs(
+        student_dir: Path, tmp_path: Path) -> None:
+    """The student copy's own binder/student_settings.py (what postBuild runs) on a copy of the
+    installed nbgrader Lab extension: the Validate dialog no longer says "passes all the tests"
+    (nothing checks answers there); main's says what nbgrader says (its self-checks do check)."""
+    sys.path.insert(0, str(ROOT / "binder"))
+    import student_settings as settings
+
+    static = _nbgrader_lab_bundle(tmp_path / "student-env")
+    before = _bundles(static)
+    assert sum(settings.NBGRADER_SUCCESS in text for text in before.values()) == 1, (
+        "nbgrader's Validate message moved: binder/student_settings.py needs its new place")
+    for _ in range(2):                                       # a second run changes nothing
+        done = subprocess.run([sys.executable, "binder/student_settings.py",
+                               str(tmp_path / "student-env")], cwd=student_dir,
+                              capture_output=True, text=True, check=True)
+        assert "Validate's message" in done.stdout, done.stdout + done.stderr
+        after = _bundles(static)
+        assert not any(settings.NBGRADER_SUCCESS in text for text in after.values())
+        assert {name: text.replace(settings.STUDENT_COPY_SUCCESS, settings.NBGRADER_SUCCESS)
+                for name, text in after.items()} == before       # nothing else touched
+    main_static = _nbgrader_lab_bundle(tmp_path / "main-env")
+    subprocess.run([sys.executable, "binder/student_settings.py", str(tmp_path / "main-env")],
+                   cwd=ROOT, capture_output=True, text=True, check=True)
+    assert _bundles(main_static) == before
+    # a bundle without nbgrader's words is reported and left alone
+    for bundle in main_static.glob("*.js"):
+        bundle.write_text(bundle.read_text(encoding="utf-8").replace(
+            settings.NBGRADER_SUCCESS, "Fine."), encoding="utf-8")
+    assert settings.validate_message(tmp_path / "main-env", False).startswith("warning:")
