@@ -121,10 +121,10 @@ class SimulationExplorer(_Offline, anywidget.AnyWidget):
 
     The page shows number boxes for the games and the seed, a run button (each press draws a new
     seed, shows it in the seed box and plays new games; typing a seed plays its games again) and
-    a progress bar, a slider for the cap (each named, all from the keyboard), the readout, the running mean with its
-    95% band against the exact value (and, with a cap, the capped mean) as a picture with its
-    description, and a polite announcement of the new mean after each change. It plays the games
-    itself, a few milliseconds at a time: 10^5 games never hold the page.
+    a progress bar, a slider for the cap (each named, all from the keyboard), the readout, the
+    running mean with its 95% band against the exact value (and, with a cap, the capped mean) as
+    a picture with its description, and a polite announcement of the new mean after each change.
+    It plays the games itself, a few milliseconds at a time: 10^5 games never hold the page.
 
     Parameters
     ----------
