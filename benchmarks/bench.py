@@ -20,6 +20,8 @@ the *ratio* is compared with the goal from the core issue:
 - long games (issue 36): quasi_stationary_distribution on random_board(n, n // 10, seed=6) at
   1,000 and 3,000 squares against np.linalg.eigvals of the same board's dense Q (>= 1x and >=
   10x), and at 10,000 squares against that dense eigvals at 3,000 (>= 1x);
+- the website (``bench_site.py``, with Chromium): the longest task of the main thread while each
+  lesson page loads and typesets its maths, goal: none over 200 ms on an idle machine;
 - design_board (the audit of the design module): the exhaustive search over every valid pair of
   added jumps on the 1943 board for a 25-turn game, in under 60 s (its time against that goal,
   the design it finds, and its cost in units of one expected_turns solve).
@@ -348,6 +350,19 @@ def main() -> int:
             goal = goal_of(name) or 0.1
             verdict = "ok" if seconds < goal else f"OVER {goal * 1e3:.0f} ms"
             print(f"{name:<46} {seconds * 1e3:10.1f} ms   {verdict}")
+
+    try:
+        from bench_site import GOAL_MS, browser, print_table, site_timings
+    except ImportError:
+        pass
+    else:
+        why = browser.missing(voila=False)
+        if why is not None:
+            print(f"\n(website timings skipped: {why})")
+        else:
+            print(f"\nwebsite: each lesson page loaded in Chromium, its longest task (goal: none "
+                  f"over {GOAL_MS:.0f} ms; bench_site.py)")
+            print_table(site_timings())
 
     below = [r[0] for r in rows if not r[4]]
     print("\nall ratios at or above their goals" if not below else f"\nbelow goal: {below}")

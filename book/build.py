@@ -629,9 +629,10 @@ leaves the board as it was and says why.
 
 
 def _toc(src: Path, names: list[str]) -> str:
-    """Each lesson, then its exercise set (and its solutions): the order of previous/next."""
+    """Each lesson, then its exercise set (and its solutions): the order of previous/next. The
+    front page's "next" is Lesson 1; the toolbox is reference, reached from each lesson's
+    **What you need** (and the front page), so it comes after the course with the glossary."""
     lines = ["format: jb-book", "root: index", "parts:",
-             *_reference_toc("Before you start", TOOLBOX),
              "  - caption: The course", "    chapters:"]
     for name in names:
         lines.append(f"      - file: {LESSONS}/{name}")
@@ -641,7 +642,7 @@ def _toc(src: Path, names: list[str]) -> str:
             lines.append("        sections:")
             lines.extend(f"          - file: {section}" for section in sections)
     lines += ["  - caption: Try it", "    chapters:", "      - file: playground",
-              *_reference_toc("Reference", GLOSSARY, SOURCES),
+              *_reference_toc("Reference", TOOLBOX, GLOSSARY, SOURCES),
               "  - caption: About the course", "    chapters:", "      - file: accessibility"]
     return "\n".join(lines) + "\n"
 
@@ -755,8 +756,8 @@ def stage_reference_pages(src: Path, args: argparse.Namespace) -> None:
 
 
 def _reference_toc(caption: str, *pages: Path) -> list[str]:
-    """A part of the TOC holding reference pages of lessons/ (the toolbox comes before the
-    lessons, the glossary and the sources after them)."""
+    """A part of the TOC holding reference pages of lessons/ (the toolbox, the glossary and the
+    sources, after the lessons)."""
     return [f"  - caption: {caption}", "    chapters:",
             *(f"      - file: {page.with_suffix('').as_posix()}" for page in pages)]
 

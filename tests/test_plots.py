@@ -266,6 +266,26 @@ def test_win_probabilities_labels_checked():
         plot_win_probabilities([0.6, 0.4], ax=_axes(), labels=["one"])
 
 
+@pytest.mark.parametrize("lines", [1, 2, 3])
+def test_win_probabilities_legend_clears_the_axis_label(lines):
+    """Lesson 8's race chart names each seat on two lines ("seat 1\nsquare 14"): the legend
+    sits below those tick labels and the x label, overlapping neither (it overlapped the label)."""
+    squares = [14, 60, 31, 26, 48, 48]
+    labels = ["\n".join([f"seat {i}", *[f"square {sq}"] * (lines - 1)])
+              for i, sq in enumerate(squares, start=1)]
+    ax = plot_win_probabilities(win_probabilities(NOORDENBOS_2023, squares), labels=labels)
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legend = ax.get_legend().get_window_extent(renderer)
+    label = ax.xaxis.label.get_window_extent(renderer)
+    ticks = [t.get_window_extent(renderer) for t in ax.get_xticklabels()]
+    assert not legend.overlaps(label), (legend, label)
+    assert legend.y1 <= label.y0 + 0.5
+    assert all(legend.y1 <= t.y0 for t in ticks)
+    assert label.y1 <= min(t.y0 for t in ticks) + 0.5
+
+
 def test_every_picture_returns_the_axes_it_was_given():
     board = MILTON_BRADLEY_1943
     for draw in (lambda ax: draw_board(board, ax=ax),

@@ -199,3 +199,48 @@ def test_with_no_kernel_every_control_works_from_the_keyboard():
         page.screenshot(path=str(ARTIFACTS / "browser_policy_explorer_mount.png"), full_page=True)
     assert not errors, errors
     assert not [u for u in refused if "favicon" not in u], refused
+
+
+_MEASURE_390 = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const svg = document.querySelector('.chutes-policy-chart');
+  const sideways = [...document.querySelectorAll('.chutes-policy-explorer *')]
+    .filter((e) => !e.closest('.chutes-visually-hidden') && e.clientWidth > 0
+      && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')
+    .map((e) => `${e.tagName}.${e.getAttribute('class')}: ${e.scrollWidth} > ${e.clientWidth}`);
+  return {
+    narrow: svg.classList.contains('chutes-policy-narrow'),
+    svgWidth: box(svg).width,
+    targets: [...document.querySelectorAll('.chutes-policy-target')].map((e) => box(e).height),
+    controls: [...document.querySelectorAll(
+      '.chutes-policy-explorer input, .chutes-policy-explorer button')].map((e) => box(e).height),
+    sideways,
+    page: document.documentElement.scrollWidth,
+  };
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 1100])
+def test_readable_on_a_phone(width):
+    """At 390 px (a phone) the profile goes under the board and every target the board shows,
+    and every control, is drawn at least 10 px high (a picture laid out for 960 px was drawn at
+    37%, its targets about 4 px high); nothing in the explorer scrolls sideways and the page is
+    no wider than the screen. At 1100 px the two panels stay side by side."""
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": width, "height": 844})
+        refused: list[str] = []
+        _serve(page, refused, _start(MILTON_BRADLEY_1943))
+        page.goto("http://policy.test/", timeout=60_000)
+        page.locator(".chutes-policy-explorer .chutes-readout b").first.wait_for()
+        browser.settle(page, quiet=500)
+        seen = page.evaluate(_MEASURE_390)
+        if width < 600:
+            page.screenshot(path=str(ARTIFACTS / "browser_policy_explorer_390.png"), full_page=True)
+        page.close()
+    assert seen["narrow"] is (width < 600), seen
+    assert len(seen["targets"]) > 50
+    if width < 600:
+        assert min(seen["targets"]) >= 10, seen["targets"]
+        assert min(seen["controls"]) >= 10, seen["controls"]
+    assert not seen["sideways"], seen["sideways"]
+    assert seen["page"] <= width, seen

@@ -166,8 +166,16 @@ def test_with_no_kernel_every_control_works_from_the_keyboard():
         expect(run).to_be_focused()
         assert page.evaluate("window.explorer.model.get('random_seed')") == 3
         expect(root.get_by_role("progressbar", name="played")).to_have_attribute("value", "100")
-        page.keyboard.press("Enter")                               # the same games again
-        expect(readout).to_contain_text("mean of 5,000 games: ")
+        # "run" plays new games: a new seed each press, shown in the seed box and saved
+        seeds = [3]
+        for _ in range(2):
+            shown = readout.text_content() or ""
+            page.keyboard.press("Enter")
+            expect(readout).not_to_have_text(shown)
+            expect(readout).to_contain_text("mean of 5,000 games: ")
+            seeds.append(page.evaluate("window.explorer.model.get('random_seed')"))
+            assert seed.input_value() == str(seeds[-1])
+        assert seeds[1] != seeds[0] and seeds[2] != seeds[1], seeds
         page.keyboard.press("Tab")
         cap = root.get_by_role("slider", name="cap on a game's length (0: no cap)")
         expect(cap).to_be_focused()

@@ -117,3 +117,50 @@ def test_the_page_says_what_the_library_says() -> None:
             assert answer["cut"] == int((turns > cap).sum())
         assert answer["readout"] == _readout(turns, case["exact"], cap), (turns.size, cap)
         assert answer["announcement"].startswith(f"Mean of {turns.size:,} games ")
+
+
+_SEED_SCRIPT = """
+import { newSeed } from "%(js)s/simulation_explorer.js";
+import { MAX_SEED } from "%(js)s/coin_math.js";
+const at = (x) => () => x;                 // a source that always gives x
+const below1 = 1 - Number.EPSILON / 2;     // the largest number Math.random can give
+const out = { max: MAX_SEED, cases: [] };
+for (const previous of [0, 1, 7, 2 ** 31, MAX_SEED - 1, MAX_SEED]) {
+  for (const r of [0, 1e-12, 0.25, 0.5, 0.999999, below1]) {
+    out.cases.push([previous, r, newSeed(previous, at(r))]);
+  }
+}
+// An attack: a source that gives the seed in use every time.
+out.stuck = [3, 4, 5].map((p) => newSeed(p, at(p / MAX_SEED)));
+out.refused = [];
+for (const bad of [-1, MAX_SEED + 1, 0.5, NaN]) {
+  try { newSeed(bad, at(0.5)); out.refused.push(null); } catch (e) { out.refused.push(e.message); }
+}
+// The page's own source, many presses: seeds differ from the one before.
+let seed = 0;
+out.presses = [];
+for (let i = 0; i < 1000; i++) { seed = newSeed(seed); out.presses.push(seed); }
+console.log(JSON.stringify(out));
+"""
+
+
+def test_the_run_button_draws_a_new_seed_each_press() -> None:
+    """``newSeed`` (the "run" button's): a whole number 0..MAX_SEED, never the seed in use, the
+    known ends of its range, and a refusal in words for a seed that is none."""
+    script = _SEED_SCRIPT % {"js": JS.as_posix()}
+    run = subprocess.run([str(NODE), "--input-type=module", "-e", script],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = json.loads(run.stdout)
+    top = out["max"]
+    assert top == 2**32 - 1
+    for previous, r, seed in out["cases"]:
+        assert isinstance(seed, int) and 0 <= seed <= top and seed != previous, (previous, r)
+    known = {(p, r): s for p, r, s in out["cases"]}
+    assert known[(0, 0)] == 1 and known[(7, 0)] == 0 and known[(top, 0)] == 0
+    assert known[(0, 1 - 2**-53)] == top and known[(top, 1 - 2**-53)] == top - 1
+    assert all(s != p for p, s in zip((3, 4, 5), out["stuck"], strict=True)), out["stuck"]
+    assert all(m and "random seed" in m for m in out["refused"])
+    presses = [0, *out["presses"]]
+    assert all(a != b for a, b in zip(presses, presses[1:], strict=False))
+    assert len(set(out["presses"])) > 990              # not a fixed cycle

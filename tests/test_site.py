@@ -31,7 +31,7 @@ from urllib.parse import unquote, urlsplit
 import nbformat
 import pytest
 
-from chutes_edu.course import GLOSSARY, TOOLBOX, course_lessons
+from chutes_edu.course import GLOSSARY, SOURCES, TOOLBOX, course_lessons
 
 from . import browser
 from .conftest import BINDER_URL, BUILD_LOG, HUB_URL, REPO_URL, site_pages
@@ -116,8 +116,12 @@ def test_a_solutions_page_is_titled_as_solutions(site):
 
 
 def test_pages_follow_the_course_order(site):
-    """Previous/next: lesson 1, its exercises, its solutions, lesson 2, ..."""
-    expected = ["index", TOOLBOX.with_suffix("").as_posix(), *_sources()]
+    """Previous/next: the front page, lesson 1, its exercises, its solutions, lesson 2, ...; the
+    toolbox is no page between the front page and Lesson 1 (a self-learner reaches it from each
+    lesson's What you need), it comes after the course with the glossary and the sources."""
+    expected = ["index", *_sources(), "playground",
+                *(page.with_suffix("").as_posix() for page in (TOOLBOX, GLOSSARY, SOURCES)),
+                "accessibility"]
     for here, there in zip(expected, expected[1:], strict=False):
         text = (site / f"{here}.html").read_text(encoding="utf-8")
         nxt = re.search(r'<a class="right-next"\s+href="([^"]+)"', text)
@@ -979,3 +983,169 @@ def test_exercise_pages_hold_their_explorers_live(site):
         slider.focus()
         slider.press("ArrowLeft")
         expect(readout).not_to_have_text(before or "")
+
+
+# ------------------------------------------------------------------------------ loading and phones
+# Each call of MathJax.typesetPromise, noted before the page's scripts run: for each, whether each
+# box it was given was in view (null: the whole page at once, MathJax's own start-up typeset).
+_NOTE_TYPESETS = """(() => {
+  window.__typesets = [];
+  let mathjax;
+  Object.defineProperty(window, "MathJax", { configurable: true, enumerable: true,
+    get() { return mathjax; },
+    set(value) {
+      mathjax = value;
+      if (!value || !value.version || Object.getOwnPropertyDescriptor(value, "typesetPromise")) {
+        return;
+      }
+      let typeset;
+      Object.defineProperty(value, "typesetPromise", { configurable: true, enumerable: true,
+        get() {
+          return typeset && function (elements) {
+            window.__typesets.push(elements ? Array.from(elements, (e) => {
+              const r = e.getBoundingClientRect();
+              return r.bottom >= 0 && r.top <= window.innerHeight;
+            }) : null);
+            return typeset.apply(this, arguments);
+          };
+        },
+        set(f) { typeset = f; } });
+    } });
+})();"""
+
+
+def _middle_section(page: Path) -> str:
+    """The id of a section halfway down ``page`` with maths in it (the view opens there)."""
+    text = page.read_text(encoding="utf-8")
+    sections = [(m.start(), m[1]) for m in re.finditer(r'<section id="([^"]+)"', text)]
+    halfway = [(at, name) for at, name in sections if at > len(text) // 2
+               and 'class="math' in text[at:at + 4000]]
+    assert halfway, f"{page.name} has no section with maths past its middle"
+    return halfway[0][1]
+
+
+def test_a_lesson_typesets_its_maths_in_batches_the_formulas_in_view_first(site):
+    """MathJax's own typeset of the whole page at start-up is off (one task of 0.4-3.2 s held
+    each lesson page); course.js typesets the formulas a batch at a time, each in a task of its
+    own, starting with those in view: a page opened halfway down typesets what is there first.
+    (How long a task takes is measured by `make bench`, benchmarks/bench_site.py.)"""
+    lesson = site / "lessons" / "04_fundamental_matrix.html"
+    with browser.chromium() as chromium:
+        context = chromium.new_context(viewport={"width": 1280, "height": 800})
+        browser.refuse_network(context)
+        page = context.new_page()
+        page.set_default_timeout(PAGE_TIMEOUT)
+        page.add_init_script(_NOTE_TYPESETS)
+        page.goto(f"{lesson.as_uri()}#{_middle_section(lesson)}")
+        page.evaluate("async () => { await MathJax.startup.promise; }")
+        seen = page.evaluate("""() => ({
+          startup: MathJax.config.startup.typeset,
+          calls: window.__typesets,
+          math: document.querySelectorAll('.math').length,
+          done: [...document.querySelectorAll('.math')].filter(
+            (e) => e.querySelector('mjx-container')).length,
+        })""")
+        context.close()
+    calls = seen["calls"]
+    assert seen["startup"] is False
+    assert calls and None not in calls, "MathJax typeset the whole page at once"
+    assert len(calls) >= 3, f"{len(calls)} batches"
+    assert seen["done"] == seen["math"] > 50, seen
+    assert sum(len(c) for c in calls) >= seen["math"] // 2
+    first = calls[0]
+    assert first and all(first), f"the first batch was not what is in view: {first}"
+    later = [inview for c in calls[1:] for inview in c]
+    assert not all(later), "nothing out of view was typeset after the first batch"
+
+
+_FORMULAS_AT_390 = """async () => {
+  await MathJax.startup.promise;
+  await new Promise((r) => setTimeout(r, 400));
+  const boxes = [...document.querySelectorAll('div.math > mjx-container')];
+  return {
+    count: boxes.length,
+    sideways: boxes.filter((e) => e.scrollWidth > e.clientWidth + 1).map(
+      (e) => (e.querySelector('mjx-assistive-mml') || e).textContent.slice(0, 60)),
+    smallest: Math.min(...boxes.map((e) => parseFloat(getComputedStyle(e).fontSize))),
+    text: parseFloat(getComputedStyle(document.querySelector('article p')).fontSize),
+  };
+}"""
+
+
+def test_display_formulas_fit_a_phone(site):
+    """At 390 px no display formula of Lessons 1 and 12 scrolls sideways (most did): MathJax 3.2
+    cannot break a line, so course.js draws a formula too wide for its box smaller, down to 70%
+    (no smaller than 0.7 of the text, anywhere), and the long ones are written on several lines."""
+    with browser.chromium() as chromium:
+        context = chromium.new_context(viewport={"width": 390, "height": 844})
+        browser.refuse_network(context)
+        page = context.new_page()
+        page.set_default_timeout(PAGE_TIMEOUT)
+        seen = {}
+        for name in ("01_waiting_for_heads", "12_design_a_board", "04_fundamental_matrix"):
+            page.goto((site / "lessons" / f"{name}.html").as_uri())
+            seen[name] = page.evaluate(_FORMULAS_AT_390)
+        context.close()
+    for name in ("01_waiting_for_heads", "12_design_a_board"):
+        assert seen[name]["count"] >= 3 and not seen[name]["sideways"], (name, seen[name])
+    for name, report in seen.items():
+        assert report["smallest"] >= 0.7 * report["text"] - 0.01, (name, report)
+
+
+_EDITOR_UNDER_HEADER = """async () => {
+  const summary = document.querySelector('.chutes-editor-summary');
+  const board = document.querySelector('.chutes-editor svg');
+  const covered = [];
+  let checked = 0;
+  const end = document.documentElement.scrollHeight;
+  for (let y = 0; y < end; y += 60) {
+    window.scrollTo(0, y);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const b = board.getBoundingClientRect();
+    if (b.bottom <= 0 || b.top >= window.innerHeight) continue;
+    const s = summary.getBoundingClientRect();
+    checked += 1;
+    if (s.top < 0 || s.bottom > window.innerHeight) {
+      covered.push([y, "out of the window", Math.round(s.top)]);
+      continue;
+    }
+    const x = s.left + s.width / 2;
+    for (const fy of [0.25, 0.5, 0.75]) {
+      const hit = document.elementFromPoint(x, s.top + fy * s.height);
+      if (!hit || !summary.contains(hit)) {
+        covered.push([y, fy, hit ? `${hit.tagName}.${hit.className}` : null]);
+        break;
+      }
+    }
+  }
+  return { checked, covered };
+}"""
+
+
+def test_the_editors_length_stays_in_view_below_the_sites_header_on_a_phone(site):
+    """On the playground at 390 x 844 the editor's "Expected length" sticks to the top while the
+    board is in view: below the site's own sticky header, not under it (it slid under it)."""
+    with browser.chromium() as chromium:
+        context = chromium.new_context(viewport={"width": 390, "height": 844})
+        browser.refuse_network(context)
+        page = context.new_page()
+        page.set_default_timeout(PAGE_TIMEOUT)
+        page.goto((site / "playground.html").as_uri())
+        page.locator(".chutes-editor-summary").wait_for()
+        browser.settle(page, quiet=500)
+        seen = page.evaluate(_EDITOR_UNDER_HEADER)
+        context.close()
+    assert seen["checked"] >= 5, seen
+    assert not seen["covered"], seen["covered"]
+
+
+def test_index_entries_on_several_pages_are_named_by_page(site):
+    """The index names the pages of an entry filed on several ("Markov chain: Lesson 3 — ...,
+    Lesson 6 — ..."), never "[1], [2]"."""
+    index = _article(site / "genindex.html")
+    assert not re.search(r">\s*\[\d+\]\s*<", index), "bare [1], [2] links in the index"
+    places = re.findall(r'<a href="([^"]+)" class="course-index-place">(.*?)</a>', index, re.S)
+    assert len(places) >= 10, "no entry of the index is on several pages"
+    for href, name in places:
+        assert re.sub(r"<[^>]+>", "", name).strip(), href
+    assert any("Lesson" in name for _, name in places)

@@ -10,6 +10,9 @@ writer escapes it again, so an ``&`` in a link (the hub's launch links: ``?repo=
 reached the page as ``&amp;amp;`` and the hub read a parameter ``amp;urlpath``. External addresses
 are given back what the Markdown said before the page is written.
 
+The index: Sphinx names an entry's second and later pages "[1]", "[2]"; the site's genindex.html
+(templates/) names each page by its title instead (:func:`index_places`).
+
 Thebe: Jupyter Book always loads sphinx-thebe, which writes the address of thebe on a CDN into
 every page (twice, a script error) although the course does not use it (a live kernel needs the
 network anyway; the launch links open Binder or a hub instead). Its handlers are taken out.
@@ -82,6 +85,31 @@ def _own_templates(app: Sphinx, config: Any) -> None:
     config.templates_path = [str(Path(__file__).parent / "templates"), *config.templates_path]
 
 
+def index_places(links: list[tuple[Any, str]],
+                 titles: dict[str, str]) -> list[tuple[Any, str, str]]:
+    """``(main, link, place)`` for each of an index entry's ``(main, link)``: ``place`` is the title
+    of the page the link opens (``titles``: by page name), numbered from its second link into the
+    same page on ("Lesson 3 — Markov chains (2)"); a page with no title is named by its path."""
+    seen: dict[str, int] = {}
+    out = []
+    for main, link in links:
+        page = link.split("#", 1)[0]
+        name = page[:-len(".html")] if page.endswith(".html") else page
+        seen[name] = seen.get(name, 0) + 1
+        place = titles.get(name) or name or "this page"
+        out.append((main, link, place if seen[name] == 1 else f"{place} ({seen[name]})"))
+    return out
+
+
+def _index_places(app: Sphinx, pagename: str, templatename: str, context: dict,
+                  doctree: Any) -> None:
+    """Give the index page (genindex.html) :func:`index_places` over the site's page titles."""
+    if pagename != "genindex":
+        return
+    titles = {name: title.astext() for name, title in app.env.titles.items()}
+    context["course_index_places"] = lambda links: index_places(links, titles)
+
+
 def _name_toc_toggles(app: Sphinx, pagename: str, templatename: str, context: dict,
                       doctree: Any) -> None:
     """Every chevron <summary> of the navigation gets a name (axe: summary-name)."""
@@ -114,6 +142,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _one_search_field)
     app.connect("config-inited", _own_templates)
     app.connect("html-page-context", _name_toc_toggles, priority=900)
+    app.connect("html-page-context", _index_places)
     NbElementRenderer.render_image = render_image  # type: ignore[method-assign]
     app.connect("doctree-resolved", _report_missing_alt)
     app.connect("doctree-resolved", _link_addresses_as_written)

@@ -51,7 +51,8 @@ def _new_axes(figsize: tuple[float, float]) -> Axes:
 
 
 def _legend_below(ax: Axes, handles: Sequence[Any], *, ncol: int, **kwargs: Any) -> Any:
-    """A frameless legend centred under the axes, below the tick labels and the x label.
+    """A frameless legend centred under the axes, below the tick labels (each as many lines high
+    as the tallest) and the x label: call it after the ticks are named.
 
     The offset is in points (tick, tick label and x label heights), so it holds at any figure size;
     constrained layout then makes room for the legend instead of letting it cover the data.
@@ -60,7 +61,10 @@ def _legend_below(ax: Axes, handles: Sequence[Any], *, ncol: int, **kwargs: Any)
     drop = 2.0
     if ax.xaxis.get_visible() and ax.get_xticks().size:
         drop += rc["xtick.major.size"] + rc["xtick.major.pad"]
-        drop += 1.3 * _points(rc["xtick.labelsize"])
+        # a tick label of several lines ("seat 1\nsquare 14") is as many lines high
+        lines = max((label.get_text().count("\n") + 1 for label in ax.get_xticklabels()),
+                    default=1)
+        drop += 1.3 * _points(rc["xtick.labelsize"]) * lines
     if ax.get_xlabel():
         drop += rc["axes.labelpad"] + 1.3 * _points(ax.xaxis.label.get_fontsize())
     # the axes' bottom edge, moved down by `drop` points

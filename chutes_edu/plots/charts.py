@@ -470,9 +470,6 @@ class _WinPainter:
             self.ax.set_xlim(-0.6, p.size - 0.4)
             self.fair.set_ydata([1 / p.size, 1 / p.size])
             self.fair.set_label(f"fair share 1/{p.size}")
-            if self.legend is not None:
-                self.legend.remove()
-            self.legend = _legend_below(self.ax, [self.fair], ncol=1)
             changed = True
         self.summary = ("bars show each seat's probability of winning, "
                         + ", ".join(f"{n} {v:.3f}" for n, v in zip(names, p, strict=True))
@@ -484,6 +481,10 @@ class _WinPainter:
         if [t.get_text() for t in self.ax.get_xticklabels()] != names:
             self.ax.set_xticks(np.arange(p.size), names)
             changed = True
+        if changed:                     # below the tick labels as named now (lines they take)
+            if self.legend is not None:
+                self.legend.remove()
+            self.legend = _legend_below(self.ax, [self.fair], ncol=1)
         ymax = _sticky(self.ymax if self.sticky_ok else None,
                        max(float(p.max()), 1 / p.size) * 1.18, sticky)
         self.sticky_ok = sticky

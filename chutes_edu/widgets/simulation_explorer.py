@@ -93,11 +93,12 @@ class _Run:
 class SimulationExplorer(_Offline, anywidget.AnyWidget):
     """Monte Carlo games converging to the exact expected length; the bias of a turn cap.
 
-    The page shows number boxes for the games and the seed, a run button and a progress bar, a
-    slider for the cap (each named, all from the keyboard), the readout, the running mean with its
-    95% band against the exact value (and, with a cap, the capped mean) as a picture with its
-    description, and a polite announcement of the new mean after each change. It plays the games
-    itself, a few milliseconds at a time: 10^5 games never hold the page.
+    The page shows number boxes for the games and the seed, a run button (each press draws a new
+    seed, shows it in the seed box and plays new games; typing a seed plays its games again) and
+    a progress bar, a slider for the cap (each named, all from the keyboard), the readout, the
+    running mean with its 95% band against the exact value (and, with a cap, the capped mean) as
+    a picture with its description, and a polite announcement of the new mean after each change.
+    It plays the games itself, a few milliseconds at a time: 10^5 games never hold the page.
 
     Parameters
     ----------

@@ -147,6 +147,7 @@ function render(model, el) {
     if (picture === null || boardKey !== pictureBoard) {      // a new board: a new picture
       picture = createPolicyPicture({ id, board, name });
       frame.replaceChildren(picture.svg);
+      picture.fit(frame.clientWidth);
       pictureBoard = boardKey;
     }
     const reward = VALUE_DEFAULTS.reward;
@@ -194,9 +195,14 @@ function render(model, el) {
     readout, message.el, frame, live.el,
   ]);
   el.append(root);
+  // A phone's narrow page: the picture lays itself out again when its frame's width changes.
+  const resize = typeof ResizeObserver === "function"
+    ? new ResizeObserver(() => picture?.fit(frame.clientWidth)) : null;
+  resize?.observe(frame);
   for (const name of TRAITS) model.on(`change:${name}`, show);
   show();
   return () => {
+    resize?.disconnect();
     runner.cancel();
     for (const name of TRAITS) model.off(`change:${name}`, show);
   };

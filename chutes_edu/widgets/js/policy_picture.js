@@ -32,6 +32,13 @@ const BAR = { left: 444, width: 14 };
 const PANEL = { left: 600, right: 944 };
 const TOP = { top: 56, bottom: 214 };
 const BOTTOM = { top: 236, bottom: 380 };
+/**
+ * On a narrow page (a phone) the profile goes under the board, in a picture NARROW wide drawn
+ * about twice the size the side-by-side one would be, its numbers larger (policy_explorer.css):
+ * the frame is narrow when under NARROW_BELOW pixels wide.
+ */
+const NARROW = { width: 520, height: 852, profileX: -540, profileY: 404 };
+export const NARROW_BELOW = 640;
 const ORANGE = "#D55E00";
 const BLUE = "#0072B2";
 const BOARD_TITLE = "value map and targets (number = target)";
@@ -321,8 +328,32 @@ export function createPolicyPicture({ id, board, name }) {
     height: HEIGHT }));
   const boardPart = boardPanel(id, board);
   const profilePart = profilePanel(board);
-  svg.append(definitions(id), s("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT,
-    fill: "#ffffff" }), ...boardPart.parts, ...profilePart.parts);
+  const background = s("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, fill: "#ffffff" });
+  const profile = s("g", { class: "chutes-policy-profile" }, profilePart.parts);
+  svg.append(definitions(id), background, s("g", { class: "chutes-policy-board" },
+    boardPart.parts), profile);
+  let narrow = false;
+
+  /**
+   * Lay the picture out for a frame `width` pixels wide: side by side, or (under NARROW_BELOW)
+   * the profile under the board. Returns whether it is the narrow layout.
+   * @param {number} width
+   */
+  const fit = (width) => {
+    const now = width > 0 && width < NARROW_BELOW;
+    if (now === narrow) return narrow;
+    narrow = now;
+    const [w, ht] = narrow ? [NARROW.width, NARROW.height] : [WIDTH, HEIGHT];
+    for (const el of [svg, background]) {
+      attr(el, "width", String(w));
+      attr(el, "height", String(ht));
+    }
+    attr(svg, "viewBox", `0 0 ${w} ${ht}`);
+    svg.classList.toggle("chutes-policy-narrow", narrow);
+    if (narrow) attr(profile, "transform", `translate(${NARROW.profileX} ${NARROW.profileY})`);
+    else profile.removeAttribute("transform");
+    return narrow;
+  };
 
   /**
    * Draw `shown`; returns the picture's description (also its aria-label).
@@ -335,5 +366,5 @@ export function createPolicyPicture({ id, board, name }) {
     attr(svg, "aria-label", words);
     return words;
   };
-  return { svg, draw, describe: () => svg.getAttribute("aria-label") ?? "" };
+  return { svg, draw, fit, describe: () => svg.getAttribute("aria-label") ?? "" };
 }

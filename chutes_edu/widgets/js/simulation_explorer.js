@@ -21,8 +21,9 @@
  * - `mount(el, {board_json, board_name, games, random_seed, turn_cap})`: the same explorer on a
  *   page with no widget manager (the course website), on `createModel`'s stand-in for a model.
  *
- * A change of the board, the number of games or the seed (or the "run" button) plays the games
- * anew, a few milliseconds at a time (`simulateInSteps`, a slice of rolls per step, driven in
+ * The "run" button draws a new seed (`newSeed`: any seed but the one in use), shows it in the seed
+ * box and saves it, so each press plays new games that the seed box can play again. A change of
+ * the board, the number of games or the seed plays the games anew, a few milliseconds at a time (`simulateInSteps`, a slice of rolls per step, driven in
  * tasks of about `TASK_MS`, each the page's next task), so 10^5 games never hold the page; the
  * progress bar follows, and a newer run stops an older one. A change of the cap only redraws the
  * games already played. Each drawing renews the picture with its description, the readout, and a
@@ -51,6 +52,19 @@ export const TRAITS = ["board_json", "board_name", "games", "random_seed", "turn
 
 /** The longest cap the slider offers (turns); 0 is no cap. */
 export const MAX_CAP = 300;
+
+/**
+ * A seed for the "run" button: drawn uniformly from 0..MAX_SEED leaving out `previous` (the seed
+ * in use), so that each press plays games the page has not just shown.
+ * @param {number} previous the seed in use (0..MAX_SEED)
+ * @param {() => number} [random] a source of numbers in [0, 1)
+ * @returns {number}
+ */
+export function newSeed(previous, random = Math.random) {
+  const used = checkSeed(previous);
+  const drawn = Math.min(Math.floor(random() * MAX_SEED), MAX_SEED - 1);   // MAX_SEED choices
+  return drawn >= used ? drawn + 1 : drawn;
+}
 
 /** The longest stretch of playing in one task of the page (ms): well under a frame. */
 const TASK_MS = 8;
@@ -215,7 +229,7 @@ function controls(/** @type {Simulation} */ sim) {
   const seed = numberBox({ id: `${id}-seed`, label: "random seed", min: 0, max: MAX_SEED,
     className: "chutes-seed", onCommit: commitSeed });
   const runButton = /** @type {HTMLButtonElement} */ (h("button", { type: "button",
-    class: "chutes-run", title: "play the games", text: "run" }));
+    class: "chutes-run", title: "play new games (a new random seed)", text: "run" }));
   const progress = /** @type {HTMLProgressElement} */ (h("progress", { id: `${id}-progress`,
     max: 100, value: 0 }));
   const progressBox = h("div", { class: "chutes-progress" },
@@ -224,7 +238,12 @@ function controls(/** @type {Simulation} */ sim) {
     max: MAX_CAP, step: 1, decimals: 0, unit: "turns", className: "chutes-cap",
     onInput: (v) => save(sim, "turn_cap", v) });
   runButton.addEventListener("click", () => {
-    if (commitGames(n.input.value) && commitSeed(seed.input.value)) play(sim, true);
+    if (!commitGames(n.input.value)) return;
+    const fresh = newSeed(sim.model.get("random_seed"));
+    seed.set(fresh);
+    sim.message.say("");
+    save(sim, "random_seed", fresh);
+    play(sim);                         // no-op when the change of seed has started the run
   });
   return { n, seed, runButton, progress, progressBox, cap };
 }
