@@ -227,11 +227,9 @@ def test_readable_on_a_phone(width):
     37%, its targets about 4 px high); nothing in the explorer scrolls sideways and the page is
     no wider than the screen. At 1100 px the two panels stay side by side."""
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": width, "height": 844})
         refused: list[str] = []
-        _serve(page, refused, _start(MILTON_BRADLEY_1943))
-        page.goto("http://policy.test/", timeout=60_000)
-        page.locator(".chutes-policy-explorer .chutes-readout b").first.wait_for()
+        page = EXPLORER.open(chromium, _start(MILTON_BRADLEY_1943), refused=refused,
+                             viewport=(width, 844), ready=".chutes-readout b")
         browser.settle(page, quiet=500)
         seen = page.evaluate(_MEASURE_390)
         if width < 600:
