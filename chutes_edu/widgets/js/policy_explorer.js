@@ -96,6 +96,19 @@ function* analysis({ board, exact, lean, discount }) {
   }
 }
 
+/** The explorer's title, then `parts`, in `el`; returns the explorer's root. */
+function layOut(/** @type {HTMLElement} */ el, /** @type {Node[]} */ parts) {
+  el.classList.add("chutes-explorer", "chutes-policy-explorer");
+  const root = h("div", { class: "chutes-policy-root" }, [
+    h("p", { class: "chutes-policy-title" }, [h("b", { text: "Aiming" }),
+      ": choose how accurately the token moves and the discount; the value of each square and " +
+      "the best target from it follow."]),
+    ...parts,
+  ]);
+  el.append(root);
+  return root;
+}
+
 /**
  * Draw the explorer into `el` for `model`; returns a function that stops listening.
  * @param {any} model
@@ -186,15 +199,8 @@ function render(model, el) {
     else root.setAttribute("aria-busy", "true");
   }
 
-  el.classList.add("chutes-explorer", "chutes-policy-explorer");
-  const root = h("div", { class: "chutes-policy-root" }, [
-    h("p", { class: "chutes-policy-title" }, [h("b", { text: "Aiming" }),
-      ": choose how accurately the token moves and the discount; the value of each square and " +
-      "the best target from it follow."]),
-    ...controls.map((control) => control.box),
-    readout, message.el, frame, live.el,
-  ]);
-  el.append(root);
+  const root = layOut(el, [...controls.map((control) => control.box), readout, message.el, frame,
+    live.el]);
   // A phone's narrow page: the picture lays itself out again when its frame's width changes.
   const resize = typeof ResizeObserver === "function"
     ? new ResizeObserver(() => picture?.fit(frame.clientWidth)) : null;
