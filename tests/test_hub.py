@@ -26,6 +26,7 @@ Skipped, with the reason, only where npm/node or a free port on 127.0.0.1 is una
 from __future__ import annotations
 
 import html
+import inspect
 import json
 import os
 import re
@@ -83,6 +84,34 @@ _kernel_ports = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_kernel_ports)
 _kernel_ports.use_port_block(*(int(n) for n in os.environ["CHUTES_TEST_KERNEL_PORTS"].split("+")))
 '''
+
+
+# A pod of Zero to JupyterHub: each server in a mount and PID namespace of its own (bubblewrap), as
+# one shared uid (jovyan, 1000; here mapped to the test's own user, with no capabilities). It sees
+# the system, the venv and the checkout read-only, its own home read-write, a private /tmp, and
+# nothing else of the hub's folder (no other home, no hub database or cookie secret); /proc shows
+# only its own processes (no other server's token in anyone's environment). The network is
+# shared, so it reaches the hub on 127.0.0.1 (a pod reaches it through the cluster's network).
+BWRAP = shutil.which("bwrap") or "/usr/bin/bwrap"
+POD_UID, POD_GID = 1000, 100
+
+
+def pod_command(home: Path | str, hidden: list[Path | str], visible: list[Path | str],
+                command: list[str]) -> list[str]:
+    """The bubblewrap command line that runs `command` as a pod would (see BWRAP above).
+
+    `hidden` are folders replaced by empty ones (besides /tmp); `visible` are paths inside them
+    the pod may read; `home` is the one folder it may write (besides its private /tmp)."""
+    argv = [BWRAP, "--unshare-user", "--uid", str(POD_UID), "--gid", str(POD_GID),
+            "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", "jupyter",
+            "--die-with-parent", "--new-session",
+            "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    for folder in hidden:
+        argv += ["--tmpfs", str(folder)]
+    for path in visible:
+        argv += ["--ro-bind", str(path), str(path)]
+    argv += ["--bind", str(home), str(home), "--chdir", str(home), "--", *command]
+    return argv
 
 
 def _kernel_ports_base() -> int:
@@ -192,9 +221,12 @@ def git_pull_link(hub_url: str, repo: str, branch: str = BRANCH, targetpath: str
 class Hub:
     """A JupyterHub on 127.0.0.1 with its proxy, and a record of every process it started."""
 
-    def __init__(self, base: Path, chp: str, extra_config: str = "") -> None:
+    def __init__(self, base: Path, chp: str, extra_config: str = "",
+                 visible: list[Path] | None = None) -> None:
         """Start the hub. `extra_config` (Python) is appended to its jupyterhub_config.py: later
-        settings win, so another test can add users, a pre-spawn hook or a service."""
+        settings win, so another test can add users, a pre-spawn hook or a service. Every server
+        runs in a pod of its own (`pod_command`): of the hub's folder `base` it sees its own home,
+        the one-machine config folder and the paths in `visible` (read-only), nothing else."""
         self.base = base
         self.homes = base / "homes"
         self.homes.mkdir()
@@ -222,12 +254,31 @@ c.JupyterHub.cookie_secret_file = "{base / 'jupyterhub_cookie_secret'}"
 c.JupyterHub.pid_file = "{base / 'jupyterhub.pid'}"
 c.JupyterHub.cleanup_servers = True
 c.JupyterHub.cleanup_proxy = True
+from pathlib import Path
 c.JupyterHub.authenticator_class = "shared-password"
 c.SharedPasswordAuthenticator.user_password = {PASSWORD!r}
 c.Authenticator.allowed_users = {{f"student{{i:02d}}" for i in range(1, {STUDENTS} + 1)}}
-c.JupyterHub.spawner_class = "simple"
+
+from jupyterhub.spawner import SimpleLocalProcessSpawner
+
+BWRAP, POD_UID, POD_GID = {BWRAP!r}, {POD_UID}, {POD_GID}
+{inspect.getsource(pod_command)}
+
+class PodSpawner(SimpleLocalProcessSpawner):  # each server in a pod of its own (bubblewrap)
+    async def start(self):
+        self.cmd = pod_command(self.home_dir, {[str(base)]!r},
+                               {[str(self.one_machine), *(str(v) for v in (visible or []))]!r},
+                               [{str(bin_dir / 'jupyterhub-singleuser')!r}])
+        return await super().start()
+
+    def user_env(self, env):
+        env = super().user_env(env)
+        env["USER"] = "jovyan"  # the image's user, as in every Zero to JupyterHub pod
+        return env
+
+
+c.JupyterHub.spawner_class = PodSpawner
 c.SimpleLocalProcessSpawner.home_dir_template = "{self.homes}/{{username}}"
-c.Spawner.cmd = [{str(bin_dir / 'jupyterhub-singleuser')!r}]
 c.Spawner.args = ["--ServerApp.allow_root=True"]
 c.Spawner.default_url = "/lab"
 
@@ -289,13 +340,16 @@ c.JupyterHub.tornado_settings = {{"slow_spawn_timeout": 1}}
         for p in children:
             self.seen.setdefault(p.pid, p)
         self.hub_peak = max(self.hub_peak, self.proc.memory_info().rss)
-        for server in self.proc.children():
+        for child in self.proc.children():
             try:
-                cmd = " ".join(server.cmdline())
+                cmd = " ".join(child.cmdline())
                 if "configurable-http-proxy" in cmd:
-                    self.proxy_peak = max(self.proxy_peak, server.memory_info().rss)
+                    self.proxy_peak = max(self.proxy_peak, child.memory_info().rss)
                     continue
                 if "jupyterhub-singleuser" not in cmd:
+                    continue
+                server = _server_in_pod(child)
+                if server is None:
                     continue
                 user = server.environ().get("JUPYTERHUB_USER", "?")
                 rss_server = server.memory_info().rss
@@ -354,6 +408,15 @@ c.JupyterHub.tornado_settings = {{"slow_spawn_timeout": 1}}
             except psutil.Error:
                 pass
         return names
+
+
+def _server_in_pod(pod: Any) -> Any:
+    """The jupyterhub-singleuser process inside a pod (bubblewrap and its init process above it)."""
+    for p in [pod, *pod.children(recursive=True)]:
+        line = p.cmdline()
+        if line and Path(line[0]).name != "bwrap" and any("jupyterhub-singleuser" in a for a in line):
+            return p
+    return None
 
 
 def _hwm(pid: int) -> int:
@@ -618,7 +681,7 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> Any:
     upstream = _teacher_pushes_the_course(base)
     started = time.monotonic()
     deadline = started + DEADLINE
-    hub = Hub(base, chp)
+    hub = Hub(base, chp, visible=[upstream.bare])
     try:
         link = git_pull_link(hub.url, upstream.url)
         students = [Student(f"student{i:02d}", hub.url) for i in range(1, STUDENTS + 1)]
