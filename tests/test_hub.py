@@ -869,3 +869,52 @@ def test_the_documented_link_and_config_match_what_the_test_uses() -> None:
     requirements = (ROOT / "binder" / "requirements.txt").read_text()
     assert re.search(r"^nbgitpuller==", requirements, re.M)
     assert (ROOT / "binder" / "runtime.txt").read_text().strip().startswith("python-3.")
+
+
+# What a student's code can find of other servers: their hub tokens (in any process's environment)
+# and their homes. Run with the student's own token; prints what it found.
+PROBE = r"""
+import glob, os, sys
+tokens = set()
+for environ in glob.glob("/proc/[0-9]*/environ"):
+    try:
+        data = open(environ, "rb").read()
+    except OSError:
+        continue
+    tokens |= {item.split(b"=", 1)[1].decode() for item in data.split(b"\0")
+               if item.startswith(b"JUPYTERHUB_API_TOKEN=")}
+print("tokens", *sorted(tokens))
+print("classmate's home", os.path.exists(sys.argv[1]))
+print("uid", os.getuid())
+"""
+
+
+def test_a_pod_hides_other_servers_tokens_and_homes(tmp_path: Path) -> None:
+    """The hub test's pods (pod_command) against a student reading another server's token or
+    home; without the pod (the test hub before: every server a process of one machine, one uid)
+    the same code finds both."""
+    if not Path(BWRAP).exists():
+        pytest.skip("bubblewrap (bwrap) is not installed")
+    homes = tmp_path / "homes"
+    ada, mallory = homes / "ada", homes / "mallory"
+    for home in (ada, mallory):
+        home.mkdir(parents=True)
+    (ada / "work.txt").write_text("ada's work")
+    theirs, mine = uuid.uuid4().hex, uuid.uuid4().hex
+    base_env = {k: v for k, v in os.environ.items() if k != "JUPYTERHUB_API_TOKEN"}
+    ada_server = subprocess.Popen(["sleep", "120"], env={**base_env, "JUPYTERHUB_API_TOKEN": theirs})
+    try:
+        probe = [sys.executable, "-c", PROBE, str(ada / "work.txt")]
+        env = {**base_env, "JUPYTERHUB_API_TOKEN": mine}
+        before = subprocess.run(probe, env=env, capture_output=True, text=True, timeout=60, cwd=mallory)
+        assert before.returncode == 0, before.stderr
+        assert theirs in before.stdout and "classmate's home True" in before.stdout, before.stdout
+        after = subprocess.run(pod_command(mallory, [tmp_path], [], probe), env=env,
+                               capture_output=True, text=True, timeout=60)
+        assert after.returncode == 0, after.stderr
+        assert mine in after.stdout, after.stdout  # the probe works: it finds its own token
+        assert theirs not in after.stdout and "classmate's home False" in after.stdout, after.stdout
+        assert f"uid {POD_UID}" in after.stdout
+    finally:
+        ada_server.kill()
+        ada_server.wait(timeout=30)
