@@ -2,8 +2,9 @@
 
 The test starts a real JupyterHub on 127.0.0.1 (`jupyterhub` from PyPI, `configurable-http-proxy`
 from npm, installed at test time into a cache under the developers' venv unless it is on PATH),
-with SimpleLocalProcessSpawner (each student has a home folder under a temp dir) and a shared
-password. The teacher pushes the course to a bare git repository; STUDENTS students then, all at
+with SimpleLocalProcessSpawner (each student has a home folder under a temp dir) starting each
+server in a pod of its own, as Zero to JupyterHub does (`pod_command`: bubblewrap, /usr/bin/bwrap;
+its own mount and PID namespace, uid 1000, its home, a private /tmp), and a shared password. The teacher pushes the course to a bare git repository; STUDENTS students then, all at
 once, do what a class does with the teacher's nbgitpuller link:
 
 1. follow the link, log in, launch their server; nbgitpuller clones the course into their home
@@ -20,7 +21,7 @@ hub/README.md turns them into a sizing table. Everything the hub started is stop
 The single-user servers run from this venv, where chutes_edu is installed editable from the
 checkout under test (a real hub image installs it with repo2docker + binder/postBuild).
 
-Skipped, with the reason, only where npm/node or a free port on 127.0.0.1 is unavailable.
+Skipped, with the reason, only where npm/node, bubblewrap or a free port on 127.0.0.1 is unavailable.
 """
 
 from __future__ import annotations
@@ -227,6 +228,8 @@ class Hub:
         settings win, so another test can add users, a pre-spawn hook or a service. Every server
         runs in a pod of its own (`pod_command`): of the hub's folder `base` it sees its own home,
         the one-machine config folder and the paths in `visible` (read-only), nothing else."""
+        if not Path(BWRAP).exists():
+            pytest.skip("bubblewrap (bwrap) is not installed: the hub's pods need it")
         self.base = base
         self.homes = base / "homes"
         self.homes.mkdir()

@@ -1,46 +1,48 @@
 """Graded work on a real JupyterHub: one nbgrader round, teacher and ten students, end to end.
 
-The test starts a real JupyterHub on 127.0.0.1 (tests/test_hub.py's `Hub`: SimpleLocalProcessSpawner,
-configurable-http-proxy from npm), with a teacher (an admin) and STUDENTS students, set up the way
-hub/config.yaml sets up Zero to JupyterHub, and read from that very file:
+The test starts a real JupyterHub on 127.0.0.1 (tests/test_hub.py's `Hub`: every server in a pod of
+its own, bubblewrap; configurable-http-proxy from npm), with a teacher (an admin) and STUDENTS
+students, set up the way hub/config.yaml sets up Zero to JupyterHub, and read from that very file:
 
 - every server gets the image's settings (binder/student_settings.py, which binder/postBuild runs:
   nbgrader's "Assignments" tab on, formgrader, create assignment and course list off) and the
-  students' nbgrader_config.py of `singleuser.extraFiles` (the shared exchange, the course id);
-- one folder on disk is the exchange, shared by every server (the ReadWriteMany volume of
-  `singleuser.storage.extraVolumes`);
+  students' nbgrader_config.py of `singleuser.extraFiles` (ngshare_exchange, the course id), with
+  ngshare's client installed as the image installs it (`_ngshare_exchange`);
+- ngshare, the exchange, runs as the hub service of `hub.services.ngshare` (here started by the hub,
+  in an environment of its own as in its chart's image; its admin from hub/ngshare.yaml);
 - the pre-spawn hook of `hub.extraConfig` puts the teacher's config folder (the `/etc/jupyter/teacher`
-  files of `singleuser.extraFiles`) first in the teacher's config path: formgrader and the course
-  folder `~/course` (the repository's nbgrader_config.py and set 1 in `source/`, TEACHING.md).
+  files of `singleuser.extraFiles`) first in the teacher's config path: formgrader (which Lab may
+  frame) and the course folder `~/course` (the repository's nbgrader_config.py and set 1 in
+  `source/`, TEACHING.md).
 
 Then one round, each step through the REST endpoints Lab's buttons call:
 
+0. the teacher sets up the course and the roster in ngshare (ngshare-course-management) and in the
+   gradebook, in a kernel of their server, as hub/README.md says;
 1. the teacher generates and releases set 1 (`01_exercises_waiting_for_heads`) with formgrader;
 2. every student, at once, lists and fetches it on their own server (the Assignments tab), works
    (odd-numbered students write the worked solutions into the answer cells, even-numbered ones leave
-   it blank; the notebook is saved through the contents API), validates and submits;
+   it blank; the notebook is saved through the contents API), validates and submits; then the last
+   student tries every exchange attack of issue 35 from a kernel of their own (`ATTACK`);
 3. the teacher collects, autogrades each submission, generates and releases feedback (formgrader);
 4. every student fetches their feedback: an HTML file in their home.
 
 It asserts that students cannot reach formgrader or the gradebook (404 on their own server, 403 on
 the teacher's) and the teacher can; that the gradebook holds every autograded point of set 1 for the
-worked solutions and 0 for a blank notebook; and that feedback arrives. Each phase is timed; the
+worked solutions and 0 for a blank notebook; that feedback arrives; that each attack is blocked,
+by its effect (what the teacher collected, the recorded time, the grades, the tokens found); and that
+the teacher's formgrader may be framed by their Lab and a student's pages by nobody. One test shows
+the same attacks succeeding on the shared-folder exchange used before. Each phase is timed; the
 times go to tests/artifacts/hub_grading.json and a printed summary (hub/README.md, section 6, quotes
 them). They are recorded, never asserted; only a generous deadline bounds the test. Everything the
 hub started is stopped by process id.
 
-Not realistic here: SimpleLocalProcessSpawner runs every server as root, so the exchange's Unix
-permissions keep nobody out, and nbgrader, which names a student by their Unix user (or by
-$JUPYTERHUB_USER when that user is jovyan, as on Zero to JupyterHub), would call every student
-"root". A test-only nbgrader_config.py therefore names each student by $JUPYTERHUB_USER, which is
-what nbgrader does on a Zero to JupyterHub pod. Users reach their servers with API tokens the hub
-issues them (the test's service asks for them) instead of the browser's cookie: the same endpoints,
-the same hub permissions.
+Users reach their servers with API tokens the hub issues them (the test's service asks for them)
+instead of the browser's cookie: the same endpoints, the same hub permissions.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -77,8 +79,6 @@ yaml = pytest.importorskip("yaml")
 websocket = pytest.importorskip("websocket")  # websocket-client
 pytest.importorskip("jupyterhub")
 pytest.importorskip("nbgrader")
-if importlib.util.find_spec("ngshare_exchange") is None:  # it needs $USER when imported
-    pytest.skip("ngshare_exchange is not installed", allow_module_level=True)
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
@@ -181,6 +181,35 @@ def _ngshare_python() -> str:
     return str(python)
 
 
+NGSHARE_CLIENT = ["ngshare-exchange==0.5.3", "rapidfuzz==3.14.6"]
+
+
+def _ngshare_exchange() -> Path:
+    """ngshare's nbgrader client for the servers, installed as a hub image installs it: without
+    its dependencies (its metadata asks for jupyter_core<4.11.2, which JupyterLab 4 cannot have;
+    hub/README.md, section 6), into a cache folder under the venv that the servers put first on
+    their PYTHONPATH (and its bin/, with ngshare-course-management, on their PATH)."""
+    cache = Path(sys.prefix) / "share" / "chutes-hub-test" / "ngshare-exchange-0.5.3"
+    if not (cache / "ngshare_exchange" / "__init__.py").exists():
+        partial = cache.with_name(cache.name + f".partial-{os.getpid()}")
+        shutil.rmtree(partial, ignore_errors=True)
+        try:
+            done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                                   "--disable-pip-version-check", "--target", str(partial),
+                                   *NGSHARE_CLIENT], capture_output=True, text=True, timeout=600)
+        except subprocess.TimeoutExpired:
+            pytest.skip("installing ngshare-exchange timed out (is PyPI reachable?)")
+        if done.returncode != 0:
+            shutil.rmtree(partial, ignore_errors=True)
+            pytest.skip(f"pip could not install ngshare-exchange:\n{done.stderr[-1500:]}")
+        if not cache.exists():
+            # the console script's shebang names this venv's Python, not the folder: safe to move
+            partial.rename(cache)
+        else:
+            shutil.rmtree(partial, ignore_errors=True)
+    return cache
+
+
 def _ngshare_service(base: Path) -> tuple[dict[str, Any], list[str]]:
     """hub/config.yaml's hub.services.ngshare, run by this hub as a managed service (on a cluster
     ngshare's own chart runs it, with the admins of hub/ngshare.yaml), and those admins."""
@@ -199,21 +228,25 @@ def _ngshare_service(base: Path) -> tuple[dict[str, Any], list[str]]:
 
 
 def _hub_config(image_etc: Path, everyone: Path, teacher: Path, hook: str,
-                ngshare: dict[str, Any]) -> str:
+                ngshare: dict[str, Any], client: Path) -> str:
     """What this test adds to test_hub's jupyterhub_config.py (later settings win)."""
     students = {f"student{i:02d}" for i in range(1, STUDENTS + 1)}
     environment = yaml.safe_load((ROOT / "hub" / "config.yaml").read_text())["singleuser"]["extraEnv"]
     assert environment.get(SECRET_VARIABLE), "hub/config.yaml gives every server a course secret"
     return f'''
 # ---- tests/test_hub_grading.py: a teacher, {STUDENTS} students, nbgrader as in hub/config.yaml
+import os
 c.Authenticator.allowed_users = {sorted(students | {TEACHER})!r}
 c.Authenticator.admin_users = {{{TEACHER!r}}}
 # The image's settings (sys.prefix) and /etc/jupyter of a pod: below a teacher's folder in priority.
 # singleuser.extraEnv of hub/config.yaml (the course secret: every student has their own numbers)
 # (test_hub's one-machine folder last: it only keeps kernels' ports apart)
+# ngshare's client as the image has it (`_ngshare_exchange`)
 c.Spawner.environment = {{**c.Spawner.environment, **{environment!r},
                           "JUPYTER_CONFIG_PATH": {os.pathsep.join([str(everyone), str(image_etc)])!r}
-                                                 + {os.pathsep!r} + c.Spawner.environment["JUPYTER_CONFIG_PATH"]}}
+                                                 + {os.pathsep!r} + c.Spawner.environment["JUPYTER_CONFIG_PATH"],
+                          "PYTHONPATH": {str(client)!r},
+                          "PATH": {str(client / "bin")!r} + {os.pathsep!r} + os.environ["PATH"]}}
 # hub.services of hub/config.yaml: ngshare, the exchange. And the test, which drives the hub as a
 # service: it starts servers and gives each user a token of their own.
 c.JupyterHub.services = [{ngshare!r},
@@ -550,6 +583,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Round]:
     base = tmp_path_factory.mktemp("hub-grading")
     image_etc, everyone, teacher_etc, hook = _write_configs(base)
     ngshare, _admins = _ngshare_service(base)
+    client = _ngshare_exchange()
     started = time.monotonic()
     deadline = started + DEADLINE
     phases: dict[str, float] = {}
@@ -558,7 +592,8 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Round]:
         phases[name] = round(time.monotonic() - t0, 2)
 
     t0 = time.monotonic()
-    hub = Hub(base, chp, extra_config=_hub_config(image_etc, everyone, teacher_etc, hook, ngshare),
+    hub = Hub(base, chp, extra_config=_hub_config(image_etc, everyone, teacher_etc, hook, ngshare,
+                                                  client),
               visible=[image_etc.parent.parent, everyone, teacher_etc])
     _point_at_hub(everyone, hub)
     phase("hub start", t0)
