@@ -181,7 +181,7 @@ def _ngshare_python() -> str:
     return str(python)
 
 
-NGSHARE_CLIENT = ["ngshare-exchange==0.5.3", "rapidfuzz==3.14.6"]
+NGSHARE_CLIENT = ["ngshare-exchange==0.5.3"]  # rapidfuzz and traitlets come with nbgrader
 
 
 def _ngshare_exchange() -> Path:
