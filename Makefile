@@ -35,8 +35,10 @@ FRONT_NPM  := node_modules/.package-lock.json
 # The teacher's grading set-up (`make teacher`; TEACHING.md, "Running the course with nbgrader"):
 # .venv-teacher is the students' pinned environment plus nbgrader (binder/requirements-teacher.txt),
 # and COURSE_DIR the nbgrader course folder, outside the repository so that `git pull` never meets
-# students' work. ROSTER (CSV) and SCHEDULE (CSV or TOML, dates in TIMEZONE) are imported when
-# given; GENERATE=no leaves `nbgrader generate_assignment` (about 15 s for all sets) to later.
+# students' work: the course folder is `../chutes-course-grading` on your own machine (the default
+# of `make teacher`) and `~/course` on a hub (`make teacher COURSE_DIR=~/course`). ROSTER (CSV)
+# and SCHEDULE (CSV or TOML, dates in TIMEZONE) are imported when given; GENERATE=no leaves
+# `nbgrader generate_assignment` (about 15 s for all sets) to later.
 TEACHER_VENV  ?= .venv-teacher
 TEACHER_STAMP := $(TEACHER_VENV)/.installed
 COURSE_DIR    ?= ../chutes-course-grading

@@ -2,8 +2,9 @@
 
 The test starts a real JupyterHub on 127.0.0.1 (`jupyterhub` from PyPI, `configurable-http-proxy`
 from npm, installed at test time into a cache under the developers' venv unless it is on PATH),
-with SimpleLocalProcessSpawner (each student has a home folder under a temp dir) and a shared
-password. The teacher pushes the course to a bare git repository; STUDENTS students then, all at
+with SimpleLocalProcessSpawner (each student has a home folder under a temp dir) starting each
+server in a pod of its own, as Zero to JupyterHub does (`pod_command`: bubblewrap, /usr/bin/bwrap;
+its own mount and PID namespace, uid 1000, its home, a private /tmp), and a shared password. The teacher pushes the course to a bare git repository; STUDENTS students then, all at
 once, do what a class does with the teacher's nbgitpuller link:
 
 1. follow the link, log in, launch their server; nbgitpuller clones the course into their home
@@ -20,12 +21,13 @@ hub/README.md turns them into a sizing table. Everything the hub started is stop
 The single-user servers run from this venv, where chutes_edu is installed editable from the
 checkout under test (a real hub image installs it with repo2docker + binder/postBuild).
 
-Skipped, with the reason, only where npm/node or a free port on 127.0.0.1 is unavailable.
+Skipped, with the reason, only where npm/node, bubblewrap or a free port on 127.0.0.1 is unavailable.
 """
 
 from __future__ import annotations
 
 import html
+import inspect
 import json
 import os
 import re
@@ -83,6 +85,34 @@ _kernel_ports = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_kernel_ports)
 _kernel_ports.use_port_block(*(int(n) for n in os.environ["CHUTES_TEST_KERNEL_PORTS"].split("+")))
 '''
+
+
+# A pod of Zero to JupyterHub: each server in a mount and PID namespace of its own (bubblewrap), as
+# one shared uid (jovyan, 1000; here mapped to the test's own user, with no capabilities). It sees
+# the system, the venv and the checkout read-only, its own home read-write, a private /tmp, and
+# nothing else of the hub's folder (no other home, no hub database or cookie secret); /proc shows
+# only its own processes (no other server's token in anyone's environment). The network is
+# shared, so it reaches the hub on 127.0.0.1 (a pod reaches it through the cluster's network).
+BWRAP = shutil.which("bwrap") or "/usr/bin/bwrap"
+POD_UID, POD_GID = 1000, 100
+
+
+def pod_command(home: Path | str, hidden: list[Path | str], visible: list[Path | str],
+                command: list[str]) -> list[str]:
+    """The bubblewrap command line that runs `command` as a pod would (see BWRAP above).
+
+    `hidden` are folders replaced by empty ones (besides /tmp); `visible` are paths inside them
+    the pod may read; `home` is the one folder it may write (besides its private /tmp)."""
+    argv = [BWRAP, "--unshare-user", "--uid", str(POD_UID), "--gid", str(POD_GID),
+            "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", "jupyter",
+            "--die-with-parent", "--new-session",
+            "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    for folder in hidden:
+        argv += ["--tmpfs", str(folder)]
+    for path in visible:
+        argv += ["--ro-bind", str(path), str(path)]
+    argv += ["--bind", str(home), str(home), "--chdir", str(home), "--", *command]
+    return argv
 
 
 def _kernel_ports_base() -> int:
@@ -192,9 +222,14 @@ def git_pull_link(hub_url: str, repo: str, branch: str = BRANCH, targetpath: str
 class Hub:
     """A JupyterHub on 127.0.0.1 with its proxy, and a record of every process it started."""
 
-    def __init__(self, base: Path, chp: str, extra_config: str = "") -> None:
+    def __init__(self, base: Path, chp: str, extra_config: str = "",
+                 visible: list[Path] | None = None) -> None:
         """Start the hub. `extra_config` (Python) is appended to its jupyterhub_config.py: later
-        settings win, so another test can add users, a pre-spawn hook or a service."""
+        settings win, so another test can add users, a pre-spawn hook or a service. Every server
+        runs in a pod of its own (`pod_command`): of the hub's folder `base` it sees its own home,
+        the one-machine config folder and the paths in `visible` (read-only), nothing else."""
+        if not Path(BWRAP).exists():
+            pytest.skip("bubblewrap (bwrap) is not installed: the hub's pods need it")
         self.base = base
         self.homes = base / "homes"
         self.homes.mkdir()
@@ -222,12 +257,31 @@ c.JupyterHub.cookie_secret_file = "{base / 'jupyterhub_cookie_secret'}"
 c.JupyterHub.pid_file = "{base / 'jupyterhub.pid'}"
 c.JupyterHub.cleanup_servers = True
 c.JupyterHub.cleanup_proxy = True
+from pathlib import Path
 c.JupyterHub.authenticator_class = "shared-password"
 c.SharedPasswordAuthenticator.user_password = {PASSWORD!r}
 c.Authenticator.allowed_users = {{f"student{{i:02d}}" for i in range(1, {STUDENTS} + 1)}}
-c.JupyterHub.spawner_class = "simple"
+
+from jupyterhub.spawner import SimpleLocalProcessSpawner
+
+BWRAP, POD_UID, POD_GID = {BWRAP!r}, {POD_UID}, {POD_GID}
+{inspect.getsource(pod_command)}
+
+class PodSpawner(SimpleLocalProcessSpawner):  # each server in a pod of its own (bubblewrap)
+    async def start(self):
+        self.cmd = pod_command(self.home_dir, {[str(base)]!r},
+                               {[str(self.one_machine), *(str(v) for v in (visible or []))]!r},
+                               [{str(bin_dir / 'jupyterhub-singleuser')!r}])
+        return await super().start()
+
+    def user_env(self, env):
+        env = super().user_env(env)
+        env["USER"] = "jovyan"  # the image's user, as in every Zero to JupyterHub pod
+        return env
+
+
+c.JupyterHub.spawner_class = PodSpawner
 c.SimpleLocalProcessSpawner.home_dir_template = "{self.homes}/{{username}}"
-c.Spawner.cmd = [{str(bin_dir / 'jupyterhub-singleuser')!r}]
 c.Spawner.args = ["--ServerApp.allow_root=True"]
 c.Spawner.default_url = "/lab"
 
@@ -289,13 +343,16 @@ c.JupyterHub.tornado_settings = {{"slow_spawn_timeout": 1}}
         for p in children:
             self.seen.setdefault(p.pid, p)
         self.hub_peak = max(self.hub_peak, self.proc.memory_info().rss)
-        for server in self.proc.children():
+        for child in self.proc.children():
             try:
-                cmd = " ".join(server.cmdline())
+                cmd = " ".join(child.cmdline())
                 if "configurable-http-proxy" in cmd:
-                    self.proxy_peak = max(self.proxy_peak, server.memory_info().rss)
+                    self.proxy_peak = max(self.proxy_peak, child.memory_info().rss)
                     continue
                 if "jupyterhub-singleuser" not in cmd:
+                    continue
+                server = _server_in_pod(child)
+                if server is None:
                     continue
                 user = server.environ().get("JUPYTERHUB_USER", "?")
                 rss_server = server.memory_info().rss
@@ -354,6 +411,15 @@ c.JupyterHub.tornado_settings = {{"slow_spawn_timeout": 1}}
             except psutil.Error:
                 pass
         return names
+
+
+def _server_in_pod(pod: Any) -> Any:
+    """The jupyterhub-singleuser process inside a pod (bubblewrap and its init process above it)."""
+    for p in [pod, *pod.children(recursive=True)]:
+        line = p.cmdline()
+        if line and Path(line[0]).name != "bwrap" and any("jupyterhub-singleuser" in a for a in line):
+            return p
+    return None
 
 
 def _hwm(pid: int) -> int:
@@ -618,7 +684,7 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> Any:
     upstream = _teacher_pushes_the_course(base)
     started = time.monotonic()
     deadline = started + DEADLINE
-    hub = Hub(base, chp)
+    hub = Hub(base, chp, visible=[upstream.bare])
     try:
         link = git_pull_link(hub.url, upstream.url)
         students = [Student(f"student{i:02d}", hub.url) for i in range(1, STUDENTS + 1)]
@@ -806,3 +872,52 @@ def test_the_documented_link_and_config_match_what_the_test_uses() -> None:
     requirements = (ROOT / "binder" / "requirements.txt").read_text()
     assert re.search(r"^nbgitpuller==", requirements, re.M)
     assert (ROOT / "binder" / "runtime.txt").read_text().strip().startswith("python-3.")
+
+
+# What a student's code can find of other servers: their hub tokens (in any process's environment)
+# and their homes. Run with the student's own token; prints what it found.
+PROBE = r"""
+import glob, os, sys
+tokens = set()
+for environ in glob.glob("/proc/[0-9]*/environ"):
+    try:
+        data = open(environ, "rb").read()
+    except OSError:
+        continue
+    tokens |= {item.split(b"=", 1)[1].decode() for item in data.split(b"\0")
+               if item.startswith(b"JUPYTERHUB_API_TOKEN=")}
+print("tokens", *sorted(tokens))
+print("classmate's home", os.path.exists(sys.argv[1]))
+print("uid", os.getuid())
+"""
+
+
+def test_a_pod_hides_other_servers_tokens_and_homes(tmp_path: Path) -> None:
+    """The hub test's pods (pod_command) against a student reading another server's token or
+    home; without the pod (the test hub before: every server a process of one machine, one uid)
+    the same code finds both."""
+    if not Path(BWRAP).exists():
+        pytest.skip("bubblewrap (bwrap) is not installed")
+    homes = tmp_path / "homes"
+    ada, mallory = homes / "ada", homes / "mallory"
+    for home in (ada, mallory):
+        home.mkdir(parents=True)
+    (ada / "work.txt").write_text("ada's work")
+    theirs, mine = uuid.uuid4().hex, uuid.uuid4().hex
+    base_env = {k: v for k, v in os.environ.items() if k != "JUPYTERHUB_API_TOKEN"}
+    ada_server = subprocess.Popen(["sleep", "120"], env={**base_env, "JUPYTERHUB_API_TOKEN": theirs})
+    try:
+        probe = [sys.executable, "-c", PROBE, str(ada / "work.txt")]
+        env = {**base_env, "JUPYTERHUB_API_TOKEN": mine}
+        before = subprocess.run(probe, env=env, capture_output=True, text=True, timeout=60, cwd=mallory)
+        assert before.returncode == 0, before.stderr
+        assert theirs in before.stdout and "classmate's home True" in before.stdout, before.stdout
+        after = subprocess.run(pod_command(mallory, [tmp_path], [], probe), env=env,
+                               capture_output=True, text=True, timeout=60)
+        assert after.returncode == 0, after.stderr
+        assert mine in after.stdout, after.stdout  # the probe works: it finds its own token
+        assert theirs not in after.stdout and "classmate's home False" in after.stdout, after.stdout
+        assert f"uid {POD_UID}" in after.stdout
+    finally:
+        ada_server.kill()
+        ada_server.wait(timeout=30)

@@ -71,19 +71,32 @@ def test_the_schema_check_catches_a_misspelt_key() -> None:
     assert any("cull.timeout" in e for e in _errors(config))
 
 
-def test_config_yaml_shares_an_exchange_and_gives_the_teacher_formgrader() -> None:
+def test_config_yaml_uses_ngshare_and_gives_the_teacher_formgrader() -> None:
     config = _config()
     single = config["singleuser"]
-    volume = single["storage"]["extraVolumes"][0]
-    mount = single["storage"]["extraVolumeMounts"][0]
-    assert volume["name"] == mount["name"] and "persistentVolumeClaim" in volume
+    # the exchange is ngshare, a hub service, reached through the proxy; no shared volume any more
+    service = config["hub"]["services"]["ngshare"]
+    assert set(service) == {"url", "api_token"} and service["url"].startswith("http://ngshare")
+    assert "extraVolumes" not in single["storage"] and "exchange" not in json.dumps(single["storage"])
     exchange = single["extraFiles"]["nbgrader-exchange"]
     assert exchange["mountPath"] == "/etc/jupyter/nbgrader_config.py"
-    assert f'c.Exchange.root = "{mount["mountPath"]}"' in exchange["stringData"]
+    assert "from ngshare_exchange import configureExchange" in exchange["stringData"]
+    assert 'configureExchange(c, "http://proxy-public/services/ngshare")' in exchange["stringData"]
+    assert "Exchange.root" not in exchange["stringData"]
+    # ngshare's chart values: the same secret's placeholder, the teacher as ngshare's admin
+    chart = yaml.safe_load((ROOT / "hub" / "ngshare.yaml").read_text())
+    assert chart["ngshare"]["admins"] == config["hub"]["config"]["Authenticator"]["admin_users"]
+    assert "hub_api_token" in chart["ngshare"] and "hub/ngshare.yaml" in service["api_token"]
     # the course id of the students' config is the one of the repository's nbgrader_config.py
     course_id = re.search(r'c\.CourseDirectory\.course_id = "(\w+)"',
                           (ROOT / "nbgrader_config.py").read_text())
     assert course_id and f'c.CourseDirectory.course_id = "{course_id.group(1)}"' in exchange["stringData"]
+    # formgrader may be framed by the teacher's own Lab, and only on the teacher's server
+    teacher_server = single["extraFiles"]["nbgrader-teacher-server"]
+    assert teacher_server["mountPath"].startswith("/etc/jupyter/teacher/")
+    headers = teacher_server["data"]["ServerApp"]["tornado_settings"]["headers"]
+    assert headers == {"Content-Security-Policy": "frame-ancestors 'self'"}
+    assert sum("frame-ancestors" in json.dumps(spec) for spec in single["extraFiles"].values()) == 1
     hook = config["hub"]["extraConfig"]["nbgrader-teacher"]
     assert "c.Spawner.pre_spawn_hook" in hook and "/etc/jupyter/teacher" in hook
     compile(hook, "hub.extraConfig.nbgrader-teacher", "exec")
@@ -106,3 +119,23 @@ def test_students_and_teachers_pin_the_same_nbgrader() -> None:
         return str(found[0])
 
     assert pin("requirements.txt") == pin("requirements-teacher.txt")
+
+
+COURSE_FOLDER = ("the course folder is `../chutes-course-grading` on your own machine (the default "
+                 "of `make teacher`) and `~/course` on a hub (`make teacher COURSE_DIR=~/course`)")
+
+
+def _prose(path: Path) -> str:
+    """A file's words with comment markers and line breaks taken out (a sentence may wrap)."""
+    lines = [re.sub(r"^\s*#\s?", "", line).strip() for line in path.read_text().splitlines()]
+    return re.sub(r"\s+", " ", " ".join(lines))
+
+
+def test_one_course_folder_in_the_same_words_everywhere() -> None:
+    """`make teacher`'s default, hub/config.yaml's ~/course, TEACHING.md and hub/README.md agree."""
+    for name in ("Makefile", "hub/config.yaml", "TEACHING.md", "hub/README.md"):
+        assert COURSE_FOLDER.lower() in _prose(ROOT / name).lower(), name
+    default = re.search(r"^COURSE_DIR\s*\?=\s*(\S+)$", (ROOT / "Makefile").read_text(), re.M)
+    assert default and default.group(1) == "../chutes-course-grading"
+    teacher = _config()["singleuser"]["extraFiles"]["nbgrader-teacher-course"]["stringData"]
+    assert 'c.CourseDirectory.root = os.path.join(os.environ["HOME"], "course")' in teacher

@@ -1,41 +1,44 @@
 """Graded work on a real JupyterHub: one nbgrader round, teacher and ten students, end to end.
 
-The test starts a real JupyterHub on 127.0.0.1 (tests/test_hub.py's `Hub`: SimpleLocalProcessSpawner,
-configurable-http-proxy from npm), with a teacher (an admin) and STUDENTS students, set up the way
-hub/config.yaml sets up Zero to JupyterHub, and read from that very file:
+The test starts a real JupyterHub on 127.0.0.1 (tests/test_hub.py's `Hub`: every server in a pod of
+its own, bubblewrap; configurable-http-proxy from npm), with a teacher (an admin) and STUDENTS
+students, set up the way hub/config.yaml sets up Zero to JupyterHub, and read from that very file:
 
 - every server gets the image's settings (binder/student_settings.py, which binder/postBuild runs:
   nbgrader's "Assignments" tab on, formgrader, create assignment and course list off) and the
-  students' nbgrader_config.py of `singleuser.extraFiles` (the shared exchange, the course id);
-- one folder on disk is the exchange, shared by every server (the ReadWriteMany volume of
-  `singleuser.storage.extraVolumes`);
+  students' nbgrader_config.py of `singleuser.extraFiles` (ngshare_exchange, the course id), with
+  ngshare's client installed as the image installs it (`_ngshare_exchange`);
+- ngshare, the exchange, runs as the hub service of `hub.services.ngshare` (here started by the hub,
+  in an environment of its own as in its chart's image; its admin from hub/ngshare.yaml);
 - the pre-spawn hook of `hub.extraConfig` puts the teacher's config folder (the `/etc/jupyter/teacher`
-  files of `singleuser.extraFiles`) first in the teacher's config path: formgrader and the course
-  folder `~/course` (the repository's nbgrader_config.py and set 1 in `source/`, TEACHING.md).
+  files of `singleuser.extraFiles`) first in the teacher's config path: formgrader (which Lab may
+  frame) and the course folder `~/course` (the repository's nbgrader_config.py and set 1 in
+  `source/`, TEACHING.md).
 
 Then one round, each step through the REST endpoints Lab's buttons call:
 
+0. the teacher sets up the course and the roster in ngshare (ngshare-course-management) and in the
+   gradebook, in a kernel of their server, as hub/README.md says;
 1. the teacher generates and releases set 1 (`01_exercises_waiting_for_heads`) with formgrader;
 2. every student, at once, lists and fetches it on their own server (the Assignments tab), works
    (odd-numbered students write the worked solutions into the answer cells, even-numbered ones leave
-   it blank; the notebook is saved through the contents API), validates and submits;
+   it blank; the notebook is saved through the contents API), validates and submits; then the last
+   student tries every exchange attack of issue 35 from a kernel of their own (`ATTACK`);
 3. the teacher collects, autogrades each submission, generates and releases feedback (formgrader);
 4. every student fetches their feedback: an HTML file in their home.
 
 It asserts that students cannot reach formgrader or the gradebook (404 on their own server, 403 on
 the teacher's) and the teacher can; that the gradebook holds every autograded point of set 1 for the
-worked solutions and 0 for a blank notebook; and that feedback arrives. Each phase is timed; the
+worked solutions and 0 for a blank notebook; that feedback arrives; that each attack is blocked,
+by its effect (what the teacher collected, the recorded time, the grades, the tokens found); and that
+the teacher's formgrader may be framed by their Lab and a student's pages by nobody. One test shows
+the same attacks succeeding on the shared-folder exchange used before. Each phase is timed; the
 times go to tests/artifacts/hub_grading.json and a printed summary (hub/README.md, section 6, quotes
 them). They are recorded, never asserted; only a generous deadline bounds the test. Everything the
 hub started is stopped by process id.
 
-Not realistic here: SimpleLocalProcessSpawner runs every server as root, so the exchange's Unix
-permissions keep nobody out, and nbgrader, which names a student by their Unix user (or by
-$JUPYTERHUB_USER when that user is jovyan, as on Zero to JupyterHub), would call every student
-"root". A test-only nbgrader_config.py therefore names each student by $JUPYTERHUB_USER, which is
-what nbgrader does on a Zero to JupyterHub pod. Users reach their servers with API tokens the hub
-issues them (the test's service asks for them) instead of the browser's cookie: the same endpoints,
-the same hub permissions.
+Users reach their servers with API tokens the hub issues them (the test's service asks for them)
+instead of the browser's cookie: the same endpoints, the same hub permissions.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +67,7 @@ from tests.test_hub import (
     Hub,
     _alive,
     _configurable_http_proxy,
+    _decode,
     _failures,
     _free_port,
     _version,
@@ -71,6 +76,7 @@ from tests.test_hub import (
 psutil = pytest.importorskip("psutil")
 requests = pytest.importorskip("requests")
 yaml = pytest.importorskip("yaml")
+websocket = pytest.importorskip("websocket")  # websocket-client
 pytest.importorskip("jupyterhub")
 pytest.importorskip("nbgrader")
 
@@ -86,9 +92,11 @@ COURSE_ID = "chutes_edu"
 DEADLINE = 600  # seconds for the whole round, hub start to hub stop (the round takes 2-3 minutes)
 REQUEST_TIMEOUT = 300  # autograde of one submission blocks the teacher's server that long at most
 SERVICE_TOKEN = uuid.uuid4().hex
-# hub/config.yaml's paths inside a pod, and where this test puts them
-EXCHANGE_IN_POD = "/srv/nbgrader/exchange"
+# hub/config.yaml's addresses and paths inside a pod, and where this test puts them
+NGSHARE_IN_POD = "http://proxy-public/services/ngshare"
 TEACHER_CONFIG_IN_POD = "/etc/jupyter/teacher"
+ATTACKER_NUMBER = STUDENTS  # the last student tries every attack of issue 35 (all blocked)
+FORGED_TIME = "2000-01-01 00:00:00.000000 UTC"
 
 
 def _right(number: int) -> bool:
@@ -97,12 +105,13 @@ def _right(number: int) -> bool:
 
 
 # ---------------------------------------------------------------- the configuration, from hub/config.yaml
-def _write_configs(base: Path, exchange: Path) -> tuple[Path, Path, Path, Path, str]:
+def _write_configs(base: Path) -> tuple[Path, Path, Path, str]:
     """The config folders of the test's servers, from the image's settings and hub/config.yaml.
 
-    Returns (image, everyone, teacher, as_root, hook): the Jupyter config folders standing for the
-    image's sys.prefix, for /etc/jupyter, for /etc/jupyter/teacher and for this test's student
-    names, and the Python of hub.extraConfig's pre-spawn hook with the test's paths in it."""
+    Returns (image, everyone, teacher, hook): the Jupyter config folders standing for the image's
+    sys.prefix, for /etc/jupyter and for /etc/jupyter/teacher, and the Python of hub.extraConfig's
+    pre-spawn hook with the test's paths in it. The exchange's address (the hub's proxy) is
+    written in when the hub runs (`_point_at_hub`)."""
     config = yaml.safe_load((ROOT / "hub" / "config.yaml").read_text())
     files = config["singleuser"]["extraFiles"]
     image = base / "image"
@@ -111,7 +120,7 @@ def _write_configs(base: Path, exchange: Path) -> tuple[Path, Path, Path, Path, 
         capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     image_etc = image / "etc" / "jupyter"
-    everyone, teacher, as_root = base / "etc-jupyter", base / "etc-jupyter-teacher", base / "as-root"
+    everyone, teacher = base / "etc-jupyter", base / "etc-jupyter-teacher"
     for spec in files.values():
         mount = spec["mountPath"]
         if mount.startswith(TEACHER_CONFIG_IN_POD + "/"):
@@ -122,55 +131,131 @@ def _write_configs(base: Path, exchange: Path) -> tuple[Path, Path, Path, Path, 
             continue  # kernel culling: not what this test is about
         target.parent.mkdir(parents=True, exist_ok=True)
         text = spec["stringData"] if "stringData" in spec else json.dumps(spec["data"], indent=1)
-        target.write_text(text.replace(EXCHANGE_IN_POD, str(exchange)))
-    assert (everyone / "nbgrader_config.py").is_file() and (teacher / "nbgrader_config.py").is_file()
-    as_root.mkdir()
-    # SimpleLocalProcessSpawner runs everyone as root: name students as nbgrader does for jovyan
-    (as_root / "nbgrader_config.py").write_text(
-        "import os\nc = get_config()  # noqa: F821\n"
-        "c.CourseDirectory.student_id = os.environ['JUPYTERHUB_USER']\n")
+        target.write_text(text)
+    assert NGSHARE_IN_POD in (everyone / "nbgrader_config.py").read_text()
+    assert (teacher / "nbgrader_config.py").is_file()
     hook = config["hub"]["extraConfig"]["nbgrader-teacher"]
     assert TEACHER_CONFIG_IN_POD in hook
     hook = hook.replace(f'"{TEACHER_CONFIG_IN_POD}"', repr(str(teacher)))
-    return image_etc, everyone, teacher, as_root, hook
+    return image_etc, everyone, teacher, hook
 
 
-def _hub_config(image_etc: Path, everyone: Path, teacher: Path, as_root: Path, hook: str) -> str:
+def _point_at_hub(everyone: Path, hub: Hub) -> None:
+    """The students' nbgrader config reaches ngshare through this hub's proxy (a pod: proxy-public)."""
+    path = everyone / "nbgrader_config.py"
+    path.write_text(path.read_text().replace(NGSHARE_IN_POD, f"{hub.url}/services/ngshare"))
+
+
+NGSHARE_ENVIRONMENT = ["ngshare==0.6.0", "SQLAlchemy==1.4.54"]
+
+
+def _ngshare_python() -> str:
+    """The Python of ngshare's own environment, as in its chart's image: ngshare 0.6.0 needs
+    SQLAlchemy 1.4 (with 2.x a release is never saved: "Object of type <Assignment> not in
+    session"), and JupyterHub needs 2.x; ngshare runs in a pod of its own, so it has its own
+    environment. Installed from PyPI at test time into a cache under the venv, like
+    configurable-http-proxy."""
+    from importlib.metadata import version
+
+    cache = Path(sys.prefix) / "share" / "chutes-hub-test" / "ngshare-0.6.0"
+    python = cache / "bin" / "python"
+    if not python.exists():
+        partial = cache.with_name(cache.name + f".partial-{os.getpid()}")
+        shutil.rmtree(partial, ignore_errors=True)
+        try:
+            subprocess.run([sys.executable, "-m", "venv", str(partial)], check=True, timeout=300,
+                           capture_output=True)
+            done = subprocess.run([str(partial / "bin" / "python"), "-m", "pip", "install", "--quiet",
+                                   "--disable-pip-version-check", *NGSHARE_ENVIRONMENT,
+                                   f"jupyterhub=={version('jupyterhub')}"],
+                                  capture_output=True, text=True, timeout=600)
+        except subprocess.TimeoutExpired:
+            pytest.skip("installing ngshare's environment timed out (is PyPI reachable?)")
+        if done.returncode != 0:
+            shutil.rmtree(partial, ignore_errors=True)
+            pytest.skip(f"pip could not install ngshare's environment:\n{done.stderr[-1500:]}")
+        if not cache.exists():
+            partial.rename(cache)
+        else:
+            shutil.rmtree(partial, ignore_errors=True)
+    return str(python)
+
+
+NGSHARE_CLIENT = ["ngshare-exchange==0.5.3"]  # rapidfuzz and traitlets come with nbgrader
+
+
+def _ngshare_exchange() -> Path:
+    """ngshare's nbgrader client for the servers, installed as a hub image installs it: without
+    its dependencies (its metadata asks for jupyter_core<4.11.2, which JupyterLab 4 cannot have;
+    hub/README.md, section 6), into a cache folder under the venv that the servers put first on
+    their PYTHONPATH (and its bin/, with ngshare-course-management, on their PATH)."""
+    cache = Path(sys.prefix) / "share" / "chutes-hub-test" / "ngshare-exchange-0.5.3"
+    if not (cache / "ngshare_exchange" / "__init__.py").exists():
+        partial = cache.with_name(cache.name + f".partial-{os.getpid()}")
+        shutil.rmtree(partial, ignore_errors=True)
+        try:
+            done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                                   "--disable-pip-version-check", "--target", str(partial),
+                                   *NGSHARE_CLIENT], capture_output=True, text=True, timeout=600)
+        except subprocess.TimeoutExpired:
+            pytest.skip("installing ngshare-exchange timed out (is PyPI reachable?)")
+        if done.returncode != 0:
+            shutil.rmtree(partial, ignore_errors=True)
+            pytest.skip(f"pip could not install ngshare-exchange:\n{done.stderr[-1500:]}")
+        if not cache.exists():
+            # the console script's shebang names this venv's Python, not the folder: safe to move
+            partial.rename(cache)
+        else:
+            shutil.rmtree(partial, ignore_errors=True)
+    return cache
+
+
+def _ngshare_service(base: Path) -> tuple[dict[str, Any], list[str]]:
+    """hub/config.yaml's hub.services.ngshare, run by this hub as a managed service (on a cluster
+    ngshare's own chart runs it, with the admins of hub/ngshare.yaml), and those admins."""
+    service = yaml.safe_load((ROOT / "hub" / "config.yaml").read_text())["hub"]["services"]["ngshare"]
+    chart = yaml.safe_load((ROOT / "hub" / "ngshare.yaml").read_text())["ngshare"]
+    assert set(service) == {"url", "api_token"} and set(chart) >= {"hub_api_token", "admins"}
+    admins = [TEACHER if a == "teacher@example.edu" else a for a in chart["admins"]]
+    assert admins == [TEACHER]
+    store = base / "ngshare"
+    store.mkdir()
+    port = _free_port()
+    return {"name": "ngshare", "url": f"http://127.0.0.1:{port}", "api_token": uuid.uuid4().hex,
+            "command": [_ngshare_python(), "-m", "ngshare", "--admins", ",".join(admins),
+                        "--database", f"sqlite:///{store / 'ngshare.db'}",
+                        "--storage", f"{store / 'files'}/"]}, admins
+
+
+def _hub_config(image_etc: Path, everyone: Path, teacher: Path, hook: str,
+                ngshare: dict[str, Any], client: Path) -> str:
     """What this test adds to test_hub's jupyterhub_config.py (later settings win)."""
     students = {f"student{i:02d}" for i in range(1, STUDENTS + 1)}
     environment = yaml.safe_load((ROOT / "hub" / "config.yaml").read_text())["singleuser"]["extraEnv"]
     assert environment.get(SECRET_VARIABLE), "hub/config.yaml gives every server a course secret"
     return f'''
 # ---- tests/test_hub_grading.py: a teacher, {STUDENTS} students, nbgrader as in hub/config.yaml
+import os
 c.Authenticator.allowed_users = {sorted(students | {TEACHER})!r}
 c.Authenticator.admin_users = {{{TEACHER!r}}}
 # The image's settings (sys.prefix) and /etc/jupyter of a pod: below a teacher's folder in priority.
 # singleuser.extraEnv of hub/config.yaml (the course secret: every student has their own numbers)
 # (test_hub's one-machine folder last: it only keeps kernels' ports apart)
+# ngshare's client as the image has it (`_ngshare_exchange`)
 c.Spawner.environment = {{**c.Spawner.environment, **{environment!r},
                           "JUPYTER_CONFIG_PATH": {os.pathsep.join([str(everyone), str(image_etc)])!r}
-                                                 + {os.pathsep!r} + c.Spawner.environment["JUPYTER_CONFIG_PATH"]}}
-# The test drives the hub as a service: it starts servers and gives each user a token of their own.
-c.JupyterHub.services = [{{"name": "grading-test", "api_token": {SERVICE_TOKEN!r}}}]
+                                                 + {os.pathsep!r} + c.Spawner.environment["JUPYTER_CONFIG_PATH"],
+                          "PYTHONPATH": {str(client)!r},
+                          "PATH": {str(client / "bin")!r} + {os.pathsep!r} + os.environ["PATH"]}}
+# hub.services of hub/config.yaml: ngshare, the exchange. And the test, which drives the hub as a
+# service: it starts servers and gives each user a token of their own.
+c.JupyterHub.services = [{ngshare!r},
+                         {{"name": "grading-test", "api_token": {SERVICE_TOKEN!r}}}]
 c.JupyterHub.load_roles = [{{"name": "grading-test", "services": ["grading-test"],
                             "scopes": ["admin:users", "admin:servers", "tokens", "access:servers"]}}]
 
 # hub/config.yaml's hub.extraConfig, with this test's paths:
 {hook}
-
-_teacher_view = c.Spawner.pre_spawn_hook
-
-
-def _as_root_too(spawner):
-    """hub.extraConfig's hook, then (students only) the test's student names (see the docstring)."""
-    _teacher_view(spawner)
-    if not spawner.user.admin:
-        path = spawner.environment["JUPYTER_CONFIG_PATH"]
-        spawner.environment = {{**spawner.environment,
-                               "JUPYTER_CONFIG_PATH": {str(as_root)!r} + {os.pathsep!r} + path}}
-
-
-c.Spawner.pre_spawn_hook = _as_root_too
 '''
 
 
@@ -201,6 +286,41 @@ class User:
             return r.json()
         except ValueError:
             return r.text
+
+    def run(self, code: str) -> str:
+        """Run `code` in a new kernel on one's own server (what a student types in a notebook or,
+        with `!`, in a terminal) and return what it printed (tracebacks included)."""
+        kernel = self.call("POST", "api/kernels", json={"name": "python3"})
+        try:
+            ws = websocket.create_connection(
+                f"{self.hub.replace('http://', 'ws://', 1)}/user/{self.name}/api/kernels/"
+                f"{kernel['id']}/channels", timeout=REQUEST_TIMEOUT,
+                header=[f"Authorization: token {self.token}"])
+            try:
+                msg_id = uuid.uuid4().hex
+                ws.send(json.dumps({
+                    "header": {"msg_id": msg_id, "username": self.name, "session": uuid.uuid4().hex,
+                               "msg_type": "execute_request", "version": "5.3"},
+                    "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
+                    "content": {"code": code, "silent": False, "store_history": False,
+                                "user_expressions": {}, "allow_stdin": False,
+                                "stop_on_error": True}}))
+                out: list[str] = []
+                while True:
+                    msg = _decode(ws.recv())
+                    if msg.get("parent_header", {}).get("msg_id") != msg_id:
+                        continue
+                    kind, content = msg["msg_type"], msg["content"]
+                    if kind == "stream":
+                        out.append(content["text"])
+                    elif kind == "error":
+                        out.append("\n".join(content.get("traceback", [])))
+                    elif kind == "status" and content.get("execution_state") == "idle":
+                        return "".join(out)
+            finally:
+                ws.close()
+        finally:
+            self.call("DELETE", f"api/kernels/{kernel['id']}")
 
     def timed(self, phase: str, step: Callable[[], Any]) -> Any:
         t0 = time.monotonic()
@@ -288,7 +408,7 @@ def _autograded_points() -> float:
 @dataclass
 class Round:
     hub: Hub
-    exchange: Path
+    base: Path
     teacher: User
     students: list[Student]
     phases: dict[str, float] = field(default_factory=dict)
@@ -334,6 +454,125 @@ def _formgrader(teacher: User, action: str, student: str | None = None) -> Any:
     return answer
 
 
+def _set_up_ngshare_course(teacher: User, students: list[Student]) -> str:
+    """What the teacher types once in a terminal of their server, in ~/course (hub/README.md,
+    section 6): the course in ngshare, with them as its instructor, and the class from a roster
+    (ngshare-course-management; `--no-gb`: it would run nbgrader once per student, 27 s each here),
+    then the same roster into nbgrader's gradebook in one go, as `make teacher
+    COURSE_DIR=~/course ROSTER=roster.csv` does (without building .venv-teacher: the server's
+    environment is the teacher's image)."""
+    roster = "student_id,first_name,last_name,email\n" + "".join(
+        f"{s.name},First{s.number},Last{s.number},{s.name}@example.edu\n" for s in students)
+    return teacher.run(f"""
+import os, subprocess, sys
+os.chdir(os.path.expanduser("~/course"))
+with open("roster.csv", "w") as f:
+    f.write({roster!r})
+for command in (["ngshare-course-management", "create_course", {COURSE_ID!r}, {TEACHER!r}],
+                ["ngshare-course-management", "add_students", {COURSE_ID!r}, "roster.csv", "--no-gb"],
+                [sys.executable, "-m", "chutes_edu.gradebook", "setup", "--repo", {str(ROOT)!r},
+                 "--course", ".", "--roster", "roster.csv", "--no-generate"]):
+    done = subprocess.run(command, capture_output=True, text=True)
+    print("exit", done.returncode, done.stdout, done.stderr)
+""")
+
+
+# What the attacker (a student) runs in a notebook of their own server. Every attack of issue 35
+# on the exchange, as far as ngshare goes: ngshare's REST API with the attacker's own hub token
+# (what `nbgrader list/fetch/submit` call, without the client's politeness), the old exchange's
+# folder and classmates' homes on disk, and every process's environment.
+ATTACK = r"""
+import base64, glob, json, os, subprocess, requests
+NGSHARE = {ngshare!r}
+ME, VICTIM, SET, COURSE = os.environ["JUPYTERHUB_USER"], {victim!r}, {assignment!r}, {course!r}
+HEADERS = {{"Authorization": "token " + os.environ["JUPYTERHUB_API_TOKEN"]}}
+out = {{}}
+
+def api(method, path, **kw):
+    r = requests.request(method, NGSHARE + path, headers=HEADERS, timeout=120, **kw)
+    try:
+        answer = r.json()
+    except ValueError:
+        answer = {{}}
+    return {{"status": r.status_code, "success": answer.get("success"),
+             "files": [f.get("path") for f in answer.get("files") or []],
+             "submissions": answer.get("submissions"), "message": answer.get("message")}}
+
+# list and read a classmate's submission (and every submission)
+out["list all submissions"] = api("GET", f"/submissions/{{COURSE}}/{{SET}}")
+out["list the victim's submissions"] = api("GET", f"/submissions/{{COURSE}}/{{SET}}/{{VICTIM}}")
+out["read the victim's submission"] = api("GET", f"/submission/{{COURSE}}/{{SET}}/{{VICTIM}}")
+# read the victim's feedback; write into the victim's submission's feedback (an instructor's call)
+out["read the victim's feedback"] = api("GET", f"/feedback/{{COURSE}}/{{SET}}/{{VICTIM}}",
+                                        params={{"timestamp": {victim_time!r}}})
+marker = base64.b64encode(("written by " + ME).encode()).decode()
+out["write into the victim's feedback"] = api(
+    "POST", f"/feedback/{{COURSE}}/{{SET}}/{{VICTIM}}",
+    data={{"timestamp": {victim_time!r}, "files": json.dumps([{{"path": SET + ".html", "content": marker}}])}})
+# on disk: the old shared exchange, a classmate's home, the hub's and ngshare's files
+out["paths"] = {{p: os.path.exists(p) for p in {paths!r}}}
+# every server's hub token in any process's environment
+tokens = set()
+for environ in glob.glob("/proc/[0-9]*/environ"):
+    try:
+        data = open(environ, "rb").read()
+    except OSError:
+        continue
+    tokens |= {{item.split(b"=", 1)[1].decode() for item in data.split(b"\0")
+               if item.startswith(b"JUPYTERHUB_API_TOKEN=")}}
+out["tokens"] = sorted(tokens)
+out["processes"] = len(glob.glob("/proc/[0-9]*"))
+# submit as the victim with a forged time (timestamp.txt in the submitted folder) and a file
+# that says who wrote it
+with open(f"{{SET}}/timestamp.txt", "w") as f:
+    f.write({forged!r})
+with open(f"{{SET}}/written-by-{{ME}}.txt", "w") as f:
+    f.write(ME)
+# by hand: the victim's name in every field of the request, the forged time in a field too
+# (then the same with nbgrader, whose submission stays the attacker's latest)
+files = []
+for name in sorted(os.listdir(SET)):
+    if os.path.isfile(os.path.join(SET, name)):
+        with open(os.path.join(SET, name), "rb") as f:
+            files.append({{"path": name, "content": base64.b64encode(f.read()).decode()}})
+out["post a submission as the victim"] = api(
+    "POST", f"/submission/{{COURSE}}/{{SET}}",
+    data={{"user": VICTIM, "student_id": VICTIM, "timestamp": {forged!r}, "files": json.dumps(files)}})
+# and with nbgrader, the victim's name in the environment (where nbgrader reads it)
+env = {{**os.environ, "JUPYTERHUB_USER": VICTIM, "USER": VICTIM}}
+done = subprocess.run(["nbgrader", "submit", SET], env=env, capture_output=True, text=True)
+out["nbgrader submit as the victim"] = {{"exit": done.returncode, "log": done.stderr[-800:]}}
+print("ATTACK" + json.dumps(out))
+"""
+
+
+FEEDBACK_ATTACK = """
+import os, requests
+r = requests.get({ngshare!r} + {path!r}, params={{"timestamp": {timestamp!r}}}, timeout=120,
+                 headers={{"Authorization": "token " + os.environ["JUPYTERHUB_API_TOKEN"]}})
+print("status", r.status_code)
+print("answer", r.text[:300])
+"""
+
+
+def _attack(attacker: Student, victim: Student, victim_time: str, paths: list[str]) -> dict[str, Any]:
+    text = attacker.run(ATTACK.format(
+        ngshare=f"{attacker.hub}/services/ngshare", victim=victim.name, assignment=ASSIGNMENT,
+        course=COURSE_ID, victim_time=victim_time, paths=paths, forged=FORGED_TIME))
+    found = re.search(r"^ATTACK(.*)$", text, re.M)
+    assert found, f"the attack code did not finish:\n{text[-3000:]}"
+    return dict(json.loads(found.group(1)))
+
+
+def _ngshare_submissions(teacher: User) -> list[dict[str, str]]:
+    """ngshare's own record of every submission (the teacher's view: student, server time)."""
+    r = teacher.s.get(f"{teacher.hub}/services/ngshare/submissions/{COURSE_ID}/{ASSIGNMENT}",
+                      headers={"Authorization": f"token {teacher.token}"}, timeout=REQUEST_TIMEOUT)
+    answer = r.json()
+    assert answer["success"], answer
+    return list(answer["submissions"])
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Round]:
     try:
@@ -342,10 +581,9 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Round]:
         pytest.skip(f"no free port on 127.0.0.1: {e}")
     chp = _configurable_http_proxy()
     base = tmp_path_factory.mktemp("hub-grading")
-    # The shared volume. Here everyone is root; on a hub every pod is uid 1000 (see the docstring).
-    exchange = base / "exchange"
-    exchange.mkdir(mode=0o777)
-    configs = _write_configs(base, exchange)
+    image_etc, everyone, teacher_etc, hook = _write_configs(base)
+    ngshare, _admins = _ngshare_service(base)
+    client = _ngshare_exchange()
     started = time.monotonic()
     deadline = started + DEADLINE
     phases: dict[str, float] = {}
@@ -354,7 +592,10 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Round]:
         phases[name] = round(time.monotonic() - t0, 2)
 
     t0 = time.monotonic()
-    hub = Hub(base, chp, extra_config=_hub_config(*configs))
+    hub = Hub(base, chp, extra_config=_hub_config(image_etc, everyone, teacher_etc, hook, ngshare,
+                                                  client),
+              visible=[image_etc.parent.parent, everyone, teacher_etc])
+    _point_at_hub(everyone, hub)
     phase("hub start", t0)
     try:
         teacher = User(TEACHER, hub.url)
@@ -363,7 +604,10 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Round]:
         t0 = time.monotonic()
         _start_servers(hub, [teacher, *students], deadline)
         phase(f"start {STUDENTS + 1} servers", t0)
-        room = Round(hub, exchange, teacher, students, phases)
+        room = Round(hub, base, teacher, students, phases)
+        t0 = time.monotonic()
+        room.results["course set-up"] = _set_up_ngshare_course(teacher, students)
+        phase("teacher: the course and roster in ngshare", t0)
 
         # 1. the teacher releases set 1 (formgrader: "Generate", then "Release")
         t0 = time.monotonic()
@@ -380,8 +624,20 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Round]:
         phase(f"{STUDENTS} students: fetch, work, validate, submit (at once)", t0)
 
         if not any(s.failure for s in students):
+            # 2b. the last student tries every attack of issue 35 on the exchange
+            attacker, victim = students[ATTACKER_NUMBER - 1], students[0]
+            victim_time = next(r["timestamp"] for r in _ngshare_submissions(teacher)
+                               if r["student_id"] == victim.name)
+            room.results["attack started"] = datetime.now(UTC)
+            t0 = time.monotonic()
+            room.results["attack"] = _attack(attacker, victim, victim_time, [
+                "/srv/nbgrader/exchange", str(hub.homes / victim.name), str(hub.homes / TEACHER),
+                str(base / "jupyterhub_cookie_secret"), str(base / "jupyterhub.sqlite"),
+                str(base / "ngshare" / "ngshare.db")])
+            phase("a student: the exchange attacks", t0)
             # 3. the teacher collects, autogrades each submission, generates and releases feedback
             t0 = time.monotonic()
+            room.results["ngshare submissions"] = _ngshare_submissions(teacher)
             _formgrader(teacher, "collect")
             phase("teacher: collect", t0)
             t0 = time.monotonic()
@@ -415,6 +671,12 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Round]:
                 for f in [pool.submit(fetch_feedback, s) for s in students]:
                     f.result(timeout=max(1.0, deadline - time.monotonic()))
             phase(f"{STUDENTS} students: fetch feedback (at once)", t0)
+            # the attacker asks for the victim's feedback, now that it exists
+            victim_time = next(r["timestamp"] for r in _ngshare_submissions(teacher)
+                               if r["student_id"] == victim.name)
+            room.results["feedback attack"] = attacker.run(FEEDBACK_ATTACK.format(
+                ngshare=f"{hub.url}/services/ngshare", path=f"/feedback/{COURSE_ID}/{ASSIGNMENT}/"
+                f"{victim.name}", timestamp=victim_time))
         room.wall_s = round(time.monotonic() - started, 1)
         hub._sample_once()
         yield room
@@ -462,8 +724,13 @@ def test_every_student_fetched_validated_and_submitted(graded: Round) -> None:
         # Validate lists what is not right yet: nothing for the worked solutions, every exercise else
         assert (not failed) if s.right else len(failed) >= 7, (s.name, s.validation["value"])
         assert any(a["status"] == "submitted" for a in s.submitted), (s.name, s.submitted)
-        inbound = list((graded.exchange / COURSE_ID / "inbound").glob(f"{s.name}+{ASSIGNMENT}+*"))
-        assert len(inbound) == 1, (s.name, inbound)
+    # ngshare's record: one submission each (the attacker's two attempts are theirs, below)
+    counts: dict[str, int] = {}
+    for row in graded.results["ngshare submissions"]:
+        counts[row["student_id"]] = counts.get(row["student_id"], 0) + 1
+    assert counts == {s.name: 3 if s.number == ATTACKER_NUMBER else 1 for s in graded.students}
+    setup = graded.results["course set-up"]
+    assert setup.count("exit 0") == 3, setup
 
 
 def test_the_gradebook_has_every_point_for_right_answers_and_none_for_blank(graded: Round) -> None:
@@ -484,6 +751,8 @@ def test_the_gradebook_has_every_point_for_right_answers_and_none_for_blank(grad
         for s in graded.students:
             submission = gb.find_submission(ASSIGNMENT, s.name)
             assert submission.code_score == (points if s.right else 0), s.name
+            # the roster's names, imported at set-up
+            assert gb.find_student(s.name).first_name == f"First{s.number}", s.name
 
 
 def test_feedback_arrives_in_every_students_home(graded: Round) -> None:
@@ -494,6 +763,108 @@ def test_feedback_arrives_in_every_students_home(graded: Round) -> None:
         text = (graded.hub.homes / s.name / html_files[0]).read_text()
         assert "Score:" in text or "score" in text.lower(), s.name
         assert s.name not in {o.name for o in graded.students if o is not s}
+
+
+# ---------------------------------------------------------------- the attacks of issue 35, blocked
+# (test_the_shared_folder_exchange_lets_a_student_do_all_of_it, below, shows them succeeding on the
+# shared-folder exchange this hub used before)
+def _attacker(graded: Round) -> tuple[Student, Student, dict[str, Any]]:
+    assert not _failures(graded), _failures(graded)
+    return graded.students[ATTACKER_NUMBER - 1], graded.students[0], graded.results["attack"]
+
+
+def _collected(graded: Round, student: Student) -> Path:
+    return graded.hub.homes / TEACHER / "course" / "submitted" / student.name / ASSIGNMENT
+
+
+def test_a_student_cannot_list_or_read_a_classmates_submission_or_feedback(graded: Round) -> None:
+    _attacker_, _victim, attack = _attacker(graded)
+    for what in ("list all submissions", "list the victim's submissions",
+                 "read the victim's submission", "read the victim's feedback"):
+        answer = attack[what]
+        assert answer["status"] == 403 and answer["success"] is False, (what, answer)
+        assert answer["files"] == [] and not answer["submissions"], (what, answer)
+    # and once the feedback exists
+    after = graded.results["feedback attack"]
+    assert "status 403" in after and "<html" not in after.lower() and "Score" not in after, after
+    # nothing of the old exchange or of anyone else on the attacker's disk
+    assert attack["paths"] and not any(attack["paths"].values()), attack["paths"]
+
+
+def test_a_student_cannot_write_into_a_classmates_submission_or_feedback(graded: Round) -> None:
+    attacker, victim, attack = _attacker(graded)
+    answer = attack["write into the victim's feedback"]
+    assert answer["status"] == 403 and answer["success"] is False, answer
+    # what the teacher collected from the victim is the victim's own notebook, and their feedback
+    # is the teacher's
+    assert sorted(p.name for p in _collected(graded, victim).iterdir()
+                  if not p.name.startswith(".")) == [NOTEBOOK, "timestamp.txt"]
+    feedback = next(p for p in victim.feedback if p.endswith(".html"))
+    assert f"written by {attacker.name}" not in (graded.hub.homes / victim.name / feedback).read_text()
+
+
+def test_a_student_cannot_submit_as_someone_else_or_forge_the_time(graded: Round) -> None:
+    attacker, victim, attack = _attacker(graded)
+    # both attempts were taken... as the attacker's own submissions (ngshare's record, checked in
+    # test_every_student_fetched_validated_and_submitted: the victim has one, the attacker three)
+    assert attack["nbgrader submit as the victim"]["exit"] == 0, attack["nbgrader submit as the victim"]
+    assert attack["post a submission as the victim"]["success"] is True, attack
+    mine = _collected(graded, attacker)
+    assert (mine / f"written-by-{attacker.name}.txt").is_file()
+    assert not list(_collected(graded, victim).glob("written-by-*"))
+    # the time on the attacker's submission is ngshare's, not the forged one in timestamp.txt
+    from nbgrader.api import Gradebook
+    from nbgrader.utils import parse_utc
+
+    started = graded.results["attack started"]
+    recorded = (mine / "timestamp.txt").read_text().strip()
+    assert recorded != FORGED_TIME and parse_utc(recorded).replace(tzinfo=UTC) >= started, (
+        recorded, started)
+    db = graded.hub.homes / TEACHER / "course" / "gradebook.db"
+    with Gradebook(f"sqlite:///{db}") as gb:
+        stamp = gb.find_submission(ASSIGNMENT, attacker.name).timestamp
+        assert stamp.replace(tzinfo=UTC) >= started, stamp
+        assert gb.find_submission(ASSIGNMENT, victim.name).timestamp.replace(tzinfo=UTC) < started
+
+
+def test_a_student_cannot_read_another_servers_token(graded: Round) -> None:
+    attacker, _victim, attack = _attacker(graded)
+    # the attacker's pod shows their own processes only: the tokens there are their own server's
+    assert attack["tokens"], "the probe found no token at all: it would miss another's too"
+    for token in attack["tokens"]:
+        r = requests.get(f"{graded.hub.url}/hub/api/user", timeout=REQUEST_TIMEOUT,
+                         headers={"Authorization": f"token {token}"})
+        assert r.status_code == 200 and r.json()["name"] == attacker.name, r.text[:300]
+
+
+def test_formgrader_may_be_framed_by_the_teachers_lab_only(graded: Round) -> None:
+    """The header that lets formgrader open inside the teacher's Lab (nbgrader #1870, #1947)."""
+    teacher, student = graded.teacher, graded.students[0]
+    for path in ("formgrader/manage_assignments", "lab"):
+        r = teacher.call("GET", path, ok=False)
+        assert r.status_code == 200, (path, r.status_code)
+        assert r.headers["Content-Security-Policy"] == "frame-ancestors 'self'", (path, r.headers)
+    r = student.call("GET", "lab", ok=False)
+    assert r.status_code == 200 and "frame-ancestors 'none'" in r.headers["Content-Security-Policy"]
+
+
+def test_formgraders_links_in_its_own_tab_miss_the_servers_address(graded: Round) -> None:
+    """Why formgrader's assignment and Preview links give 404 in a tab of its own: nbgrader's
+    utils.js (linkTo) makes them `/tree/<path>` from the site's root, without the server's
+    `/user/<name>/`; inside Lab it opens them through Lab instead (hub/README.md, section 6)."""
+    import nbgrader
+
+    utils = (Path(nbgrader.__file__).parent / "server_extensions" / "formgrader" / "static" / "js"
+             / "utils.js").read_text()
+    assert 'directory: "/tree/"' in utils and '.attr("href", prefix + path)' in utils
+    assert "window.parent.postMessage" in utils  # in Lab's iframe: Lab opens the path
+    teacher = graded.teacher
+    source = f"course/source/{ASSIGNMENT}"
+    where_the_link_goes = teacher.s.get(f"{teacher.hub}/tree/{source}", timeout=REQUEST_TIMEOUT,
+                                        headers={"Authorization": f"token {teacher.token}"})
+    assert where_the_link_goes.status_code == 404
+    workaround = teacher.call("GET", f"tree/{source}", ok=False)  # /user/teacher/tree/...
+    assert workaround.status_code == 200, workaround.status_code
 
 
 def _bytes(folder: Path) -> int:
@@ -521,8 +892,9 @@ def test_records_the_time_of_each_phase(graded: Round, capsys: pytest.CaptureFix
         "teacher_server_peak_rss_mib": round(sample.get("peak_rss", 0) / mib, 1),
         "teacher_server_vmhwm_mib": round(sample.get("server_hwm", 0) / mib, 1),
         "teacher_largest_kernel_vmhwm_mib": round(sample.get("kernel_hwm", 0) / mib, 1),
-        "exchange_bytes": _bytes(graded.exchange),
+        "exchange_bytes": _bytes(graded.base / "ngshare"),
         "teacher_course_bytes": _bytes(graded.hub.homes / TEACHER / "course"),
+        "attacks": graded.results.get("attack"),
         "measured": "wall seconds (time.monotonic) of each REST call; memory: psutil RSS of the "
                     "teacher's jupyterhub-singleuser + its kernels every 0.5 s, VmHWM from /proc",
     }
@@ -540,7 +912,7 @@ def test_records_the_time_of_each_phase(graded: Round, capsys: pytest.CaptureFix
               f"  teacher's server + kernels peak {record['teacher_server_peak_rss_mib']:.0f} MiB "
               f"(server VmHWM {record['teacher_server_vmhwm_mib']:.0f} MiB, largest kernel "
               f"{record['teacher_largest_kernel_vmhwm_mib']:.0f} MiB); "
-              f"exchange {record['exchange_bytes'] / mib:.1f} MiB, teacher's course folder "
+              f"exchange (ngshare's database and files) {record['exchange_bytes'] / mib:.1f} MiB, teacher's course folder "
               f"{record['teacher_course_bytes'] / mib:.1f} MiB",
               f"  the whole round, hub start to feedback: {graded.wall_s:.0f} s"]
     with capsys.disabled():
@@ -554,3 +926,61 @@ def test_everything_the_hub_started_is_stopped(graded: Round) -> None:
     assert left == [], f"still running after the hub stopped: {left}"
     assert not [p.pid for p in graded.hub.seen.values() if _alive(p)
                 and p.status() != psutil.STATUS_ZOMBIE]
+
+
+# ---------------------------------------------------------------- the same attacks, before
+def test_the_shared_folder_exchange_lets_a_student_do_all_of_it(tmp_path: Path) -> None:
+    """The exchange this hub had before ngshare (one shared folder, every pod as one uid): each
+    attack of issue 35 succeeds. So the blocked attacks above are tested against a hole that was
+    real. nbgrader names a student by $JUPYTERHUB_USER on a pod (its Unix user is jovyan); here
+    a config line does the same."""
+    import nbformat
+
+    exchange, course, etc = tmp_path / "exchange", tmp_path / "course", tmp_path / "etc"
+    for folder in (exchange, course / "release" / "set1", etc, tmp_path / "no-user-config"):
+        folder.mkdir(parents=True)
+    exchange.chmod(0o777)
+    (etc / "nbgrader_config.py").write_text(
+        "import os\nc = get_config()  # noqa: F821\n"
+        f"c.Exchange.root = {str(exchange)!r}\nc.CourseDirectory.course_id = 'shared'\n"
+        "c.CourseDirectory.student_id = os.environ.get('JUPYTERHUB_USER', '*')\n")
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("answer = None")]),
+                   course / "release" / "set1" / "set1.ipynb")
+
+    def nbgrader(*args: str, user: str | None = None, cwd: Path) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "JPY_"))}
+        env.update(JUPYTER_CONFIG_DIR=str(tmp_path / "no-user-config"), JUPYTER_CONFIG_PATH=str(etc),
+                   JUPYTER_DATA_DIR=str(cwd / ".jupyter-data"),
+                   PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+        if user:
+            env["JUPYTERHUB_USER"] = user
+        done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=cwd, env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, (args, done.stderr[-2000:])
+
+    nbgrader("release_assignment", "set1", "--force", cwd=course)
+    homes = {name: tmp_path / name for name in ("ada", "mallory")}
+    for name, home in homes.items():
+        home.mkdir()
+        nbgrader("fetch_assignment", "set1", user=name, cwd=home)
+        notebook = home / "set1" / "set1.ipynb"
+        notebook.write_text(notebook.read_text().replace("answer = None", f"answer = {name!r}"))
+        nbgrader("submit", "set1", user=name, cwd=home)
+    inbound = exchange / "shared" / "inbound"
+    # mallory lists and reads ada's submission
+    ada_folder = next(inbound.glob("ada+set1+*"))
+    assert "answer = 'ada'" in (ada_folder / "set1.ipynb").read_text()
+    # mallory writes into ada's submission
+    (ada_folder / "written-by-mallory.txt").write_text("mallory")
+    # mallory forges the time of her own submission
+    mine = next(inbound.glob("mallory+set1+*"))
+    (mine / "timestamp.txt").write_text(FORGED_TIME)
+    # mallory submits as ada: her own notebook, under ada's name
+    time.sleep(1.1)  # a later timestamp than ada's own submission
+    nbgrader("submit", "set1", user="ada", cwd=homes["mallory"])
+    # the teacher collects: ada's latest submission is mallory's notebook, mallory was on time
+    nbgrader("collect", "set1", cwd=course)
+    submitted = course / "submitted"
+    assert "answer = 'mallory'" in (submitted / "ada" / "set1" / "set1.ipynb").read_text()
+    assert (submitted / "mallory" / "set1" / "timestamp.txt").read_text() == FORGED_TIME
+    assert (ada_folder / "written-by-mallory.txt").read_text() == "mallory"
