@@ -56,7 +56,7 @@ def test_student_environment_has_no_test_or_grading_tools(lab_env: tuple[Path, s
                             capture_output=True, text=True, check=True).stdout
     names = {p["name"].lower().replace("_", "-") for p in json.loads(listed)}
     assert not names & NOT_FOR_STUDENTS, sorted(names & NOT_FOR_STUDENTS)
-    assert {"jupyterlab", "ipywidgets", "nbgitpuller", "chutes-edu", "nbgrader"} <= names
+    assert {"jupyterlab", "ipywidgets", "nbgitpuller", "chutes-edu", "nbgrader", "ngshare-exchange"} <= names
     # nbgrader's student view only (binder/student_settings.py, run by postBuild): the Assignments
     # tab and Validate stay; formgrader, create assignment and the course list are off and locked
     sys.path.insert(0, str(ROOT / "binder"))
