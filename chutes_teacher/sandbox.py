@@ -76,6 +76,7 @@ _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "fonts",
         "passwd", "group", "nsswitch.conf", "mime.types", "matplotlibrc")
 _CGROUP_V1 = Path("/sys/fs/cgroup")
+_HEADROOM = 1024 ** 3
 
 
 class SandboxUnavailable(RuntimeError):
@@ -133,7 +134,9 @@ class Limits:
     Attributes
     ----------
     memory_bytes : int
-        Memory of all its processes together (cgroup), or address space per process (rlimit).
+        Memory of all its processes together (cgroup; each process's address space is then held
+        at this plus 1 GiB, so that a big allocation fails in the cell), or else the address
+        space per process (rlimit).
     processes : int
         Processes and threads at once.
     cpu_seconds : int
@@ -339,8 +342,8 @@ class Sandbox:
         """Which limits hold the sandbox, in words (for the log and the docs)."""
         mib = self.limits.memory_bytes // 1024 ** 2
         if self.cgroups:
-            held = [f"memory {mib} MiB (cgroup memory)",
-                    f"{self.limits.processes} processes (cgroup pids)"]
+            held = [f"memory {mib} MiB (cgroup memory; address space {mib + 1024} MiB per "
+                    "process, RLIMIT_AS)", f"{self.limits.processes} processes (cgroup pids)"]
         else:
             held = [f"memory {mib} MiB per process (RLIMIT_AS)"]
             held.append(f"{self.limits.processes} processes (RLIMIT_NPROC)" if os.geteuid()
@@ -366,11 +369,13 @@ class Sandbox:
             resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds))
             resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-            if not procs:
-                resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes,
-                                                        limits.memory_bytes))
-                if nproc is not None:
-                    resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+            # Per process, a big allocation fails with MemoryError (the cell's error) instead of
+            # a kill by the cgroup (the kernel's death); the headroom is for what Python, numpy
+            # and the threads reserve without using (about 1.1 GiB for a course kernel).
+            space = limits.memory_bytes + (_HEADROOM if procs else 0)
+            resource.setrlimit(resource.RLIMIT_AS, (space, space))
+            if nproc is not None:
+                resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 
         return limit
 
