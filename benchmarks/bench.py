@@ -19,7 +19,10 @@ the *ratio* is compared with the goal from the core issue:
   exact solve grows with the size;
 - design_board (the audit of the design module): the exhaustive search over every valid pair of
   added jumps on the 1943 board for a 25-turn game, in under 60 s (its time against that goal,
-  the design it finds, and its cost in units of one expected_turns solve).
+  the design it finds, and its cost in units of one expected_turns solve);
+- autograde of a class (``bench_autograde.py``): 120 submissions of set 1, each in its sandbox,
+  graded by ``python -m chutes_teacher.autograde --jobs 2`` (a time, no goal; ``BENCH_AUTOGRADE=N``
+  submissions, 0 skips it; ``BENCH_JOBS``).
 
 Exit status 0 whatever the numbers (a benchmark reports; the tests decide correctness).
 """
@@ -312,6 +315,15 @@ def main() -> int:
             goal = goal_of(name) or 0.1
             verdict = "ok" if seconds < goal else f"OVER {goal * 1e3:.0f} ms"
             print(f"{name:<46} {seconds * 1e3:10.1f} ms   {verdict}")
+
+    if os.environ.get("BENCH_AUTOGRADE", "120") != "0":
+        from bench_autograde import autograde_timing
+
+        count = int(os.environ.get("BENCH_AUTOGRADE", "120"))
+        print(f"\nautograde of a class (chutes_teacher.autograde, each submission in a sandbox; "
+              f"BENCH_AUTOGRADE={count} submissions, 0 skips it)")
+        for name, seconds in autograde_timing(count, int(os.environ.get("BENCH_JOBS", "2"))):
+            print(f"{name:<46} {seconds:10.1f} s")
 
     below = [r[0] for r in rows if not r[4]]
     print("\nall ratios at or above their goals" if not below else f"\nbelow goal: {below}")

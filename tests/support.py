@@ -61,6 +61,7 @@ def make_course(root: Path, assignment: str, solutions: list[Path],
                 config: str = "") -> Path:
     """An nbgrader course folder with the repository's nbgrader_config.py (``config`` appended)
     and ``solutions`` as the source of ``assignment``, after ``generate_assignment``."""
+    root.mkdir(parents=True, exist_ok=True)
     (root / "nbgrader_config.py").write_text(
         (ROOT / "nbgrader_config.py").read_text() + config)
     source = root / "source" / assignment
