@@ -10,7 +10,8 @@ sees only:
   the grader's own ``chutes_edu`` is, so that no other copy can be found;
 - the Python installation and the system's programs and libraries (``/usr``), read-only, and a
   small ``/tmp``;
-- an environment made from an allowlist (``PATH``, ``LANG``, the BLAS thread counts, the student's
+- an environment made from an allowlist (``PATH``, ``LANG``, the BLAS thread counts, nbgrader's
+  ``NBGRADER_EXECUTION`` (the hidden tests record answers only under autograde), the student's
   id and the course secret that :mod:`chutes_edu.variants` needs for the student's own numbers;
   every student's own server has that secret anyway), so no hub token or other secret;
 - no network (a network namespace of its own: the kernel talks to the grader over Unix sockets in
@@ -66,7 +67,8 @@ OPT_OUT = "c.SandboxedExecute.allow_unsandboxed = True"
 """The setting (in ``nbgrader_config.py``) that grades without a sandbox, knowingly."""
 
 ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
-               "MKL_NUM_THREADS", "OPENBLAS_CORETYPE", SECRET_VARIABLE)
+               "MKL_NUM_THREADS", "OPENBLAS_CORETYPE", "NBGRADER_EXECUTION",
+               "NBGRADER_VALIDATING", SECRET_VARIABLE)
 """The grader's environment variables a sandboxed kernel gets (when set); nothing else."""
 
 _ANSWER_MODULE = re.compile(r"^lesson[^/]*\.py$")
