@@ -79,6 +79,7 @@ _ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime"
         "passwd", "group", "nsswitch.conf", "mime.types", "matplotlibrc")
 _CGROUP_V1 = Path("/sys/fs/cgroup")
 _HEADROOM = 1024 ** 3
+_MAX_CALLS = 2000               # calls of a student's function per check, at most
 
 
 class SandboxUnavailable(RuntimeError):
@@ -498,6 +499,8 @@ class SandboxedExecute(Execute):
 
     _deadline: float | None = None
     _said_limits = False
+    _student = ""
+    _sandbox: Sandbox | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("kernel_manager_class", SandboxedKernelManager)
@@ -524,6 +527,7 @@ class SandboxedExecute(Execute):
     def preprocess(self, nb: Any, resources: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
         """Run the notebook in a new sandbox, or refuse when none can be made."""
         student = str(resources.get("nbgrader", {}).get("student", ""))
+        self._student = student
         problem = sandbox_problem(self.bwrap)
         self._deadline = (time.monotonic() + self.notebook_timeout
                           if self.notebook_timeout > 0 else None)
@@ -540,34 +544,37 @@ class SandboxedExecute(Execute):
         limits = Limits(memory_bytes=self.memory_limit, processes=self.process_limit,
                         cpu_seconds=self.cpu_time_limit, file_bytes=self.file_size_limit,
                         use_cgroups=self.use_cgroups)
-        self._sandbox = Sandbox.create(str(shutil.which(self.bwrap)),
-                                       Path(folder) if folder else None,
-                                       self.kernel_environment(student), limits,
-                                       protected=[Path.cwd()])
-        self._sandbox.start_limits()
+        protected = [Path.cwd(), *([Path(folder)] if folder else [])]
+        root = self.config.get("CourseDirectory", {}).get("root")
+        if isinstance(root, str) and root:
+            protected.append(Path(root))
+        sandbox = Sandbox.create(str(shutil.which(self.bwrap)), Path(folder) if folder else None,
+                                 self.kernel_environment(student), limits, protected=protected)
+        self._sandbox = sandbox
+        sandbox.start_limits()
         if not self._said_limits:
             self.log.info("Sandbox limits: %s; %s s per cell, %s s per notebook",
-                          ", ".join(self._sandbox.applied()), self.timeout,
+                          ", ".join(sandbox.applied()), self.timeout,
                           self.notebook_timeout or "no limit")
             SandboxedExecute._said_limits = True
         watchdog = None
         if self._deadline is not None:
-            watchdog = threading.Timer(self.notebook_timeout + self.kill_grace,
-                                       self._sandbox.kill)
+            watchdog = threading.Timer(self.notebook_timeout + self.kill_grace, sandbox.kill)
             watchdog.daemon = True
             watchdog.start()
         try:
             result: tuple[Any, dict[str, Any]] = super().preprocess(nb, resources)
             return result
         except Exception:
-            tail = self._sandbox.log_tail()
+            tail = sandbox.log_tail()
             if tail:
                 self.log.error("The sandboxed kernel's last words:\n%s", tail)
             raise
         finally:
             if watchdog is not None:
                 watchdog.cancel()
-            self._sandbox.close()
+            sandbox.close()
+            self._sandbox = None
 
     def _unsandboxed(self, nb: Any, resources: dict[str, Any],
                      student: str) -> tuple[Any, dict[str, Any]]:
@@ -586,7 +593,7 @@ class SandboxedExecute(Execute):
     def create_kernel_manager(self) -> Any:
         """jupyter_client's kernel manager, made to start the kernel in this notebook's sandbox."""
         km = super().create_kernel_manager()
-        sandbox = getattr(self, "_sandbox", None)
+        sandbox = self._sandbox
         if isinstance(km, SandboxedKernelManager) and sandbox is not None and (
                 sandbox.root.exists()):
             km.sandbox = sandbox
@@ -615,4 +622,84 @@ class SandboxedExecute(Execute):
                 "(c.SandboxedExecute.notebook_timeout)"))]
             return cell, resources
         result: tuple[Any, dict[str, Any]] = super().preprocess_cell(cell, resources, index)
+        if self._sandbox is not None:
+            self._probe_pending(cell, resources, index)
         return result
+
+    def _call_in_kernel(self, exercise: str, key: str, resources: dict[str, Any],
+                        index: int) -> dict[str, Any] | None:
+        """Call the kernel's pending function of ``exercise`` on one input; the call's record."""
+        import json
+
+        from chutes_edu.grading import PROBE_MARK
+
+        probe = nbformat.v4.new_code_cell(
+            "from chutes_edu.grading import probe_call as _chutes_probe\n"
+            f"_chutes_probe({exercise!r}, {key!r})")
+        graded = self.nb.cells[index]
+        try:
+            super().preprocess_cell(probe, resources, index)
+        finally:
+            self.nb.cells[index] = graded          # nbclient puts the cell it ran at ``index``
+        text = "".join(out.get("text", "") for out in probe.outputs
+                       if out.get("output_type") == "stream")
+        lines = [line for line in text.split("\n") if line.startswith(PROBE_MARK)]
+        if not lines:
+            return None
+        try:
+            call = json.loads(lines[-1][len(PROBE_MARK):])
+        except ValueError:
+            return None
+        return call if isinstance(call, dict) and call.get("in") == key else None
+
+    def _probe_pending(self, cell: Any, resources: dict[str, Any], index: int) -> None:
+        """Record a function answer by running its check here and the function in the kernel.
+
+        The sandboxed kernel has no answer checks, so its hidden tests leave a function answer
+        pending (:func:`chutes_edu.grading.answer_record`). This runs the exercise's check in
+        the grader, where the checks are, and each call of the student's function in the kernel
+        (:func:`chutes_edu.grading.probe_call`, one cell run per call, its result read back as
+        JSON data), then writes the calls into the cell's record, as the kernel would have: the
+        grading step (``DecideGrades``) then replays and judges them as always.
+        """
+        from chutes_edu.checks import NotYet, check, exercise_ids, is_function_exercise
+        from chutes_edu.grading import _RECORD_CALL, ANSWER_MIME, _decode, _key
+        from chutes_edu.variants import variant
+
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if cell.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
+            return
+        found = _RECORD_CALL.search(cell.source)
+        if found is None:
+            return
+        exercise = found["exercise"]
+        if exercise not in exercise_ids() or not is_function_exercise(exercise):
+            return
+        pending = [out for out in cell.get("outputs", [])
+                   if isinstance(out.get("data", {}).get(ANSWER_MIME), dict)
+                   and out["data"][ANSWER_MIME].get("exercise") == exercise
+                   and out["data"][ANSWER_MIME].get("kind") == "pending"]
+        if not pending:
+            return
+        name = str(pending[-1]["data"][ANSWER_MIME].get("name") or "your function")[:80]
+        calls: list[dict[str, Any]] = []
+
+        def forward(*args: Any, **kwargs: Any) -> Any:
+            if len(calls) >= _MAX_CALLS or (self._deadline is not None
+                                             and time.monotonic() >= self._deadline):
+                raise NotYet("your function was not run on every input the check tries")
+            key = _key(args, kwargs)
+            call = self._call_in_kernel(exercise, key, resources, index)
+            if call is None:
+                raise NotYet("your function did not answer")
+            calls.append(call)
+            if "raise" in call:
+                raise RuntimeError(f"{call['raise'][0]}: {call['raise'][1]}")
+            if "unsupported" in call:
+                raise NotYet(f"your function returned {call['unsupported']}")
+            return _decode(call["out"])
+
+        forward.__name__ = name
+        check(exercise, forward, variant(self._student or None, int(exercise.split(".")[0])))
+        pending[-1]["data"][ANSWER_MIME] = {"exercise": exercise, "kind": "function",
+                                            "name": name, "calls": calls}
