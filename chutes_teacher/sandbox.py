@@ -18,6 +18,12 @@ sees only:
   a folder bound into the sandbox, jupyter_client's ``ipc`` transport), its own PID namespace (it
   sees only its own processes; ``/proc/1`` is the sandbox's own init), no capabilities.
 
+A function answer's check needs the answer checks, so it runs in the grader: the kernel keeps the
+student's function (:func:`chutes_edu.grading.answer_record` marks it ``pending``), and
+:class:`SandboxedExecute` calls it once per input the check tries, in the kernel, reading each
+result back as JSON data (:func:`chutes_edu.grading.probe_call`), then writes the calls into the
+cell's record; ``DecideGrades`` judges them as always.
+
 It is held by limits: memory and processes (cgroup v1 ``memory`` and ``pids`` when this machine lets
 the grader make cgroups, else ``RLIMIT_AS`` and ``RLIMIT_NPROC``), CPU seconds per process
 (``RLIMIT_CPU``), file size (``RLIMIT_FSIZE``), a time limit per cell (nbgrader's
