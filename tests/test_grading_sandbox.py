@@ -372,7 +372,10 @@ def test_writing_and_network_attacks_fail_in_the_sandbox(sandboxed: Round,
     assert unsandboxed.listener.received == [b"stolen"]
 
     inside = _attacks(sandboxed, "thief")
-    assert all(inside[name].startswith("FAILED") for name in THIEF_WRITES), inside
+    # write_other may "succeed" inside: this test's course is under /tmp, and the sandbox's /tmp
+    # is its own (thrown away); the course on the host is what counts
+    assert all(inside[name].startswith("FAILED") for name in THIEF_WRITES
+               if name != "write_other"), inside
     assert (sandboxed.course / "nbgrader_config.py").read_text() == sandboxed.config
     assert _planted(sandboxed) == [] and not any(sandboxed.leak.iterdir())
     assert sandboxed.listener.received == []
