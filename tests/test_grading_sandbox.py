@@ -241,7 +241,7 @@ def _build(tmp: Path, name: str, config: str, students: tuple[str, ...]) -> Roun
     leak, touch = tmp / f"{name}-leak", tmp / f"{name}-touched"
     leak.mkdir()
     leak.chmod(0o777)
-    marker = f"chutes-sandbox-test-{name}-{os.getpid()}"
+    marker = f"chutes-sandbox-test-{tmp.name}-{os.getpid()}"
     listener = _Listener()
     solution = nbformat.read(SOLUTION, as_version=4)
     attacks = {
