@@ -55,13 +55,15 @@ PARALLEL  := -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
 STAGE_LOG := $(CURDIR)/tests/artifacts/stages.txt
 STAGE     := STAGE_LOG=$(STAGE_LOG) tools/stage.sh
 
-.PHONY: help lab lab-env teacher test test-fast test-start lint fmt front-end notebooks-kernels site \
-	pdf bench exercises resave student clean
+.PHONY: help lab lab-env teacher autograde test test-fast test-start lint fmt front-end \
+	notebooks-kernels site pdf bench exercises resave student clean
 
 help:
 	@echo "make lab        - create .venv-lab (the pinned course environment) and start JupyterLab"
 	@echo "make teacher    - the teacher's nbgrader set-up: .venv-teacher and a course folder in"
 	@echo "                  COURSE_DIR (../chutes-course-grading); ROSTER=, SCHEDULE=, TIMEZONE="
+	@echo "make autograde SET=01_exercises_waiting_for_heads JOBS=2 - autograde a set's collected"
+	@echo "                  submissions in COURSE_DIR, JOBS at a time, each in a sandbox"
 	@echo "make test       - create/update .venv, lint, type-check and run the whole test suite"
 	@echo "make test-fast  - the quick part while you work: no browsers, servers or other BLAS kernels"
 	@echo "make lint       - ruff and mypy; the front end's build check, tsc and biome;  make fmt"
@@ -120,6 +122,15 @@ teacher: $(TEACHER_STAMP)
 		setup --repo "$(CURDIR)" --course "$(COURSE_DIR)" $(if $(ROSTER),--roster "$(ROSTER)") \
 		$(if $(SCHEDULE),--schedule "$(SCHEDULE)") $(if $(TIMEZONE),--timezone "$(TIMEZONE)") \
 		$(if $(filter no,$(GENERATE)),--no-generate)
+
+# `make autograde SET=03_exercises_markov_chains JOBS=2`: every collected submission of a set in
+# COURSE_DIR, JOBS at a time, each in its sandbox (chutes_teacher.autograde; TEACHING.md).
+SET  ?=
+JOBS ?= 2
+autograde: $(TEACHER_STAMP)
+	@test -n "$(SET)" || { echo "make autograde needs SET=, e.g. SET=01_exercises_waiting_for_heads"; exit 2; }
+	cd "$(COURSE_DIR)" && PATH="$(abspath $(TEACHER_VENV))/bin:$$PATH" \
+		"$(abspath $(TEACHER_VENV))/bin/python" -m chutes_teacher.autograde "$(SET)" --jobs $(JOBS)
 
 # ---------------------------------------------------------------- the developers' environment
 $(PY):

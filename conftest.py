@@ -40,6 +40,7 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
 # a wrong figure only makes the order worse, never a result.
 _COST = {
     "tests/test_nbgrader.py": 240,
+    "tests/test_grading_sandbox.py": 300,
     "tests/test_accessibility_course.py": 200,
     "tests/test_hub_grading.py": 170,
     # one group: the website built once, then its pages, reflow and focus, and its PDFs

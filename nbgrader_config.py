@@ -107,36 +107,27 @@ class DecideGrades(Preprocessor):
         return decide_notebook(nb, student=student), resources
 
 
+# Each submission runs in a sandbox of its own (chutes_teacher.sandbox, TEACHING.md "What the
+# sandbox protects"): a copy of its folder, the course library without the answer checks, no
+# course folder, gradebook, other submission, home folder, secret or network, limits on memory,
+# processes and CPU, and a time limit per notebook besides the one per cell above. With no
+# sandbox (bubblewrap missing or not allowed here) autograde refuses; to grade unconfined anyway,
+# knowingly: c.SandboxedExecute.allow_unsandboxed = True.
 # With a course secret (CHUTES_COURSE_SECRET, the same as on the students' hub) every student has
-# their own numbers (chutes_edu.variants). A submission is re-run with its student's numbers (the
-# kernel is told whose it is, CHUTES_STUDENT_ID, and only that kernel: formgrader runs autograde
-# inside the teacher's own server), and DecideGrades judges it against that student's numbers,
-# whatever the kernel used.
-class ExecuteAsStudent(Execute):
-    """nbgrader's Execute, with the submission's student id in the kernel's environment."""
+# their own numbers (chutes_edu.variants). A submission is re-run with its student's numbers (its
+# kernel, and only that kernel, is told whose it is: CHUTES_STUDENT_ID), and DecideGrades judges
+# it against that student's numbers, whatever the kernel used.
+from chutes_teacher.sandbox import SandboxedExecute  # noqa: E402 - after the version check above
 
-    def preprocess(self, nb: Any, resources: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
-        import os
-
-        from chutes_edu.variants import STUDENT_ID_VARIABLES
-
-        name = STUDENT_ID_VARIABLES[0]
-        before = os.environ.get(name)
-        os.environ[name] = str(resources.get("nbgrader", {}).get("student", ""))
-        try:
-            return super().preprocess(nb, resources)
-        finally:
-            if before is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = before
-
+c.SandboxedExecute.notebook_timeout = 300     # seconds for a whole notebook; 0: no limit
+c.SandboxedExecute.memory_limit = 2 * 1024 ** 3
+c.SandboxedExecute.process_limit = 64
 
 c.DecideGrades.enabled = True
 _steps = list(Autograde.class_traits()["autograde_preprocessors"].default())
 _run = _steps.index(Execute)
 c.Autograde.autograde_preprocessors = [
-    *_steps[:_run], ExecuteAsStudent, DecideGrades, *_steps[_run + 1:]]
+    *_steps[:_run], SandboxedExecute, DecideGrades, *_steps[_run + 1:]]
 
 
 # Late work (TEACHING.md, "Roster, due dates, extensions and late work"): a set handed in after its

@@ -24,7 +24,10 @@ the *ratio* is compared with the goal from the core issue:
   lesson page loads and typesets its maths, goal: none over 200 ms on an idle machine;
 - design_board (the audit of the design module): the exhaustive search over every valid pair of
   added jumps on the 1943 board for a 25-turn game, in under 60 s (its time against that goal,
-  the design it finds, and its cost in units of one expected_turns solve).
+  the design it finds, and its cost in units of one expected_turns solve);
+- autograde of a class (``bench_autograde.py``): 120 submissions of set 1, each in its sandbox,
+  graded by ``python -m chutes_teacher.autograde --jobs 2`` (a time, no goal; ``BENCH_AUTOGRADE=N``
+  submissions, 0 skips it; ``BENCH_JOBS``).
 
 Exit status 0 whatever the numbers (a benchmark reports; the tests decide correctness).
 """
@@ -363,6 +366,14 @@ def main() -> int:
             print(f"\nwebsite: each lesson page loaded in Chromium, its longest task (goal: none "
                   f"over {GOAL_MS:.0f} ms; bench_site.py)")
             print_table(site_timings())
+    if os.environ.get("BENCH_AUTOGRADE", "120") != "0":
+        from bench_autograde import autograde_timing
+
+        count = int(os.environ.get("BENCH_AUTOGRADE", "120"))
+        print(f"\nautograde of a class (chutes_teacher.autograde, each submission in a sandbox; "
+              f"BENCH_AUTOGRADE={count} submissions, 0 skips it)")
+        for name, seconds in autograde_timing(count, int(os.environ.get("BENCH_JOBS", "2"))):
+            print(f"{name:<46} {seconds:10.1f} s")
 
     below = [r[0] for r in rows if not r[4]]
     print("\nall ratios at or above their goals" if not below else f"\nbelow goal: {below}")

@@ -480,13 +480,26 @@ def answer_record(exercise: str, answer: Any) -> dict[str, Any]:
     -------
     dict
         JSON-ready: ``{"exercise", "kind", ...}`` with kind ``"none"``, ``"value"``,
-        ``"function"`` or ``"unsupported"``.
+        ``"function"`` or ``"unsupported"``; in a library without the answer checks (the
+        grading sandbox), ``"pending"`` for a function, which the sandbox's grader then calls
+        through :func:`probe_call` and records as ``"function"``.
     """
-    from .checks import check, is_function_exercise
+    from .checks import check, exercise_ids, is_function_exercise
 
     head: dict[str, Any] = {"exercise": str(exercise)}
     if answer is None or answer is Ellipsis:
         return {**head, "kind": "none"}
+    if str(exercise) not in exercise_ids():
+        # A library without the answer checks (the grading sandbox of chutes_teacher.sandbox):
+        # a function waits in the kernel for the grader, which runs the check outside and calls
+        # it through probe_call; anything else is recorded as a value.
+        if callable(answer) and not _is_data(answer):
+            _PENDING[str(exercise)] = answer
+            return {**head, "kind": "pending", "name": getattr(answer, "__name__", "")}
+        try:
+            return {**head, "kind": "value", "value": _encode(answer)}
+        except _Unsupported as err:
+            return {**head, "kind": "unsupported", "type": str(err)}
     if is_function_exercise(exercise) and callable(answer) and not _is_data(answer):
         calls: list[dict[str, Any]] = []
 
@@ -510,6 +523,40 @@ def answer_record(exercise: str, answer: Any) -> dict[str, Any]:
         return {**head, "kind": "value", "value": _encode(answer)}
     except _Unsupported as err:
         return {**head, "kind": "unsupported", "type": str(err)}
+
+
+_PENDING: dict[str, Callable[..., Any]] = {}
+PROBE_MARK = "chutes-edu-probe-result: "
+"""What starts the line :func:`probe_call` prints."""
+
+
+def probe_call(exercise: str, key: str) -> None:
+    """Call a function that :func:`answer_record` left pending on one input; print the outcome.
+
+    The grading sandbox (``chutes_teacher.sandbox``) runs a function exercise's check outside the
+    kernel, where the answer checks are, and calls the student's function through this: one line
+    ``PROBE_MARK`` + JSON, the call as :func:`answer_record` records it (``in`` and ``out``,
+    ``raise`` or ``unsupported``).
+
+    Parameters
+    ----------
+    exercise : str
+        The exercise whose pending function to call.
+    key : str
+        The input, as :func:`_key` writes it (JSON).
+    """
+    args, pairs = _decode(json.loads(key))
+    function = _PENDING[exercise]
+    try:
+        out = function(*args, **dict(pairs))
+    except Exception as err:
+        call: dict[str, Any] = {"in": key, "raise": [type(err).__name__, str(err)[:200]]}
+    else:
+        try:
+            call = {"in": key, "out": _encode(out)}
+        except _Unsupported as err:
+            call = {"in": key, "unsupported": str(err)}
+    print(PROBE_MARK + json.dumps(call), flush=True)
 
 
 def record(exercise: str, answer: Any) -> None:

@@ -1,9 +1,12 @@
-"""What several tests (and the benchmarks) share: the course's files and the Node tools."""
+"""What several tests (and the benchmarks) share: the course's files, the Node tools and an
+nbgrader course folder."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,3 +35,39 @@ def node_tools() -> tuple[str, Path]:
         subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"],
                        cwd=NODE_TOOLS, check=True, capture_output=True, timeout=600)
     return node, NODE_TOOLS
+
+
+# ---------------------------------------------------------------- an nbgrader course folder
+NBGRADER_BIN = Path(sys.executable).parent
+
+
+def released_name(solution: Path) -> str:
+    """The file name a set has in nbgrader's source, release and submissions (TEACHING.md)."""
+    from chutes_edu.course import lesson_stem, set_stem
+
+    return f"{set_stem(lesson_stem(solution.stem), 'exercises')}.ipynb"
+
+
+def nbgrader(*args: str, cwd: Path, env: dict[str, str] | None = None,
+             timeout: float = 1800) -> subprocess.CompletedProcess[str]:
+    """Run ``nbgrader`` in a course folder, with one BLAS thread and ``env`` added."""
+    full = {**os.environ, "PATH": f"{NBGRADER_BIN}{os.pathsep}{os.environ['PATH']}",  # alembic
+            "OPENBLAS_NUM_THREADS": "1", **(env or {})}
+    return subprocess.run([str(NBGRADER_BIN / "nbgrader"), *args], cwd=cwd, env=full,
+                          capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def make_course(root: Path, assignment: str, solutions: list[Path],
+                config: str = "") -> Path:
+    """An nbgrader course folder with the repository's nbgrader_config.py (``config`` appended)
+    and ``solutions`` as the source of ``assignment``, after ``generate_assignment``."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "nbgrader_config.py").write_text(
+        (ROOT / "nbgrader_config.py").read_text() + config)
+    source = root / "source" / assignment
+    source.mkdir(parents=True)
+    for nb in solutions:
+        shutil.copy(nb, source / released_name(nb))
+    done = nbgrader("generate_assignment", assignment, "--force", cwd=root)
+    assert done.returncode == 0 and "ERROR" not in done.stderr, done.stderr[-4000:]
+    return root

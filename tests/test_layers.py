@@ -3,7 +3,8 @@
 import-linter checks the contracts in pyproject.toml ([tool.importlinter]): course tooling >
 explorers > pictures > mathematics > the game, with the game and the mathematics importing no
 drawing or widget library, and the pictures no widget library. A second test breaks a copy of the
-library on purpose, so that the check is seen to fail.
+library on purpose, so that the check is seen to fail, and a third makes the library import the
+teacher's package (chutes_teacher), which it must never do.
 """
 
 from __future__ import annotations
@@ -40,3 +41,16 @@ def test_a_mathematics_module_that_draws_breaks_the_contract(tmp_path: Path) -> 
     assert done.returncode != 0
     assert "chutes_edu.markov is not allowed to import chutes_edu.plots" in done.stdout
     assert "chutes_edu.markov is not allowed to import matplotlib" in done.stdout
+
+
+def test_the_library_importing_the_teachers_package_breaks_the_contract(tmp_path: Path) -> None:
+    for package in ("chutes_edu", "chutes_teacher"):
+        shutil.copytree(ROOT / package, tmp_path / package,
+                        ignore=shutil.ignore_patterns("__pycache__", "js"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    course = tmp_path / "chutes_edu" / "course.py"
+    course.write_text(course.read_text() + "\nimport chutes_teacher.autograde  # noqa\n")
+    done = _lint_imports(tmp_path)
+    assert done.returncode != 0
+    assert "chutes_edu is not allowed to import chutes_teacher" in done.stdout, done.stdout
+    assert "chutes_edu.course -> chutes_teacher.autograde" in done.stdout

@@ -14,7 +14,6 @@ The whole round takes a few minutes on two cores; its stages' times are printed 
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -26,7 +25,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from chutes_edu.course import lesson_stem, set_stem
+from tests.support import make_course, nbgrader, released_name
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
@@ -35,9 +34,7 @@ SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
 ASSIGNMENT = "chutes_edu"
 
 
-def _released(solution: Path) -> str:
-    """The file name a set has in nbgrader's source, release and submissions (TEACHING.md)."""
-    return f"{set_stem(lesson_stem(solution.stem), 'exercises')}.ipynb"
+_released = released_name
 
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -133,10 +130,7 @@ def _copier(solution: nbformat.NotebookNode, set_number: int) -> nbformat.Notebo
 
 
 def _nbgrader(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",  # it runs alembic
-           "OPENBLAS_NUM_THREADS": "1", "CHUTES_COURSE_SECRET": SECRET}
-    return subprocess.run([str(BIN / "nbgrader"), *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=1800)
+    return nbgrader(*args, cwd=cwd, env={"CHUTES_COURSE_SECRET": SECRET})
 
 
 def _cheat(release: nbformat.NotebookNode, patches: str = CHEAT,
@@ -160,16 +154,9 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A course folder after generate_assignment and autograde of the five students."""
     if not (BIN / "nbgrader").exists():
         pytest.skip("nbgrader is not installed (pip install -e '.[teacher]')")
-    root = tmp_path_factory.mktemp("course")
-    shutil.copy(ROOT / "nbgrader_config.py", root)
-    source = root / "source" / ASSIGNMENT
-    source.mkdir(parents=True)
-    for nb in SOLUTIONS:
-        shutil.copy(nb, source / _released(nb))
     times: dict[str, float] = {}
     start = time.perf_counter()
-    done = _nbgrader("generate_assignment", ASSIGNMENT, "--force", cwd=root)
-    assert done.returncode == 0 and "ERROR" not in done.stderr, done.stderr[-4000:]
+    root = make_course(tmp_path_factory.mktemp("course"), ASSIGNMENT, SOLUTIONS)
     times["generate_assignment"] = time.perf_counter() - start
 
     release = root / "release" / ASSIGNMENT

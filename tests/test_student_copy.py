@@ -82,7 +82,7 @@ def test_the_student_tree_holds_no_answers(built: Path) -> None:
     assert "start_here.ipynb" in paths and "chutes_edu/checks/__init__.py" in paths
     assert not [p for p in paths if p.startswith("solutions/")]
     assert not [p for p in paths if re.match(r"chutes_edu/checks/lesson.*\.py$", p)]
-    for left_out in ("tests/", "book/", "tools/", "hub/"):
+    for left_out in ("tests/", "book/", "tools/", "hub/", "chutes_teacher/"):
         assert not [p for p in paths if p.startswith(left_out)], left_out
     assert "nbgrader_config.py" not in paths and "TEACHING.md" not in paths
     for path in paths:

@@ -23,7 +23,8 @@ Left out, with the reason:
   whether an answer is given) and ``graded`` does nothing;
 - ``tests/`` (they state answers, e.g. the right letter of a multiple-choice exercise), ``book/``
   (builds the website, with solution pages when asked), ``tools/`` (``make_exercises.py`` works
-  from ``solutions/``), ``nbgrader_config.py``, ``TEACHING.md``, ``CONTRIBUTING.md``, ``hub/``,
+  from ``solutions/``), ``nbgrader_config.py``, ``chutes_teacher/`` (the grading tools),
+  ``TEACHING.md``, ``CONTRIBUTING.md``, ``hub/``,
   ``benchmarks/``, ``conftest.py``, ``.ci/``, ``.pre-commit-config.yaml``: the developers' and
   teachers' material.
 
