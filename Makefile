@@ -118,7 +118,7 @@ $(TEACHER_STAMP): binder/requirements.txt binder/requirements-teacher.txt binder
 # Idempotent: copies only what the course folder lacks, skips sets already generated, and
 # re-imports a roster or schedule as an update. (nbgrader runs alembic: the venv's bin on PATH.)
 teacher: $(TEACHER_STAMP)
-	@PATH="$(abspath $(TEACHER_VENV))/bin:$$PATH" $(TEACHER_VENV)/bin/python -m chutes_edu.gradebook \
+	@PATH="$(abspath $(TEACHER_VENV))/bin:$$PATH" $(TEACHER_VENV)/bin/python -m chutes_teacher.gradebook \
 		setup --repo "$(CURDIR)" --course "$(COURSE_DIR)" $(if $(ROSTER),--roster "$(ROSTER)") \
 		$(if $(SCHEDULE),--schedule "$(SCHEDULE)") $(if $(TIMEZONE),--timezone "$(TIMEZONE)") \
 		$(if $(filter no,$(GENERATE)),--no-generate)

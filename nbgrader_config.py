@@ -48,8 +48,8 @@ if not exercise_ids():
 c = get_config()  # type: ignore[name-defined]  # noqa: F821 - nbgrader provides get_config()
 
 # What the teacher reads (collect's log, formgrader's autograde pop-up) says only what one can act
-# on: no empty warning lines, no DEBUG flood, no SQLAlchemy warnings (chutes_edu.gradebook).
-from chutes_edu.gradebook import tidy_teacher_logs  # noqa: E402
+# on: no empty warning lines, no DEBUG flood, no SQLAlchemy warnings (chutes_teacher.gradebook).
+from chutes_teacher.gradebook import tidy_teacher_logs  # noqa: E402
 
 tidy_teacher_logs()
 
@@ -77,7 +77,7 @@ class ClearWidgetState(Preprocessor):
 # Students see each set's due date at the top of its notebooks (nbgrader's Assignments tab shows
 # none): the gradebook's due date when the set is generated, in the time zone below (an IANA name
 # such as "Europe/Berlin"; `make teacher` imports the schedule before it generates).
-from chutes_edu.gradebook import DueDateInRelease  # noqa: E402
+from chutes_teacher.gradebook import DueDateInRelease  # noqa: E402
 
 c.DueDateInRelease.enabled = True
 c.DueDateInRelease.timezone = "UTC"
@@ -134,9 +134,9 @@ c.Autograde.autograde_preprocessors = [
 # due date, or after the student's extension, loses 10% of its score per started day late (one
 # hour late: 10%; three days: 30%), at most 100%, never below 0, to the hundredth of a point
 # (halves up). Change the two numbers below to change the rule (e.g. 5 and 50); to grade late work
-# in full, delete the four lines below. Due dates and extensions: python -m chutes_edu.gradebook
+# in full, delete the four lines below. Due dates and extensions: python -m chutes_teacher.gradebook
 # schedule / extensions.
-from chutes_edu.gradebook import (  # noqa: E402 - after the version check above
+from chutes_teacher.gradebook import (  # noqa: E402 - after the version check above
     GradesCsvExport,
     LatePenaltyPerDay,
     SaveAutoGradesKeepingHandGrades,

@@ -23,11 +23,14 @@ layers below it (CONTRIBUTING.md maps them; ``tests/test_layers.py`` checks them
 3. Pictures (matplotlib): :func:`draw_board`, :func:`plot_distribution`, ...,
    :func:`draw_policy`; :func:`describe` gives a hand-made figure its alt text (every course
    picture has one) (:mod:`chutes_edu.plots`).
-4. Explorers (ipywidgets): :class:`BoardExplorer` and the others, and :class:`BoardEditor`, whose
-   maths runs in the page (:mod:`chutes_edu.widgets`).
+4. Explorers (anywidgets that compute in the page): :class:`BoardExplorer` and the others, and
+   :class:`BoardEditor` (:mod:`chutes_edu.widgets`).
 5. Course tooling: the exercises' self-checks, :func:`check` (:mod:`chutes_edu.checks`),
-   nbgrader's grader (:mod:`chutes_edu.grading`), hub links (:mod:`chutes_edu.hub`), the
-   course's file names (:mod:`chutes_edu.course`).
+   what a graded notebook records (:mod:`chutes_edu.grading`), each student's numbers
+   (:mod:`chutes_edu.variants`), the course's file names (:mod:`chutes_edu.course`).
+
+The teacher's tools (roster, due dates, late work, grade exports, hub links, the grading sandbox)
+are the package ``chutes_teacher``, beside ``nbgrader_config.py``; this library never imports it.
 """
 
 from . import control

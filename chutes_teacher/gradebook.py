@@ -20,7 +20,7 @@ and ``nbgrader export`` see the same data:
 - **grades** leave by CSV import: :class:`CanvasExport` and :class:`MoodleExport` are nbgrader
   export plugins, one column per set (or, as an option, per graded cell), in the shapes Canvas's
   and Moodle's grade imports read (``nbgrader export --exporter
-  chutes_edu.gradebook.CanvasExport``), and :class:`GradesCsvExport` writes ``grades.csv``. All
+  chutes_teacher.gradebook.CanvasExport``), and :class:`GradesCsvExport` writes ``grades.csv``. All
   three refuse stale grades (:func:`stale_submissions`) and leave out sets nobody handed in. There
   is no grade passback (LTI Assignment and Grade Services);
 - **grading** steps for ``nbgrader_config.py``: :class:`SaveAutoGradesKeepingHandGrades` (a hand
@@ -30,10 +30,10 @@ and ``nbgrader export`` see the same data:
 The command line does the same from a terminal in the course folder (``make teacher`` runs
 ``setup``)::
 
-    python -m chutes_edu.gradebook setup --course ../chutes-course-grading --roster roster.csv
-    python -m chutes_edu.gradebook roster roster.csv
-    python -m chutes_edu.gradebook schedule schedule.toml
-    python -m chutes_edu.gradebook extensions extensions.csv --timezone Europe/Berlin
+    python -m chutes_teacher.gradebook setup --course ../chutes-course-grading --roster roster.csv
+    python -m chutes_teacher.gradebook roster roster.csv
+    python -m chutes_teacher.gradebook schedule schedule.toml
+    python -m chutes_teacher.gradebook extensions extensions.csv --timezone Europe/Berlin
 
 TEACHING.md ("Roster, due dates, extensions and late work", "Exporting grades") is the guide.
 """
@@ -718,7 +718,7 @@ class DueDateInRelease(Preprocessor):
     """``generate_assignment``'s last step: the set's due date, in words, at the top of each
     released notebook (nbgrader's Assignments tab shows students no due date).
 
-    The date is the gradebook's when the set is generated (``python -m chutes_edu.gradebook
+    The date is the gradebook's when the set is generated (``python -m chutes_teacher.gradebook
     schedule`` first; ``make teacher`` imports the schedule before it generates); a set without
     one gets no line. A cell of its own, outside nbgrader's cells, so grading ignores it.
     """
@@ -1205,7 +1205,7 @@ class _LmsExport(_CourseExport):
 
 class CanvasExport(_LmsExport):
     """Grades as a Canvas gradebook CSV (Grades > Import): ``nbgrader export --exporter
-    chutes_edu.gradebook.CanvasExport --to canvas.csv``.
+    chutes_teacher.gradebook.CanvasExport --to canvas.csv``.
 
     The columns :data:`CANVAS_COLUMNS`, then one per set (or, with
     ``--CanvasExport.questions=True``, one per graded cell and a late-penalty column instead),
@@ -1231,7 +1231,7 @@ class CanvasExport(_LmsExport):
 
 class MoodleExport(_LmsExport):
     """Grades as a CSV for Moodle's "Import grades from CSV": ``nbgrader export --exporter
-    chutes_edu.gradebook.MoodleExport --to moodle.csv``.
+    chutes_teacher.gradebook.MoodleExport --to moodle.csv``.
 
     The columns :data:`MOODLE_COLUMNS` (``ID number`` is the nbgrader student id), then one per
     set (or, with ``--MoodleExport.questions=True``, one per graded cell and a late-penalty
@@ -1277,7 +1277,7 @@ def setup_course(course: str | Path, repo: str | Path, roster: str | Path | None
     list of str
         What was done, one line each.
     """
-    from .course import course_lessons, lesson_stem, set_stem
+    from chutes_edu.course import course_lessons, lesson_stem, set_stem
 
     course, repo = Path(course).resolve(), Path(repo).resolve()
     if not (repo / "nbgrader_config.py").is_file() or not (repo / "solutions").is_dir():
@@ -1321,10 +1321,11 @@ Next, in {course}, with {bin} on your PATH:
   3. after the deadline: nbgrader collect 01_exercises_waiting_for_heads &&
                          nbgrader autograde 01_exercises_waiting_for_heads
   4. hand grading:      jupyter lab, then Nbgrader > Formgrader
-  5. extensions:        python -m chutes_edu.gradebook extensions extensions.csv --course .
-  6. grades:            nbgrader export --exporter chutes_edu.gradebook.CanvasExport --to canvas.csv
-                        (or chutes_edu.gradebook.MoodleExport)
-  Due dates and roster later: python -m chutes_edu.gradebook schedule|roster FILE --course .
+  5. extensions:        python -m chutes_teacher.gradebook extensions extensions.csv --course .
+  6. grades:            nbgrader export --exporter chutes_teacher.gradebook.CanvasExport
+                        --to canvas.csv
+                        (or chutes_teacher.gradebook.MoodleExport)
+  Due dates and roster later: python -m chutes_teacher.gradebook schedule|roster FILE --course .
 TEACHING.md, "Running the course with nbgrader", says more."""
 
 
@@ -1341,7 +1342,7 @@ def _course_id_step(course: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The command line: ``python -m chutes_edu.gradebook setup|roster|schedule|extensions``.
+    """The command line: ``python -m chutes_teacher.gradebook setup|roster|schedule|extensions``.
 
     Parameters
     ----------
@@ -1353,7 +1354,7 @@ def main(argv: list[str] | None = None) -> int:
     int
         0 on success, 2 when a file has bad rows (they are printed).
     """
-    parser = argparse.ArgumentParser(prog="python -m chutes_edu.gradebook",
+    parser = argparse.ArgumentParser(prog="python -m chutes_teacher.gradebook",
                                      description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     setup = sub.add_parser("setup", help="make or update the nbgrader course folder")

@@ -5,7 +5,7 @@ their home (or pulls the teacher's new commits into it, keeping the student's ow
 the start page. The link names the folder the course lands in (``targetpath``, ``chutes-course``
 for every fork) and the page to open inside it (``urlpath``), so it works for a fork with any name::
 
-    python -m chutes_edu.hub --hub https://hub.example.edu --repo https://github.com/you/fork
+    python -m chutes_teacher.hub --hub https://hub.example.edu --repo https://github.com/you/fork
 
 prints ::
 
@@ -80,7 +80,7 @@ def nbgitpuller_link(hub: str, repo: str, branch: str = "main",
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print the link (``python -m chutes_edu.hub --help``).
+    """Print the link (``python -m chutes_teacher.hub --help``).
 
     Parameters
     ----------
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     int
         The exit status.
     """
-    parser = argparse.ArgumentParser(prog="python -m chutes_edu.hub",
+    parser = argparse.ArgumentParser(prog="python -m chutes_teacher.hub",
                                      description="Print an nbgitpuller link for the course.")
     parser.add_argument("--hub", required=True, help="the hub, e.g. https://hub.example.edu")
     parser.add_argument("--repo", required=True, help="the course repository's clone URL")

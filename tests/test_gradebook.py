@@ -1,4 +1,4 @@
-"""Course administration with nbgrader (chutes_edu.gradebook): the roster, due dates, extensions,
+"""Course administration with nbgrader (chutes_teacher.gradebook): the roster, due dates, extensions,
 the late penalty and the Canvas and Moodle grade exports.
 
 Most tests use nbgrader's gradebook API on a throwaway course folder (no notebook runs). Two slow
@@ -29,7 +29,7 @@ from traitlets.config import Config  # noqa: E402
 from traitlets.config.loader import PyFileConfigLoader  # noqa: E402
 
 from chutes_edu import gradebook as admin  # noqa: E402
-from chutes_edu.gradebook import (  # noqa: E402
+from chutes_teacher.gradebook import (  # noqa: E402
     CANVAS_COLUMNS,
     MOODLE_COLUMNS,
     CanvasExport,
@@ -282,7 +282,7 @@ def test_canvas_export_has_canvas_columns_points_possible_and_one_column_per_set
     _, db = _course(tmp_path)
     _graded(db)
     rows = _exported(CanvasExport, db, tmp_path / "canvas.csv", _late_config())
-    # The header of Canvas's own gradebook export, which its import reads (chutes_edu.gradebook)
+    # The header of Canvas's own gradebook export, which its import reads (chutes_teacher.gradebook)
     assert CANVAS_COLUMNS == ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
     assert rows[0] == [*CANVAS_COLUMNS, SET]
     assert rows[1] == ["Points Possible", "", "", "", "", "10"]
@@ -510,7 +510,7 @@ def test_roster_due_date_extension_autograde_and_canvas_export(tmp_path: Path) -
     shutil.copy(ROOT / "nbgrader_config.py", course)
     nbformat.write(_tiny_notebook(), course / "source" / "tiny" / "tiny.ipynb")
     _run([str(BIN / "nbgrader"), "generate_assignment", "tiny"], course)
-    cli = [sys.executable, "-m", "chutes_edu.gradebook"]
+    cli = [sys.executable, "-m", "chutes_teacher.gradebook"]
     _write(tmp_path / "roster.csv", "id,name,email\ns1,Ada Lovelace,ada@example.edu\n"
            's2,"Turing, Alan",alan@example.edu\ns3,Grace Hopper,grace@example.edu\n')
     assert "3 students imported" in _run([*cli, "roster", str(tmp_path / "roster.csv")],
@@ -533,7 +533,7 @@ def test_roster_due_date_extension_autograde_and_canvas_export(tmp_path: Path) -
         (folder / "timestamp.txt").write_text(f"{handed_in}.000000 UTC")
     log = _run([str(BIN / "nbgrader"), "autograde", "tiny"], course).stderr
     assert "Late submission penalty: 1.0" in log and "Late submission penalty: 3.0" in log
-    _run([str(BIN / "nbgrader"), "export", "--exporter", "chutes_edu.gradebook.CanvasExport",
+    _run([str(BIN / "nbgrader"), "export", "--exporter", "chutes_teacher.gradebook.CanvasExport",
           "--to", "canvas.csv"], course)
     with (course / "canvas.csv").open(encoding="utf-8", newline="") as fh:
         rows = list(csv.reader(fh))
@@ -625,7 +625,7 @@ def test_teacher_logs_have_no_empty_lines_and_no_debug_flood() -> None:
         handler = logging.StreamHandler(sys.stdout)       # what formgrader's pop-up captures
         handler.setFormatter(logging.Formatter("[%(levelname)s] %(message)s"))
         app.log.addHandler(handler)
-        from chutes_edu.gradebook import tidy_teacher_logs
+        from chutes_teacher.gradebook import tidy_teacher_logs
         tidy_teacher_logs()
         tidy_teacher_logs()
         app.log.warning(dedent("""
@@ -715,10 +715,10 @@ def test_a_teachers_round_blind_grading_one_penalty_hand_grades_kept_stale_grade
         return done
 
     _write(tmp_path / "roster.csv", f"id,name,email\n{STUDENT},Ada Lovelace,ada@example.edu\n")
-    run([sys.executable, "-m", "chutes_edu.gradebook", "roster", str(tmp_path / "roster.csv")])
+    run([sys.executable, "-m", "chutes_teacher.gradebook", "roster", str(tmp_path / "roster.csv")])
     due = datetime.now(UTC) - timedelta(hours=20)                  # one started day late: 10%
     _write(tmp_path / "due.csv", f"set,due\ntiny,{due.isoformat()}\nnever,{due.isoformat()}\n")
-    run([sys.executable, "-m", "chutes_edu.gradebook", "schedule", str(tmp_path / "due.csv")])
+    run([sys.executable, "-m", "chutes_teacher.gradebook", "schedule", str(tmp_path / "due.csv")])
     run([nbgrader, "generate_assignment", "tiny"])
     run([nbgrader, "generate_assignment", "never"])                  # generated, never released
     run([nbgrader, "release_assignment", "tiny"])
@@ -775,7 +775,7 @@ def test_a_teachers_round_blind_grading_one_penalty_hand_grades_kept_stale_grade
     assert [(g["assignment"], g["late_submission_penalty"], g["score"]) for g in grades] == [
         ("tiny", "0.9", "8.1")]                                      # "never" is left out
     for exporter, column in [("CanvasExport", 2), ("MoodleExport", 1)]:
-        run([nbgrader, "export", "--exporter", f"chutes_edu.gradebook.{exporter}", "--to",
+        run([nbgrader, "export", "--exporter", f"chutes_teacher.gradebook.{exporter}", "--to",
              f"{exporter}.csv"])
         with (course / f"{exporter}.csv").open(encoding="utf-8", newline="") as fh:
             rows = list(csv.reader(fh))

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 
-from chutes_edu.hub import DEFAULT_TARGETPATH, nbgitpuller_link
+from chutes_teacher.hub import DEFAULT_TARGETPATH, nbgitpuller_link
 
 
 def _query(link: str) -> dict[str, str]:
@@ -58,7 +58,7 @@ def test_bad_input_is_named(kwargs: dict[str, str], words: str) -> None:
 
 
 def test_command_line() -> None:
-    done = subprocess.run([sys.executable, "-m", "chutes_edu.hub", "--hub",
+    done = subprocess.run([sys.executable, "-m", "chutes_teacher.hub", "--hub",
                            "https://hub.example.edu", "--repo", "https://github.com/you/fork"],
                           capture_output=True, text=True, check=True)
     assert done.stdout.strip() == nbgitpuller_link("https://hub.example.edu",

@@ -472,7 +472,7 @@ with open("roster.csv", "w") as f:
     f.write({roster!r})
 for command in (["ngshare-course-management", "create_course", {COURSE_ID!r}, {TEACHER!r}],
                 ["ngshare-course-management", "add_students", {COURSE_ID!r}, "roster.csv", "--no-gb"],
-                [sys.executable, "-m", "chutes_edu.gradebook", "setup", "--repo", {str(ROOT)!r},
+                [sys.executable, "-m", "chutes_teacher.gradebook", "setup", "--repo", {str(ROOT)!r},
                  "--course", ".", "--roster", "roster.csv", "--no-generate"]):
     done = subprocess.run(command, capture_output=True, text=True)
     print("exit", done.returncode, done.stdout, done.stderr)

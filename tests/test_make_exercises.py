@@ -213,7 +213,7 @@ def test_teaching_guide_shows_the_current_points_table() -> None:
 
 
 def test_teaching_guide_link_is_what_the_link_maker_prints() -> None:
-    from chutes_edu.hub import nbgitpuller_link
+    from chutes_teacher.hub import nbgitpuller_link
 
     guide = (ROOT / "TEACHING.md").read_text()
     assert nbgitpuller_link("https://hub.example.edu", "https://github.com/you/fork") in guide

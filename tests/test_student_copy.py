@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import tarfile
+import zipfile
 from pathlib import Path
 
 import nbformat
@@ -309,3 +310,22 @@ def test_validate_on_the_student_copy_says_it_checked_that_the_notebook_runs(
         bundle.write_text(bundle.read_text(encoding="utf-8").replace(
             settings.NBGRADER_SUCCESS, "Fine."), encoding="utf-8")
     assert settings.validate_message(tmp_path / "main-env", False).startswith("warning:")
+
+
+def test_the_student_copy_installs_without_the_teachers_package(student_dir: Path,
+                                                                tmp_path: Path) -> None:
+    """Binder and a hub image install the student copy (binder/postBuild: pip install -e .): its
+    pyproject.toml must not name chutes_teacher, which the copy leaves out (setuptools refuses a
+    missing package folder), nor keep the old import paths that would need it."""
+    assert not (student_dir / "chutes_teacher").exists()
+    assert not (student_dir / "chutes_edu" / "gradebook.py").exists()
+    assert not (student_dir / "chutes_edu" / "hub.py").exists()
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
+                           "-q", "-w", str(tmp_path), str(student_dir)], capture_output=True,
+                          text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    wheel = next(tmp_path.glob("chutes_edu-*.whl"))
+    with zipfile.ZipFile(wheel) as zipped:
+        names = zipped.namelist()
+    assert "chutes_edu/widgets/static/site.js" in names
+    assert not [n for n in names if n.startswith("chutes_teacher/")]

@@ -62,6 +62,9 @@ KEEP = ("lessons", "exercises", "start_here.ipynb", "binder", "chutes_edu", "REA
 """The top-level entries of ``main`` that the student tree keeps; everything else is left out."""
 ANSWER_MODULE = re.compile(r"^chutes_edu/checks/lesson[^/]*\.py$")
 """The modules that compute the expected answers of a graded set."""
+TEACHER_SHIMS = ("chutes_edu/gradebook.py", "chutes_edu/hub.py")
+"""The old import paths of the teacher's modules (``chutes_teacher``, left out): left out too."""
+_PACKAGES = re.compile(r"^packages = \[[^\]]*\]", re.MULTILINE)
 _SOLUTION_LINE = re.compile(r"^[ \t]*(### BEGIN SOLUTION|<!-- BEGIN SOLUTION -->)", re.MULTILINE)
 _NOTEBOOK_MARKERS = ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS", "<!-- BEGIN SOLUTION")
 _ZERO = "0" * 40
@@ -192,7 +195,32 @@ def keeps(path: str) -> bool:
         True for a file a student needs; False for solutions, answer modules and the developers'
         and teachers' material.
     """
-    return path.split("/")[0] in KEEP and not ANSWER_MODULE.match(path)
+    return (path.split("/")[0] in KEEP and not ANSWER_MODULE.match(path)
+            and path not in TEACHER_SHIMS)
+
+
+def student_pyproject(text: str) -> str:
+    """``pyproject.toml`` for the student copy: the package list without ``chutes_teacher``,
+    which the copy leaves out (setuptools refuses to build a package list naming a missing
+    folder, and Binder and a hub image install the copy).
+
+    Parameters
+    ----------
+    text : str
+        The ``pyproject.toml`` of ``main``.
+
+    Returns
+    -------
+    str
+        The same, its ``packages`` list without ``"chutes_teacher"`` (the developers' settings
+        that name it, for mypy and import-linter, are not run in the copy).
+    """
+    found = _PACKAGES.search(text)
+    if found is None or '"chutes_teacher"' not in found[0]:
+        raise StudentCopyError("pyproject.toml's packages list no longer names chutes_teacher as "
+                               "tools/student_copy.py expects: update student_pyproject")
+    kept = re.sub(r',\s*"chutes_teacher"|"chutes_teacher",\s*', "", found[0])
+    return text[:found.start()] + kept + text[found.end():]
 
 
 def student_start_page(text: str) -> str:
@@ -265,9 +293,11 @@ def build_tree(repo: Path, source: str) -> StudentTree:
         if not keeps(path):
             built.left_out.append(path)
             continue
-        if kind == "blob" and path in ("README.md", "start_here.ipynb"):
+        if kind == "blob" and path in ("README.md", "start_here.ipynb", "pyproject.toml"):
+            original = git(repo, "cat-file", "blob", sha).decode()
             text = (STUDENT_README if path == "README.md" else
-                    student_start_page(git(repo, "cat-file", "blob", sha).decode()))
+                    student_pyproject(original) if path == "pyproject.toml" else
+                    student_start_page(original))
             sha = git(repo, "hash-object", "-w", "--stdin", stdin=text.encode()).decode().strip()
             built.replaced.append(path)
         if kind == "blob" and mode != "120000":
