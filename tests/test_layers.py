@@ -54,3 +54,18 @@ def test_the_library_importing_the_teachers_package_breaks_the_contract(tmp_path
     assert done.returncode != 0
     assert "chutes_edu is not allowed to import chutes_teacher" in done.stdout, done.stdout
     assert "chutes_edu.course -> chutes_teacher.autograde" in done.stdout
+
+
+def test_the_teachers_old_import_paths_work_for_one_release_with_a_warning() -> None:
+    """gradebook and hub moved to chutes_teacher (the teacher's package); chutes_edu.gradebook and
+    chutes_edu.hub still give the same objects, and say where they went."""
+    import importlib
+
+    import pytest
+
+    for name in ("gradebook", "hub"):
+        sys.modules.pop(f"chutes_edu.{name}", None)
+        with pytest.warns(DeprecationWarning, match=f"chutes_teacher.{name}"):
+            old = importlib.import_module(f"chutes_edu.{name}")
+        new = importlib.import_module(f"chutes_teacher.{name}")
+        assert new.__all__ and all(getattr(old, each) is getattr(new, each) for each in new.__all__)
