@@ -88,6 +88,21 @@ _HEADROOM = 1024 ** 3
 _MAX_CALLS = 2000               # calls of a student's function per check, at most
 
 
+@cache
+def _proc_mount(bwrap: str) -> tuple[str, str]:
+    """How the sandbox gets ``/proc``: a new one of its own PID namespace (``--proc``), or, where
+    this machine refuses to mount one (inside a container or a hub pod whose ``/proc`` has masked
+    paths, the kernel's "mount too revealing" rule), an empty folder (``--tmpfs``): the kernel
+    then sees no process at all, never the grader's. bubblewrap is asked once."""
+    probe = [bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--proc", "/proc",
+             "--dev", "/dev", "--", "true"]
+    try:
+        done = subprocess.run(probe, capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return ("--proc", "/proc")                 # sandbox_problem says what is wrong
+    return ("--proc", "/proc") if done.returncode == 0 else ("--tmpfs", "/proc")
+
+
 class SandboxUnavailable(RuntimeError):
     """No sandbox can be made here, or a notebook's sandbox would not be safe."""
 
@@ -218,6 +233,30 @@ def _processes_of(uid: int) -> int:
     return count
 
 
+_THREADS = ("import threading; ts = [threading.Thread(target=int) for _ in range(8)]; "
+            "[t.start() for t in ts]; [t.join() for t in ts]; print('ok')")
+
+
+@cache
+def _nproc_limit_holds(extra: int) -> bool:
+    """Whether ``RLIMIT_NPROC`` at this user's visible processes plus ``extra`` still lets a
+    process start threads. False where the user has processes that this ``/proc`` does not show
+    (a hub pod: one uid for every pod of a node, or a user namespace mapping it to another):
+    there the limit would stop the kernel itself, so the sandbox goes without it (the pod's own
+    process limit and the notebook's time limit remain)."""
+    limit = _processes_of(os.getuid()) + extra
+
+    def lower() -> None:
+        resource.setrlimit(resource.RLIMIT_NPROC, (limit, limit))
+
+    try:
+        done = subprocess.run([sys.executable, "-c", _THREADS], preexec_fn=lower,
+                              capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0 and done.stdout.strip() == "ok"
+
+
 def _python_folders() -> list[Path]:
     """The folders of the Python that grades (and so runs the kernel), to bind read-only."""
     folders = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix,
@@ -338,7 +377,7 @@ class Sandbox:
             prefix = program.resolve().parent.parent
             args += ["--ro-bind", str(prefix), str(prefix)]
         args += ["--ro-bind", str(self.library), str(self.library_target),
-                 "--proc", "/proc", "--dev", "/dev",
+                 *_proc_mount(self.bwrap), "--dev", "/dev",
                  "--size", str(self.limits.tmp_bytes), "--tmpfs", "/tmp",
                  "--bind", str(self.work), str(self.work),
                  "--bind", str(self.run), str(self.run),
@@ -355,10 +394,16 @@ class Sandbox:
                     "process, RLIMIT_AS)", f"{self.limits.processes} processes (cgroup pids)"]
         else:
             held = [f"memory {mib} MiB per process (RLIMIT_AS)"]
-            held.append(f"{self.limits.processes} processes (RLIMIT_NPROC)" if os.geteuid()
-                        else "no process limit (the grader is root and has no cgroups)")
+            held.append("no process limit (the grader is root and has no cgroups)"
+                        if not os.geteuid() else
+                        f"{self.limits.processes} processes (RLIMIT_NPROC)"
+                        if _nproc_limit_holds(self.limits.processes) else
+                        "no process limit of its own (this user's processes are not all visible "
+                        "here, as in a hub pod: the pod's own limit holds)")
+        proc = ("its own /proc" if _proc_mount(self.bwrap)[0] == "--proc" else
+                "an empty /proc (this machine refuses a new one: no process is visible)")
         return [*held, f"{self.limits.cpu_seconds} CPU seconds per process (RLIMIT_CPU)",
-                f"files up to {self.limits.file_bytes // 1024 ** 2} MiB (RLIMIT_FSIZE)"]
+                f"files up to {self.limits.file_bytes // 1024 ** 2} MiB (RLIMIT_FSIZE)", proc]
 
     def start_limits(self) -> None:
         """Make the sandbox's cgroups (when it can); call before the kernel starts."""
@@ -369,7 +414,8 @@ class Sandbox:
         procs = [str(group / "cgroup.procs") for group in self.cgroups]
         limits = self.limits
         nproc = (_processes_of(os.getuid()) + limits.processes
-                 if not self.cgroups and os.geteuid() else None)
+                 if not self.cgroups and os.geteuid() and _nproc_limit_holds(limits.processes)
+                 else None)
 
         def limit() -> None:
             for path in procs:
