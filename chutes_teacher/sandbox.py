@@ -369,6 +369,10 @@ class Sandbox:
                 args += ["--ro-bind", name, name]
         for name in _ETC:
             args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+        # /proc, /dev and a small /tmp first: the folders bound after them may lie under /tmp
+        # (a clone in /tmp with its venv), and bubblewrap mounts in order
+        args += [*_proc_mount(self.bwrap), "--dev", "/dev",
+                 "--size", str(self.limits.tmp_bytes), "--tmpfs", "/tmp"]
         for folder in self.readonly:
             args += ["--ro-bind", str(folder), str(folder)]
         program = Path(kernel[0])
@@ -377,8 +381,6 @@ class Sandbox:
             prefix = program.resolve().parent.parent
             args += ["--ro-bind", str(prefix), str(prefix)]
         args += ["--ro-bind", str(self.library), str(self.library_target),
-                 *_proc_mount(self.bwrap), "--dev", "/dev",
-                 "--size", str(self.limits.tmp_bytes), "--tmpfs", "/tmp",
                  "--bind", str(self.work), str(self.work),
                  "--bind", str(self.run), str(self.run),
                  "--chdir", str(self.work), "--clearenv"]

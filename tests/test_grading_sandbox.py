@@ -39,6 +39,8 @@ import pytest
 
 from chutes_teacher.sandbox import (
     OPT_OUT,
+    Limits,
+    Sandbox,
     SandboxedExecute,
     SandboxUnavailable,
     answer_module,
@@ -524,3 +526,19 @@ def test_the_kernel_environment_is_the_allowlist() -> None:
                         "NBGRADER_VALIDATING", "CHUTES_COURSE_SECRET",
                         "CHUTES_STUDENT_ID"}
     assert FAKE_SECRET not in json.dumps(env)
+
+
+def test_folders_under_tmp_stay_visible_below_the_sandboxs_own_tmp(tmp_path: Path) -> None:
+    """A course cloned under /tmp (its venv there too) still grades: the sandbox's small /tmp is
+    mounted before the folders it must show, which would otherwise be hidden under it (bubblewrap
+    mounts in order; every kernel failed to start when the clone lived in /tmp)."""
+    sandbox = Sandbox.create("bwrap", None, {"PATH": "/usr/bin"}, Limits(use_cgroups=False))
+    try:
+        args = sandbox.command([sys.executable, "-c", "pass"])
+    finally:
+        sandbox.close()
+    tmp = args.index("/tmp", args.index("--tmpfs"))
+    binds = [args[i + 2] for i, arg in enumerate(args) if arg in ("--ro-bind", "--bind")]
+    under_tmp = [i for i, arg in enumerate(args) if arg in ("--ro-bind", "--bind")
+                 and args[i + 2].startswith("/tmp/")]
+    assert under_tmp and all(i > tmp for i in under_tmp), (tmp, binds)
