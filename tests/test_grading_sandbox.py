@@ -528,10 +528,17 @@ def test_the_kernel_environment_is_the_allowlist() -> None:
     assert FAKE_SECRET not in json.dumps(env)
 
 
-def test_folders_under_tmp_stay_visible_below_the_sandboxs_own_tmp(tmp_path: Path) -> None:
+def test_folders_under_tmp_stay_visible_below_the_sandboxs_own_tmp(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A course cloned under /tmp (its venv there too) still grades: the sandbox's small /tmp is
     mounted before the folders it must show, which would otherwise be hidden under it (bubblewrap
     mounts in order; every kernel failed to start when the clone lived in /tmp)."""
+    import chutes_teacher.sandbox as sandbox_module
+
+    venv = tmp_path / "clone" / ".venv"
+    venv.mkdir(parents=True)
+    assert str(venv).startswith("/tmp/")
+    monkeypatch.setattr(sandbox_module, "_python_folders", lambda: [venv])
     sandbox = Sandbox.create("bwrap", None, {"PATH": "/usr/bin"}, Limits(use_cgroups=False))
     try:
         args = sandbox.command([sys.executable, "-c", "pass"])
