@@ -629,6 +629,53 @@ def sweep_values() -> None:
             _close("11.4", expected_of("11.4", values), mean / row[square], values)
 
 
+def _long_game_period(board: Board) -> int:
+    """The period of the long games: the gcd of the closed-walk lengths of the one transient class
+    with a cycle (BFS levels from one square of it; every edge u -> v inside the class adds
+    level(u) + 1 - level(v) to the gcd: the classic algorithm). The boards of 11.5 have one such
+    class (one chute); a board with several would need their Perron roots compared, so it is
+    refused here."""
+    rows, _ = _turns(board)
+    n = board.size
+    succ = {s: {t for t in rows[s] if t < n} for s in range(n)}
+
+    def reach(s: int) -> set[int]:
+        seen, todo = {s}, [s]
+        while todo:
+            for t in succ[todo.pop()]:
+                if t not in seen:
+                    seen.add(t)
+                    todo.append(t)
+        return seen
+
+    down = {s: reach(s) for s in range(n)}
+    classes = {frozenset(t for t in down[s] if s in down[t]) for s in range(n)}
+    cyclic = [c for c in classes if len(c) > 1 or any(s in succ[s] for s in c)]
+    assert len(cyclic) == 1, f"{board.name}: {len(cyclic)} classes with cycles"
+    (cls,) = cyclic
+    root = min(cls)
+    level, todo, g = {root: 0}, [root], 0
+    while todo:
+        u = todo.pop(0)
+        for v in succ[u] & cls:
+            if v not in level:
+                level[v] = level[u] + 1
+                todo.append(v)
+    for u in cls:
+        for v in succ[u] & cls:
+            g = math.gcd(g, level[u] + 1 - level[v])
+    return g
+
+
+def sweep_11_5() -> None:
+    """The bottoms b in 1..7 of a chute from n.top whose long games cycle (period > 1) on the
+    twelve-square board with a die showing 1 or 4 and a roll past the end winning."""
+    for values in variants_of("11.5"):
+        want = sorted(b for b in range(1, 8) if _long_game_period(
+            Board({values["top"]: b}, size=12, die=(1, 0, 0, 1), overshoot="win")) > 1)
+        _agree("11.5", values, want)
+
+
 def _agree(exercise: str, values: dict[str, Any], want: Any) -> None:
     got = expected_of(exercise, values).expected
     if got != want:
@@ -640,16 +687,14 @@ SWEPT: dict[str, Callable[[], None]] = {
     "1.5": sweep_1_5, "3.4": sweep_3_4, "3.5": sweep_3_5, "3.7": sweep_3_7, "4.2": sweep_4_2,
     "4.7": sweep_4_7, "5.7": sweep_5_7, "6.1": sweep_6_1, "6.2": sweep_6_2, "6.7": sweep_6_7,
     "7.3": sweep_7_3, "7.1": sweep_7_1_and_7_2, "8.7": sweep_8_7,
-    "9.3": sweep_9_3_and_9_4, "9.7": sweep_9_7, "10.6": sweep_10_6, "11.7": sweep_11_7, "12.1": sweep_12_1,
+    "9.3": sweep_9_3_and_9_4, "9.7": sweep_9_7, "10.6": sweep_10_6, "11.5": sweep_11_5,
+    "11.7": sweep_11_7, "12.1": sweep_12_1,
     "12.6": sweep_12_6, "values": sweep_values}
 """Each swept exercise and its sweep (7.1's sweep also sweeps 7.2)."""
 
 ALSO_SWEPT = {"7.2": "7.1", "9.4": "9.3"}
 
-NOT_SWEPT = {
-    "11.5": "periods from quasi_stationary_distribution (absorption.py, which another change "
-            "is editing); integers, not floats, but no reference of the sweep's own yet",
-}
+NOT_SWEPT: dict[str, str] = {}
 """Exercises whose answer is a threshold, count, argmax or set that this sweep leaves out, and why."""
 
 FLOATS_NOT_SWEPT = {
@@ -774,3 +819,22 @@ def test_a_float_answer_off_by_a_tenth_of_its_tolerance_is_caught() -> None:
     _close("4.1", spec, exact, {})
     with pytest.raises(Sweep, match="4.1"):
         _close("4.1", spec, exact * (1 + Fraction(1, 10**7)), {})
+
+
+def test_the_period_reference_of_11_5_knows_its_answers_and_bites(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The periods by hand (Lesson 11's argument): a trip of t - b >= 4 squares takes t - b - 3j
+    turns, so the period is gcd(t - b, 3); a shorter trip has the one length t - b. And the sweep
+    fails when the check of 11.5 drops one bottom."""
+    import chutes_edu.checks.lesson11 as lesson11
+
+    for top in range(8, 12):
+        for b in range(1, 8):
+            d = top - b
+            board = Board({top: b}, size=12, die=(1, 0, 0, 1), overshoot="win")
+            assert _long_game_period(board) == (d if d < 4 else math.gcd(d, 3)), (top, b)
+    assert expected_of("11.5", {"top": 10}).expected == [1, 4, 7]
+    real = lesson11._cycling_bottoms
+    monkeypatch.setattr(lesson11, "_cycling_bottoms", lambda top=10: real(top) - {min(real(top))})
+    with pytest.raises(Sweep, match="11.5 with"):
+        sweep_11_5()
