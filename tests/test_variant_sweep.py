@@ -137,7 +137,12 @@ def _turns(board: Board) -> tuple[list[dict[int, int]], int]:
 def _alive(board: Board, starts: list[int]) -> Iterator[tuple[int, list[list[int]], int]]:
     """(k, masses, D^k): masses[i][s] / D^k = P(X_k = s, T > k) for a game from starts[i]."""
     rows, D = _turns(board)
-    n = board.size
+    return _alive_rows(rows, D, board.size, starts)
+
+
+def _alive_rows(rows: list[dict[int, int]], D: int, n: int,
+                starts: list[int]) -> Iterator[tuple[int, list[list[int]], int]]:
+    """:func:`_alive` for any integer turn weights ``rows`` over ``D`` on squares 0..n-1."""
     W = flint.fmpz_mat(n, n)
     for s, row in enumerate(rows):
         for t, w in row.items():
@@ -676,6 +681,147 @@ def sweep_11_5() -> None:
         _agree("11.5", values, want)
 
 
+def _close_bounded(exercise: str, spec: Any, low: Fraction, high: Fraction,
+                   values: dict[str, Any]) -> None:
+    """:func:`_close` for an exact value known to lie in [low, high] (a partial sum and a proven
+    bound on its tail): the check's value must be within WITHIN times the tolerance of both ends,
+    and the interval itself a tenth of that wide (else the reference is not tight enough)."""
+    tolerance = Fraction(max(spec.rel * abs(float(low)), spec.abs_tol))
+    assert high - low <= WITHIN * tolerance / 10, f"{exercise}: the reference is too loose"
+    got = Fraction(spec.expected)
+    if max(abs(got - low), abs(got - high)) > WITHIN * tolerance:
+        raise Sweep(f"{exercise} with {values}: the check expects {spec.expected!r}, the exact "
+                    f"value is in [{float(low)!r}, {float(high)!r}]")
+
+
+def _survival(rows: list[dict[int, int]], D: int, n: int, starts: list[int],
+              below: Fraction) -> list[list[int]]:
+    """a[i][k] with P(T > k) = a[i][k] / D^k from starts[i], for k = 0..K, the first K where every
+    start's P(T > K) < below (exact integers)."""
+    out: list[list[int]] = [[] for _ in starts]
+    for _k, masses, scale in _alive_rows(rows, D, n, starts):
+        for i, mass in enumerate(masses):
+            out[i].append(sum(mass))
+        if all(Fraction(a[-1], scale) < below for a in out):
+            return out
+    raise AssertionError("unreachable")
+
+
+def sweep_8_1() -> None:
+    """Seat 2's chance among m players from square 0: seat 2 wins on its k-th turn when its game
+    ends then, seat 1's lasts more than k turns and seats 3..m's more than k - 1, so
+    P = sum_k P(T = k) P(T > k) P(T > k - 1)^(m - 2), exactly up to K with P(T > K) < 1e-13 (the
+    terms after K add at most P(T > K): a certified interval)."""
+    declared = declared_numbers(8)
+    for die in declared["die"][1]:
+        board = _die_board(die)
+        rows, D = _turns(board)
+        (a,) = _survival(rows, D, board.size, [0], Fraction(1, 10**13))
+        K = len(a) - 1
+        for m in declared["players"][1]:
+            total = sum((D * a[k - 1] - a[k]) * a[k] * (D * a[k - 1]) ** (m - 2) * D ** (m * (K - k))
+                        for k in range(1, K + 1))
+            low = Fraction(total, D ** (m * K))
+            values = {"die": die, "players": m}
+            _close_bounded("8.1", expected_of("8.1", values), low, low + Fraction(a[K], D**K),
+                           values)
+
+
+def sweep_12_5() -> None:
+    """Seat 1's edge in a two-player race, sum_k P(T = k)^2 / 2, exactly up to K with
+    P(T > K) < 1e-6; the terms after K add at most P(T > K)^2 / 2 (a sum of squares of
+    non-negative numbers is at most the square of their sum)."""
+    for values in variants_of("12.5"):
+        board = _die_board(values["die"])
+        rows, D = _turns(board)
+        (a,) = _survival(rows, D, board.size, [0], Fraction(1, 10**6))
+        K = len(a) - 1
+        low = Fraction(sum((D * a[k - 1] - a[k]) ** 2 * D ** (2 * (K - k)) for k in range(1, K + 1)),
+                       2 * D ** (2 * K))
+        _close_bounded("12.5", expected_of("12.5", values), low,
+                       low + Fraction(a[K], D**K) ** 2 / 2, values)
+
+
+def _aimed_rows(board: Board, policy: Any, accuracy: tuple[Fraction, Fraction, Fraction]
+                ) -> tuple[list[dict[int, int]], int]:
+    """One aimed turn under ``policy`` (a target 1..faces per square) as integer weights over D:
+    aiming at t moves t - 1, t or t + 1 squares with the chances ``accuracy``; a move of 0 stays
+    (a jump's foot takes its jump; play never rests there), longer moves land by
+    ``Board.landing`` of the same board with a die one face larger."""
+    D = math.lcm(*[p.denominator for p in accuracy])
+    wider = board.replace(die=board.faces + 1)
+    rows = []
+    for s in range(board.size):
+        row: dict[int, int] = {}
+        for k, p in enumerate(accuracy):
+            move = int(policy[s]) + k - 1
+            t = (board.jumps.get(s, s) if move == 0 else wider.landing(s, move))
+            row[t] = row.get(t, 0) + int(p * D)
+        rows.append(row)
+    return rows, D
+
+
+def _solve(rows: list[dict[int, int]], D: int, n: int, gamma: Fraction,
+           rhs: list[Fraction]) -> list[Fraction]:
+    """x with x_s - gamma sum_t Q[s, t] x_t = rhs_s over squares 0..n-1, exactly (python-flint)."""
+    A = flint.fmpq_mat(n, n)
+    for s, row in enumerate(rows):
+        A[s, s] = 1
+        for t, w in row.items():
+            if t < n:
+                A[s, t] = A[s, t] - flint.fmpq(w * gamma.numerator, D * gamma.denominator)
+    b = flint.fmpq_mat([[flint.fmpq(r.numerator, r.denominator)] for r in rhs])
+    x = A.solve(b)
+    return [Fraction(int(x[i, 0].p), int(x[i, 0].q)) for i in range(n)]
+
+
+def _aim_of(percent: int) -> tuple[Fraction, Fraction, Fraction]:
+    miss = Fraction(100 - percent, 200)
+    return (miss, Fraction(percent, 100), miss)
+
+
+def sweep_10_1_10_3_10_5() -> None:
+    """The aimed game's answers by exact policy evaluation of the policy each check uses (the
+    library's policy is read, its value is not): 10.1 passive over aimed expected turns from
+    first-step equations; 10.3 the reward times E[gamma^T], from g = gamma (Q g + r) with r the
+    chance of finishing in one turn; 10.5 sum_k P(T1 = k) P(T2 >= k) exactly up to K with
+    P(T > K) < 1e-13, plus at most P(T > K)."""
+    from chutes_edu import AIMING_GAME_2021 as aiming
+    from chutes_edu.control import DEFAULT_ACCURACY, optimal_policy, value_iteration
+
+    for values in variants_of("10.1"):
+        spun = MILTON_BRADLEY_1943.replace(die=values["die"])
+        aim = _aim_of(values["exact"])
+        policy = optimal_policy(spun, tuple(float(x) for x in aim)).policy
+        rows, D = _aimed_rows(spun, policy, aim)
+        aimed = _solve(rows, D, spun.size, Fraction(1), [Fraction(1)] * spun.size)[0]
+        _close("10.1", expected_of("10.1", values), _moments(spun)[0][0] / aimed, values)
+    default = tuple(Fraction(x) for x in DEFAULT_ACCURACY)
+    assert tuple(float(x) for x in default) == DEFAULT_ACCURACY and sum(default) == 1
+    n = aiming.size
+    for values in variants_of("10.3"):
+        gamma = Fraction(values["gamma"], 100)
+        policy = value_iteration(aiming, discount=float(gamma), reward=values["reward"]).policy
+        rows, D = _aimed_rows(aiming, policy, default)  # type: ignore[arg-type]
+        finish = [Fraction(row.get(n, 0), D) * gamma for row in rows]
+        g = _solve(rows, D, n, gamma, finish)[0]
+        _close("10.3", expected_of("10.3", values), values["reward"] * g, values)
+    declared = declared_numbers(10)
+    starts = list(declared["start"][1])
+    for exact in declared["exact"][1]:
+        aim = _aim_of(exact)
+        policy = optimal_policy(aiming, tuple(float(x) for x in aim)).policy
+        rows, D = _aimed_rows(aiming, policy, aim)
+        curves = _survival(rows, D, n, starts, Fraction(1, 10**13))
+        for start, a in zip(starts, curves, strict=True):
+            K = len(a) - 1
+            total = sum((D * a[k - 1] - a[k]) * a[k - 1] * D ** (2 * (K - k)) for k in range(1, K + 1))
+            low = Fraction(total, D ** (2 * K - 1))
+            values = {"exact": exact, "start": start}
+            _close_bounded("10.5", expected_of("10.5", values), low,
+                           low + Fraction(a[K], D**K), values)
+
+
 def _agree(exercise: str, values: dict[str, Any], want: Any) -> None:
     got = expected_of(exercise, values).expected
     if got != want:
@@ -687,12 +833,13 @@ SWEPT: dict[str, Callable[[], None]] = {
     "1.5": sweep_1_5, "3.4": sweep_3_4, "3.5": sweep_3_5, "3.7": sweep_3_7, "4.2": sweep_4_2,
     "4.7": sweep_4_7, "5.7": sweep_5_7, "6.1": sweep_6_1, "6.2": sweep_6_2, "6.7": sweep_6_7,
     "7.3": sweep_7_3, "7.1": sweep_7_1_and_7_2, "8.7": sweep_8_7,
-    "9.3": sweep_9_3_and_9_4, "9.7": sweep_9_7, "10.6": sweep_10_6, "11.5": sweep_11_5,
+    "9.3": sweep_9_3_and_9_4, "9.7": sweep_9_7, "10.1": sweep_10_1_10_3_10_5,
+    "10.6": sweep_10_6, "11.5": sweep_11_5, "8.1": sweep_8_1, "12.5": sweep_12_5,
     "11.7": sweep_11_7, "12.1": sweep_12_1,
     "12.6": sweep_12_6, "values": sweep_values}
 """Each swept exercise and its sweep (7.1's sweep also sweeps 7.2)."""
 
-ALSO_SWEPT = {"7.2": "7.1", "9.4": "9.3"}
+ALSO_SWEPT = {"7.2": "7.1", "9.4": "9.3", "10.3": "10.1", "10.5": "10.1"}
 
 NOT_SWEPT: dict[str, str] = {}
 """Exercises whose answer is a threshold, count, argmax or set that this sweep leaves out, and why."""
@@ -701,13 +848,8 @@ FLOATS_NOT_SWEPT = {
     "5.3": "a condition number (a max norm of an inverse): no exact reference written yet",
     "6.6": "an eigenvalue (the decay rate): irrational, needs an interval method",
     "7.7": "a share of 200 simulated runs, within 0.016: the reference is a simulation",
-    "8.1": "several players' win chances: needs the exact product chain",
     "8.5": "a board with bonus rolls: the sweep's integer turns have none",
-    "10.1": "the fewest-turns policy's expected turns: no exact policy reference yet",
-    "10.3": "the value-iteration policy's discounted reward",
-    "10.5": "a race under the fewest-turns policy",
     "11.1": "a board with traps: the sweep's integer turns have none",
-    "12.5": "an infinite sum of squared probabilities",
 }
 """Float answers within a tolerance that the sweep does not compare with an exact value yet."""
 
@@ -838,3 +980,25 @@ def test_the_period_reference_of_11_5_knows_its_answers_and_bites(
     monkeypatch.setattr(lesson11, "_cycling_bottoms", lambda top=10: real(top) - {min(real(top))})
     with pytest.raises(Sweep, match="11.5 with"):
         sweep_11_5()
+
+
+def _nudged(real: Callable[..., Any], factor: float) -> Callable[..., Any]:
+    return lambda *args, **kwargs: real(*args, **kwargs) * factor
+
+
+@pytest.mark.parametrize(("exercise", "module", "name", "factor"), [
+    ("8.1", "lesson08", "win_probabilities", 1 + 1e-8),        # rel 1e-7: a tenth of it
+    ("12.5", "lesson12", "_edge", 1 + 1e-7),                   # rel 1e-6
+    ("10.1", "lesson10", "expected_turns", 1 + 1e-7),          # rel 1e-6 (passive play)
+    ("10.3", "lesson10", "policy_turn_distribution", 1 + 1e-10),   # rel 1e-9
+])
+def test_the_new_float_sweeps_catch_a_tenth_of_the_tolerance(
+        monkeypatch: pytest.MonkeyPatch, exercise: str, module: str, name: str,
+        factor: float) -> None:
+    """Each new exact reference fails the check's value moved by a tenth of its tolerance."""
+    import importlib
+
+    lesson = importlib.import_module(f"chutes_edu.checks.{module}")
+    monkeypatch.setattr(lesson, name, _nudged(getattr(lesson, name), factor))
+    with pytest.raises(Sweep, match=f"{exercise} with"):
+        SWEPT[exercise.replace("10.3", "10.1")]()
