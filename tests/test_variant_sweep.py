@@ -846,6 +846,32 @@ def sweep_5_3() -> None:
         _close("5.3", expected_of("5.3", values), _max_norm(A) * _max_norm(A.inv()), values)
 
 
+def sweep_11_1() -> None:
+    """The chance that a game from square 0 of the 1943 board with traps on n.low and n.high ends
+    in the trap on n.high: x_s = sum_r p_r [l(s, r) = high] + sum over non-absorbing landings
+    p_r x_l(s, r), first-step equations over the squares 0..99, solved exactly (a trap's own row
+    is x = 0 and no other row reads it)."""
+    for values in variants_of("11.1"):
+        low, high = values["low"], values["high"]
+        board = MILTON_BRADLEY_1943.replace(traps=(low, high))
+        n = board.size
+        A = flint.fmpq_mat(n, n)
+        rhs = [flint.fmpq(0)] * n
+        for s in range(n):
+            A[s, s] = 1
+            if s in (low, high):
+                continue
+            for face, p in enumerate(board.probabilities, start=1):
+                t = board.landing(s, face)
+                if t == high:
+                    rhs[s] += flint.fmpq(p.numerator, p.denominator)
+                elif t not in (low, n):
+                    A[s, t] = A[s, t] - flint.fmpq(p.numerator, p.denominator)
+        x = A.solve(flint.fmpq_mat([[r] for r in rhs]))
+        _close("11.1", expected_of("11.1", values), Fraction(int(x[0, 0].p), int(x[0, 0].q)),
+               values)
+
+
 def _agree(exercise: str, values: dict[str, Any], want: Any) -> None:
     got = expected_of(exercise, values).expected
     if got != want:
@@ -858,7 +884,7 @@ SWEPT: dict[str, Callable[[], None]] = {
     "4.7": sweep_4_7, "5.3": sweep_5_3, "5.7": sweep_5_7, "6.1": sweep_6_1, "6.2": sweep_6_2, "6.7": sweep_6_7,
     "7.3": sweep_7_3, "7.1": sweep_7_1_and_7_2, "8.7": sweep_8_7,
     "9.3": sweep_9_3_and_9_4, "9.7": sweep_9_7, "10.1": sweep_10_1_10_3_10_5,
-    "10.6": sweep_10_6, "11.5": sweep_11_5, "8.1": sweep_8_1, "12.5": sweep_12_5,
+    "10.6": sweep_10_6, "11.1": sweep_11_1, "11.5": sweep_11_5, "8.1": sweep_8_1, "12.5": sweep_12_5,
     "11.7": sweep_11_7, "12.1": sweep_12_1,
     "12.6": sweep_12_6, "values": sweep_values}
 """Each swept exercise and its sweep (7.1's sweep also sweeps 7.2)."""
@@ -872,7 +898,6 @@ FLOATS_NOT_SWEPT = {
     "6.6": "an eigenvalue (the decay rate): irrational, needs an interval method",
     "7.7": "a share of 200 simulated runs, within 0.016: the reference is a simulation",
     "8.5": "a board with bonus rolls: the sweep's integer turns have none",
-    "11.1": "a board with traps: the sweep's integer turns have none",
 }
 """Float answers within a tolerance that the sweep does not compare with an exact value yet."""
 
@@ -1017,6 +1042,7 @@ def _nudged(real: Callable[..., Any], factor: float) -> Callable[..., Any]:
     ("10.1", "lesson10", "expected_turns", 1 + 1e-7),          # rel 1e-6 (passive play)
     ("10.3", "lesson10", "policy_turn_distribution", 1 + 1e-10),   # rel 1e-9
     ("5.3", "lesson05", "close", 1 + 1e-7),                    # rel 1e-6
+    ("11.1", "lesson11", "close", 1 + 1e-7),                   # rel 1e-6
 ])
 def test_the_new_float_sweeps_catch_a_tenth_of_the_tolerance(
         monkeypatch: pytest.MonkeyPatch, exercise: str, module: str, name: str,
