@@ -940,6 +940,44 @@ def sweep_8_5() -> None:
         flint.ctx.prec = prec
 
 
+def _perron_bounds(board: Board) -> tuple[Fraction, Fraction]:
+    """Certified bounds on the largest eigenvalue of Q on the squares a game from 0 can stand on
+    (Collatz-Wielandt: for a non-negative matrix and any x > 0, min_s (Qx)_s / x_s <= rho <=
+    max_s (Qx)_s / x_s), with x numpy's Perron vector (a float guess; the bounds are exact
+    arithmetic on it, so a poor guess only widens them)."""
+    rows, D = _turns(board)
+    n = board.size
+    seen, todo = {0}, [0]
+    while todo:
+        for t in rows[todo.pop()]:
+            if t < n and t not in seen:
+                seen.add(t)
+                todo.append(t)
+    squares = sorted(seen)
+    index = {s: i for i, s in enumerate(squares)}
+    Q = np.zeros((len(squares), len(squares)))
+    for s in squares:
+        for t, w in rows[s].items():
+            if t < n:
+                Q[index[s], index[t]] += w / D
+    eigenvalues, vectors = np.linalg.eig(Q)
+    x = np.abs(np.real(vectors[:, np.argmax(np.abs(eigenvalues))]))
+    assert x.min() > 0, f"{board.name}: the Perron vector guess is not positive"
+    X = [Fraction(float(v)) for v in x]
+    ratios = [sum((w * X[index[t]] for t, w in rows[s].items() if t < n), Fraction(0))
+              / (D * X[index[s]]) for s in squares]
+    return min(ratios), max(ratios)
+
+
+def sweep_6_6() -> None:
+    """The decay rate of the bounce boards: the check's value inside certified bounds."""
+    for values in variants_of("6.6"):
+        base = (MILTON_BRADLEY_1943 if values["bounce_board"] == "1943"
+                else MILTON_BRADLEY_1943_CHUTE_48)
+        low, high = _perron_bounds(base.replace(overshoot="bounce", die=values["bounce_die"]))
+        _close_bounded("6.6", expected_of("6.6", values), low, high, values)
+
+
 def _agree(exercise: str, values: dict[str, Any], want: Any) -> None:
     got = expected_of(exercise, values).expected
     if got != want:
@@ -949,7 +987,7 @@ def _agree(exercise: str, values: dict[str, Any], want: Any) -> None:
 
 SWEPT: dict[str, Callable[[], None]] = {
     "1.5": sweep_1_5, "3.4": sweep_3_4, "3.5": sweep_3_5, "3.7": sweep_3_7, "4.2": sweep_4_2,
-    "4.7": sweep_4_7, "5.3": sweep_5_3, "5.7": sweep_5_7, "6.1": sweep_6_1, "6.2": sweep_6_2, "6.7": sweep_6_7,
+    "4.7": sweep_4_7, "5.3": sweep_5_3, "5.7": sweep_5_7, "6.1": sweep_6_1, "6.2": sweep_6_2, "6.6": sweep_6_6, "6.7": sweep_6_7,
     "7.3": sweep_7_3, "7.1": sweep_7_1_and_7_2, "8.7": sweep_8_7,
     "9.3": sweep_9_3_and_9_4, "9.7": sweep_9_7, "10.1": sweep_10_1_10_3_10_5,
     "10.6": sweep_10_6, "11.1": sweep_11_1, "11.5": sweep_11_5, "8.1": sweep_8_1, "8.5": sweep_8_5, "12.5": sweep_12_5,
@@ -963,7 +1001,6 @@ NOT_SWEPT: dict[str, str] = {}
 """Exercises whose answer is a threshold, count, argmax or set that this sweep leaves out, and why."""
 
 FLOATS_NOT_SWEPT = {
-    "6.6": "an eigenvalue (the decay rate): irrational, needs an interval method",
     "7.7": "a share of 200 simulated runs, within 0.016: the reference is a simulation",
 }
 """Float answers within a tolerance that the sweep does not compare with an exact value yet."""
@@ -1111,6 +1148,7 @@ def _nudged(real: Callable[..., Any], factor: float) -> Callable[..., Any]:
     ("5.3", "lesson05", "close", 1 + 1e-7),                    # rel 1e-6
     ("11.1", "lesson11", "close", 1 + 1e-7),                   # rel 1e-6
     ("8.5", "lesson08", "close", 1 + 1e-8),                    # rel 1e-7
+    ("6.6", "lesson06", "close", 1 + 1e-7),                    # rel 1e-6
 ])
 def test_the_new_float_sweeps_catch_a_tenth_of_the_tolerance(
         monkeypatch: pytest.MonkeyPatch, exercise: str, module: str, name: str,
