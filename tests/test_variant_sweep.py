@@ -11,7 +11,12 @@ check is built around with an exact reference written here, independently of the
   (else a student's correct float computation may land on the other side; the set must then
   drop the value from its ``my_numbers(...)`` declaration);
 - an argmax that a text asks about must be unique;
-- a float answer checked within a tolerance must agree with the exact value to well within it.
+- a float answer checked within a tolerance must agree with the exact value to well within it
+  (WITHIN, a hundredth of the tolerance). Where the exact value is an infinite sum or irrational
+  (6.6, 8.1, 8.5, 10.5, 12.5) the reference is a certified interval instead: an exact partial sum
+  plus a proven bound on its tail, Arb balls (8.5), or Collatz-Wielandt bounds on a Perron root
+  (6.6); the interval must be at most a tenth of WITHIN x the tolerance wide, and the check's
+  value within WITHIN x the tolerance of both its ends.
 
 The margins, and why:
 
