@@ -1000,7 +1000,9 @@ SWEPT: dict[str, Callable[[], None]] = {
     "12.6": sweep_12_6, "values": sweep_values}
 """Each swept exercise and its sweep (7.1's sweep also sweeps 7.2)."""
 
-ALSO_SWEPT = {"7.2": "7.1", "9.4": "9.3", "10.3": "10.1", "10.5": "10.1"}
+ALSO_SWEPT = {"7.2": "7.1", "9.4": "9.3", "10.3": "10.1", "10.5": "10.1",
+              **{e: "values" for e in ("1.7", "2.1", "2.5", "2.6", "4.1", "4.6", "7.5", "9.1",
+                                       "11.4")}}
 
 NOT_SWEPT: dict[str, str] = {}
 """Exercises whose answer is a threshold, count, argmax or set that this sweep leaves out, and why."""
@@ -1027,6 +1029,14 @@ def test_every_threshold_count_or_argmax_exercise_is_swept_or_listed() -> None:
             continue            # code, a float within a tolerance, a fixed letter, exact words
         assert exercise in SWEPT or exercise in ALSO_SWEPT or exercise in NOT_SWEPT, \
             f"{exercise} ({spec.kind}) is neither swept nor listed in NOT_SWEPT"
+
+
+def test_every_float_answer_is_swept_or_listed() -> None:
+    for exercise in exercise_ids():
+        spec = answer_spec(exercise)
+        if spec is not None and spec.kind == "close":
+            assert (exercise in SWEPT or exercise in ALSO_SWEPT
+                    or exercise in FLOATS_NOT_SWEPT), f"{exercise} is neither swept nor listed"
 
 
 def test_the_recording_proxy_sees_only_the_numbers_a_check_reads() -> None:
