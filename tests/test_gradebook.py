@@ -28,7 +28,7 @@ from nbgrader.api import Gradebook  # noqa: E402
 from traitlets.config import Config  # noqa: E402
 from traitlets.config.loader import PyFileConfigLoader  # noqa: E402
 
-from chutes_edu import gradebook as admin  # noqa: E402
+from chutes_teacher import gradebook as admin  # noqa: E402
 from chutes_teacher.gradebook import (  # noqa: E402
     CANVAS_COLUMNS,
     MOODLE_COLUMNS,

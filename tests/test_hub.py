@@ -98,15 +98,19 @@ POD_UID, POD_GID = 1000, 100
 
 
 def pod_command(home: Path | str, hidden: list[Path | str], visible: list[Path | str],
-                command: list[str]) -> list[str]:
+                command: list[str], image: list[Path | str]) -> list[str]:
     """The bubblewrap command line that runs `command` as a pod would (see BWRAP above).
 
     `hidden` are folders replaced by empty ones (besides /tmp); `visible` are paths inside them
-    the pod may read; `home` is the one folder it may write (besides its private /tmp)."""
+    the pod may read; `home` is the one folder it may write (besides its private /tmp); `image`
+    are the folders of the pod's image (the Python and the course), read-only even where they lie
+    under /tmp (a clone of the course in /tmp)."""
     argv = [BWRAP, "--unshare-user", "--uid", str(POD_UID), "--gid", str(POD_GID),
             "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", "jupyter",
             "--die-with-parent", "--new-session",
             "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    for folder in image:
+        argv += ["--ro-bind", str(folder), str(folder)]
     for folder in hidden:
         argv += ["--tmpfs", str(folder)]
     for path in visible:
@@ -271,7 +275,8 @@ class PodSpawner(SimpleLocalProcessSpawner):  # each server in a pod of its own 
     async def start(self):
         self.cmd = pod_command(self.home_dir, {[str(base)]!r},
                                {[str(self.one_machine), *(str(v) for v in (visible or []))]!r},
-                               [{str(bin_dir / 'jupyterhub-singleuser')!r}])
+                               [{str(bin_dir / 'jupyterhub-singleuser')!r}],
+                               {[sys.prefix, str(ROOT)]!r})
         return await super().start()
 
     def user_env(self, env):
@@ -912,7 +917,8 @@ def test_a_pod_hides_other_servers_tokens_and_homes(tmp_path: Path) -> None:
         before = subprocess.run(probe, env=env, capture_output=True, text=True, timeout=60, cwd=mallory)
         assert before.returncode == 0, before.stderr
         assert theirs in before.stdout and "classmate's home True" in before.stdout, before.stdout
-        after = subprocess.run(pod_command(mallory, [tmp_path], [], probe), env=env,
+        after = subprocess.run(pod_command(mallory, [tmp_path], [], probe, [sys.prefix, ROOT]),
+                               env=env,
                                capture_output=True, text=True, timeout=60)
         assert after.returncode == 0, after.stderr
         assert mine in after.stdout, after.stdout  # the probe works: it finds its own token
