@@ -162,8 +162,8 @@ def _alive_rows(rows: list[dict[int, int]], D: int, n: int,
         v, k, scale = v * W, k + 1, scale * D
 
 
-def _moments(board: Board) -> tuple[list[Fraction], list[Fraction]]:
-    """Exact E[T] and E[T^2] from every square below the final one (first-step equations)."""
+def _i_minus_q(board: Board) -> Any:
+    """I - Q over the squares below the final one, exactly (a flint fmpq_mat)."""
     rows, D = _turns(board)
     n = board.size
     A = flint.fmpq_mat(n, n)
@@ -172,6 +172,13 @@ def _moments(board: Board) -> tuple[list[Fraction], list[Fraction]]:
         for t, w in row.items():
             if t < n:
                 A[s, t] = A[s, t] - flint.fmpq(w, D)
+    return A
+
+
+def _moments(board: Board) -> tuple[list[Fraction], list[Fraction]]:
+    """Exact E[T] and E[T^2] from every square below the final one (first-step equations)."""
+    n = board.size
+    A = _i_minus_q(board)
     ones = flint.fmpq_mat([[1] for _ in range(n)])
     t = A.solve(ones)
     t2 = A.solve(2 * t - ones)            # E[T^2] = 1 + sum Q (2 t + E[T^2])
@@ -840,14 +847,7 @@ def sweep_5_3() -> None:
     for values in variants_of("5.3"):
         base = MILTON_BRADLEY_1943 if values["small_board"] == "1943" else MILTON_BRADLEY_1943_CHUTE_48
         board = base.replace(die=values["small_die"], overshoot=values["small_rule"])
-        rows, D = _turns(board)
-        n = board.size
-        A = flint.fmpq_mat(n, n)
-        for s, row in enumerate(rows):
-            A[s, s] = 1
-            for t, w in row.items():
-                if t < n:
-                    A[s, t] = A[s, t] - flint.fmpq(w, D)
+        A = _i_minus_q(board)
         _close("5.3", expected_of("5.3", values), _max_norm(A) * _max_norm(A.inv()), values)
 
 
