@@ -9,7 +9,7 @@
 //
 // Usage: node benchmarks/bench_board_math.mjs [runs]     (default 101 runs)
 import { analyse, expectedTurns, turnDistribution, validate }
-  from "../chutes_edu/widgets/js/board_math.js";
+  from "../chutes_edu/widgets/js/maths/board_math.js";
 
 const runs = Number(process.argv[2] ?? 101);
 

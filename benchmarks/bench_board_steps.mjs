@@ -1,14 +1,14 @@
 // The longest step of the page's board analysis in Node: the budget that tests/js/board_math.test.mjs
 // no longer asserts (a test asserts no clock).
 //
-// The page runs analyseInSteps a step at a time (editor_runner.js); the issue's budget is 50 ms
+// The page runs analyseInSteps a step at a time (ui/runner.js); the issue's budget is 50 ms
 // for any task of the page, so one step must take well under it (goal: under 25 ms). For each of
 // the audits' slow boards of 1,000 squares this prints the longest step (each step's shortest
 // time over three runs: a pause of a busy machine is not a long step), the number of steps and
 // the whole run's fastest time. Nothing is asserted: timings on shared machines are noisy.
 //
 // Usage: node benchmarks/bench_board_steps.mjs
-import { analyseInSteps } from "../chutes_edu/widgets/js/board_math.js";
+import { analyseInSteps } from "../chutes_edu/widgets/js/maths/board_math.js";
 
 const GOAL_MS = 25;
 

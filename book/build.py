@@ -84,12 +84,13 @@ VENDOR = "vendor"  # under _static/
 MATHJAX = f"{VENDOR}/mathjax/tex-chtml.js"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-EDITOR_MOUNT = "chutes-board-editor-mount"   # drawn by _static/site.js (js/site.js)
-EXPLORER_MOUNT = "chutes-explorer-mount"       # drawn by _static/site.js (js/site.js)
+EDITOR_MOUNT = "chutes-board-editor-mount"   # drawn by _static/site.js (js/site/site.js)
+EXPLORER_MOUNT = "chutes-explorer-mount"       # drawn by _static/site.js (js/site/site.js)
 # The explorers that run in the page with no kernel, besides the board editor: the anywidget
 # class (the end of its saved ``_anywidget_id``) -> the traits the page starts it from, from the
 # front ends' one registry (chutes_edu/widgets/front_ends.json). The site's script
-# (static/site.js, which esbuild builds from js/site.js) mounts each saved one with those traits.
+# (static/site.js, which esbuild builds from js/site/site.js) mounts each saved one with those
+# traits.
 LIVE_EXPLORERS: dict[str, tuple[str, ...]] = {
     front.widget_class: front.page_traits for front in front_ends().values() if front.page_traits}
 
@@ -819,7 +820,8 @@ def _front_end_assets(static: Path) -> None:
     """Every front end for pages opened from disk (which cannot import ES modules), as esbuild
     built them: ``site.js``, one classic script that draws a board editor wherever a page has a
     ``.chutes-board-editor-mount`` and an explorer of :data:`LIVE_EXPLORERS` wherever it has a
-    ``.chutes-explorer-mount`` (js/site.js), ``site.css`` their styles, and ``board_presets.js``,
+    ``.chutes-explorer-mount`` (js/site/site.js), ``site.css`` their styles, and
+    ``board_presets.js``,
     the named boards an editor can reset to, as data."""
     from chutes_edu.widgets._front_end import STATIC
     from chutes_edu.widgets.board_editor import presets_json

@@ -464,8 +464,9 @@ def serve_page(page: Any, host: str, refused: list[str], *, html: str, css: str)
     chutes_edu/widgets/js as its own file (as a browser imports them) and the styles ``css`` at
     ``/explorer.css``; every other URL refused and noted (:func:`serve_files`)."""
     folder = ROOT / "chutes_edu" / "widgets" / "js"
-    files = {f"/{path.name}": (path.read_text(encoding="utf-8"), "text/javascript")
-             for path in folder.glob("*.js")}
+    files = {f"/{path.relative_to(folder).as_posix()}": (path.read_text(encoding="utf-8"),
+                                                         "text/javascript")
+             for path in folder.rglob("*.js")}
     files["/"] = (html, "text/html")
     files["/explorer.css"] = (css, "text/css")
     serve_files(page, host, files, refused)
@@ -533,12 +534,13 @@ EXPLORERS = {"board": ("Board explorer", "Boards"), "coin": ("Coin-flip explorer
 
 def explorer(name: str) -> Explorer:
     """The explorer ``name`` (a key of :data:`EXPLORERS`: chutes_edu.widgets.<name>_explorer, its
-    front end <name>_explorer.js) on a page with no kernel at ``http://<name>.test/``."""
+    front end's entry in front_ends.json) on a page with no kernel at ``http://<name>.test/``."""
     import importlib
 
     title, heading = EXPLORERS[name]
     module = importlib.import_module(f"chutes_edu.widgets.{name}_explorer")
-    return Explorer(host=f"{name}.test", entry=f"{name}_explorer.js", css=module.FRONT_END.style_source(),
+    return Explorer(host=f"{name}.test", entry=module.FRONT_END.entry,
+                    css=module.FRONT_END.style_source(),
                     title=title, heading=heading, root=f".chutes-{name}-explorer")
 
 
@@ -578,7 +580,7 @@ def follow_key_presses(page: Any, root: str, control: str, keys: list[str], *,
                                  f"{target} {attribute or ''}") from error
 
 
-# Between two slices a runner gives the thread back with `scheduler.yield()` (editor_runner.js
+# Between two slices a runner gives the thread back with `scheduler.yield()` (ui/runner.js
 # `nextTask`). Held, each such pause waits until the test lets it go: the page is then between
 # two slices of its computation for as long as the test wants, on any machine.
 _HOLD = """(() => {

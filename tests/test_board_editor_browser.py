@@ -168,7 +168,7 @@ _PAGE = """<!doctype html>
 <link rel="stylesheet" href="/explorer.css"></head>
 <body><main><h1>Board editor</h1><div id="editor"></div></main>
 <script type="module">
-import { mount } from "/board_editor.js";
+import { mount } from "/explorers/board_editor/board_editor.js";
 const presets = %s;
 window.editor = mount(document.getElementById("editor"),
   { board: presets["Milton Bradley 1943"], name: "Milton Bradley 1943", presets, syncHash: true });

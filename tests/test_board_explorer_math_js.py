@@ -1,4 +1,4 @@
-"""The board explorer's maths in the page (``chutes_edu/widgets/js/board_explorer_math.js``)
+"""The board explorer's maths in the page (``chutes_edu/widgets/js/maths/board_explorer_math.js``)
 against the library.
 
 ``tools/board_explorer_math_fixtures.py`` writes hundreds of boards with the library's answers

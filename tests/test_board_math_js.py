@@ -1,7 +1,7 @@
-"""The JavaScript board maths (``chutes_edu/widgets/js/board_math.js``) against the library.
+"""The JavaScript board maths (``chutes_edu/widgets/js/maths/board_math.js``) against the library.
 
 ``tools/board_math_fixtures.py`` writes hundreds of boards with the library's answers (and invalid
-boards with its exact messages); Node's test runner checks ``board_math.js`` against them
+boards with its exact messages); Node's test runner checks ``maths/board_math.js`` against them
 (``tests/js/board_math.test.mjs``). Here, what only Python can check: that the line
 ``boardToPython`` writes builds the same ``Board`` (or, for an invalid board, raises the same
 message).
@@ -24,7 +24,7 @@ import pytest
 from chutes_edu import Board
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULE = ROOT / "chutes_edu" / "widgets" / "js" / "board_math.js"
+MODULE = ROOT / "chutes_edu" / "widgets" / "js" / "maths/board_math.js"
 NODE = shutil.which("node")
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not on PATH (CI installs it: .ci/run)")
@@ -82,7 +82,7 @@ def test_node_suite(fixtures: Path) -> None:
 
 _EMIT = """
 import { readFileSync } from "node:fs";
-import { boardToPython } from "./chutes_edu/widgets/js/board_math.js";
+import { boardToPython } from "./chutes_edu/widgets/js/maths/board_math.js";
 const fixtures = JSON.parse(readFileSync(process.env.BOARD_MATH_FIXTURES, "utf8"));
 const line = (board) => { try { return boardToPython(board); } catch { return null; } };
 console.log(JSON.stringify({
@@ -117,7 +117,7 @@ def test_board_to_python(fixtures: Path) -> None:
 
 _REPR_ALL = """
 import { createHash } from "node:crypto";
-import { pyRepr } from "./chutes_edu/widgets/js/board_math.js";
+import { pyRepr } from "./chutes_edu/widgets/js/maths/board_math.js";
 const hash = createHash("sha256");
 const escaped = [];
 for (let code = 0; code < 0x110000; code += 1) {

@@ -1,4 +1,4 @@
-"""The coin-flip explorer's maths in the page (``chutes_edu/widgets/js/coin_math.js``) against the
+"""The coin-flip explorer's maths in the page (``chutes_edu/widgets/js/maths/coin_math.js``) against the
 library.
 
 ``tools/coin_math_fixtures.py`` writes hundreds of inputs with the library's answers (1/p, the

@@ -1,4 +1,4 @@
-"""The design explorer's search in the page (``chutes_edu/widgets/js/design_math.js``) against the
+"""The design explorer's search in the page (``chutes_edu/widgets/js/maths/design_math.js``) against the
 library.
 
 ``tools/design_math_fixtures.py`` writes at least 300 small random boards for each goal the

@@ -10,6 +10,7 @@ and the check bites when a source changes; the registry, the Python classes and 
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shutil
 import subprocess
@@ -29,20 +30,20 @@ needs_esbuild = pytest.mark.skipif(NODE is None or not ESBUILD.is_dir(),
 
 # what each front end must hold (its maths and pictures), besides its entry module
 HOLDS = {
-    "board_editor": ("board_math.js", "editor_runner.js", "editor_picture.js"),
-    "coin_explorer": ("coin_math.js", "convergence_chart.js", "explorer_ui.js", "board_math.js"),
-    "board_explorer": ("board_math.js", "board_explorer_math.js", "board_explorer_board.js",
-                       "board_explorer_chart.js", "editor_picture.js", "editor_runner.js",
-                       "explorer_ui.js"),
-    "simulation_explorer": ("simulation_math.js", "coin_math.js", "convergence_chart.js",
-                            "explorer_ui.js", "board_math.js"),
-    "race_explorer": ("race_math.js", "race_chart.js", "explorer_ui.js", "board_math.js",
-                      "race_board.js", "editor_picture.js"),
-    "jump_explorer": ("jump_math.js", "jump_chart.js", "explorer_ui.js", "board_math.js",
-                      "editor_runner.js"),
-    "policy_explorer": ("policy_math.js", "policy_picture.js", "explorer_ui.js", "board_math.js",
-                        "editor_runner.js"),
-    "design_explorer": ("design_math.js", "design_chart.js", "board_math.js", "explorer_ui.js"),
+    "board_editor": ("maths/board_math.js", "ui/runner.js", "ui/board_picture.js"),
+    "coin_explorer": ("maths/coin_math.js", "ui/convergence_chart.js", "ui/controls.js", "maths/board_math.js"),
+    "board_explorer": ("maths/board_math.js", "maths/board_explorer_math.js", "ui/heat_map_board.js",
+                       "explorers/board_explorer/chart.js", "ui/board_picture.js", "ui/runner.js",
+                       "ui/controls.js"),
+    "simulation_explorer": ("maths/simulation_math.js", "maths/coin_math.js", "ui/convergence_chart.js",
+                            "ui/controls.js", "maths/board_math.js"),
+    "race_explorer": ("maths/race_math.js", "explorers/race_explorer/chart.js", "ui/controls.js", "maths/board_math.js",
+                      "explorers/race_explorer/board.js", "ui/board_picture.js"),
+    "jump_explorer": ("maths/jump_math.js", "explorers/jump_explorer/chart.js", "ui/controls.js", "maths/board_math.js",
+                      "ui/runner.js"),
+    "policy_explorer": ("maths/policy_math.js", "explorers/policy_explorer/picture.js", "ui/controls.js", "maths/board_math.js",
+                        "ui/runner.js"),
+    "design_explorer": ("maths/design_math.js", "explorers/design_explorer/chart.js", "maths/board_math.js", "ui/controls.js"),
 }
 FRONTS = list(front_ends().values())
 
@@ -50,7 +51,7 @@ FRONTS = list(front_ends().values())
 def _sources(built: Path) -> list[str]:
     """The modules a built file holds, from its source map (relative to js/)."""
     sources = json.loads(built.with_name(built.name + ".map").read_text())["sources"]
-    return [Path(s).name for s in sources]
+    return [posixpath.relpath(s, "../js") for s in sources]
 
 
 def test_the_registry_names_every_explorer_and_nothing_else() -> None:
@@ -71,7 +72,7 @@ def test_each_explorer_loads_its_built_module_which_holds_each_module_once(front
     assert len(held) == len(set(held)), held
     assert {front.entry, *HOLDS[front.name]} <= set(held)
     assert not re.search(r'(?:^|[;}])\s*import\b[^;]*from\s*"', source)      # nothing left to load
-    assert "controls.css" in _sources(front.style_path)
+    assert "ui/controls.css" in _sources(front.style_path)
     for trait in front.page_traits:
         assert widget.class_traits()[trait].metadata.get("sync"), trait
 
@@ -94,7 +95,7 @@ def test_each_built_module_imports_in_node_and_exports_what_anywidget_needs(fron
 @needs_node
 def test_the_site_script_publishes_every_front_end_and_mounts_what_a_page_asks_for() -> None:
     held = _sources(STATIC / "site.js")
-    assert len(held) == len(set(held)) and held.count("board_math.js") == 1
+    assert len(held) == len(set(held)) and held.count("maths/board_math.js") == 1
     # a page still loading: the script publishes the globals at once and mounts on
     # DOMContentLoaded; then a page whose only mount names no explorer of ours is left alone
     script = """
@@ -120,7 +121,7 @@ console.log(JSON.stringify({published: published.sort(), waited: typeof start}))
     found = json.loads(done.stdout)
     assert found == {"published": sorted(front.global_name for front in FRONTS),
                      "waited": "function"}
-    assert "site.js" in held
+    assert "site/site.js" in held
     assert site_script().startswith("(()=>{")
 
 
@@ -137,7 +138,7 @@ def test_the_built_files_are_what_the_sources_build_to_and_the_check_bites(tmp_p
     (copy / "node_modules").symlink_to(ROOT / "node_modules")
     shutil.copytree(ROOT / "chutes_edu" / "widgets", copy / "chutes_edu" / "widgets",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    maths = copy / "chutes_edu" / "widgets" / "js" / "coin_math.js"
+    maths = copy / "chutes_edu" / "widgets" / "js" / "maths/coin_math.js"
     maths.write_text(maths.read_text().replace("MAX_TRIALS = 100_000", "MAX_TRIALS = 99_999"))
     copied_check = [NODE or "node", str(copy / "tools" / "build_front_end.mjs"), "--check"]
     stale = subprocess.run(copied_check, cwd=copy, capture_output=True, text=True, timeout=300,

@@ -1,4 +1,4 @@
-"""The jump explorer's maths in the page (``chutes_edu/widgets/js/jump_math.js``) against the
+"""The jump explorer's maths in the page (``chutes_edu/widgets/js/maths/jump_math.js``) against the
 library.
 
 ``tools/jump_math_fixtures.py`` writes at least 300 boards (the named and hand-made ones, then

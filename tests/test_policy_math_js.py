@@ -1,4 +1,4 @@
-"""The policy explorer's maths in the page (``chutes_edu/widgets/js/policy_math.js``) against the
+"""The policy explorer's maths in the page (``chutes_edu/widgets/js/maths/policy_math.js``) against the
 library (:mod:`chutes_edu.control`).
 
 ``tools/policy_math_fixtures.py`` writes hundreds of boards and aims with the library's answers

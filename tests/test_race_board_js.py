@@ -1,5 +1,5 @@
 """The race explorer's board with the seats' tokens, drawn in the page
-(``chutes_edu/widgets/js/race_board.js``), described in the library's words.
+(``chutes_edu/widgets/js/explorers/race_explorer/board.js``), described in the library's words.
 
 ``tools/race_board_fixtures.py`` writes boards (named, hand-made with traps and random, named or
 not) with 0 to 6 tokens and :func:`chutes_edu.draw_board`'s description of them, as the race

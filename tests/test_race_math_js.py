@@ -1,4 +1,4 @@
-"""The race explorer's maths in the page (``chutes_edu/widgets/js/race_math.js``) against the
+"""The race explorer's maths in the page (``chutes_edu/widgets/js/maths/race_math.js``) against the
 library.
 
 ``tools/race_math_fixtures.py`` writes at least 300 races (random boards with no traps and the

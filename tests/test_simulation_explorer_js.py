@@ -1,5 +1,5 @@
-"""The simulation explorer's words in the page (``js/simulation_explorer.js`` and
-``js/convergence_chart.js``) against the library's, in Node.
+"""The simulation explorer's words in the page (``js/explorers/simulation_explorer/simulation_explorer.js`` and
+``js/ui/convergence_chart.js``) against the library's, in Node.
 
 For game lengths drawn by the library, the page's description of its picture equals the alt text
 of :func:`chutes_edu.plot_convergence` (with and without a cap) word for word, its capped running

@@ -1,4 +1,4 @@
-"""The page's simulation of the game (``chutes_edu/widgets/js/simulation_math.js``) against the
+"""The page's simulation of the game (``chutes_edu/widgets/js/maths/simulation_math.js``) against the
 library.
 
 ``tools/simulation_math_fixtures.py`` writes boards with their exact expected turns, game lengths

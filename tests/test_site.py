@@ -769,14 +769,14 @@ def test_lesson_eight_holds_a_live_race_explorer(site):
 
 def test_every_front_end_is_in_one_script_and_its_maths_once(site: Path) -> None:
     """The site loads the editor and every live explorer as one script, as esbuild built it
-    (chutes_edu/widgets/static/site.js): board_math.js, which they all import, is in it once (each
+    (chutes_edu/widgets/static/site.js): maths/board_math.js, which they all import, is in it once (each
     front end's own bundle would repeat it), and the named boards come as data beside it."""
     from chutes_edu.widgets._front_end import STATIC
 
     static = site / "_static"
     assert (static / "site.js").read_bytes() == (STATIC / "site.js").read_bytes()
     sources = json.loads((STATIC / "site.js.map").read_text(encoding="utf-8"))["sources"]
-    assert [Path(s).name for s in sources].count("board_math.js") == 1
+    assert [Path(s).name for s in sources].count("maths/board_math.js") == 1
     assert (static / "board_presets.js").read_text(encoding="utf-8").startswith(
         "window.ChutesBoardPresets = {")
     page = (site / "lessons" / "01_waiting_for_heads.html").read_text(encoding="utf-8")

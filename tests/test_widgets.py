@@ -441,7 +441,7 @@ def test_jump_explorer_explains_what_the_sliders_skip():
     ex.jump_from.value = 33
     assert 47 not in [v for _, v in ex.jump_to.options]      # 47 starts a chute
     assert "33 \u2192" in ex.readout
-    note = jump_explorer._skipped(100, 1)                      # the page's line (jump_math.js)
+    note = jump_explorer._skipped(100, 1)                      # the page's line (maths/jump_math.js)
     assert "skip" in note and "shorter" not in note
     short = JumpExplorer(min_length=5)
     short.jump_from.value = 30

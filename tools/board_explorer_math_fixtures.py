@@ -1,7 +1,8 @@
 """Write test boards and the library's answers as JSON, for the board explorer's maths in the page.
 
 The board explorer (Lessons 2, 4, 5, 6 and 11) computes in the page with
-``chutes_edu/widgets/js/board_explorer_math.js`` (beside the board editor's ``board_math.js``);
+``chutes_edu/widgets/js/maths/board_explorer_math.js`` (beside the board editor's
+``maths/board_math.js``);
 the Python library stays the reference. This tool draws boards as
 ``tools/board_math_fixtures.py`` does (the named boards and its hand-made edge cases, then random
 boards of every overshoot rule, weighted dice, bonus rolls and traps) and writes, for

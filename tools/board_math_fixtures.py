@@ -1,6 +1,7 @@
 """Write test boards and the library's answers as JSON, for the JavaScript board maths.
 
-The board editor computes its answers in the page with ``chutes_edu/widgets/js/board_math.js``;
+The board editor computes its answers in the page with
+``chutes_edu/widgets/js/maths/board_math.js``;
 the Python library stays the reference. This tool draws boards (random ones from
 :func:`chutes_edu.random_board` with every overshoot rule, dice of 2 to 12 faces and some weighted
 dice, bonus rolls and traps, sizes 2 to 400; the named boards; hand-made edge cases) and writes

@@ -2,9 +2,9 @@
 // `npm run dev` to rebuild on every save (`--watch`). For each front end of
 // chutes_edu/widgets/front_ends.json it writes, into chutes_edu/widgets/static/:
 //   <name>.js   one ES module (what anywidget loads: the explorer's `_esm`), with <name>.js.map
-//   <name>.css  its stylesheets, the shared controls.css first (the explorer's `_css`)
+//   <name>.css  its stylesheets, the shared ui/controls.css first (the explorer's `_css`)
 // and for the course website, which opens pages from disk and so cannot import ES modules:
-//   site.js     one classic script of every front end (js/site.js), each module once
+//   site.js     one classic script of every front end (js/site/site.js), each module once
 //   site.css    every front end's styles, each file once
 // Minified with names kept (error messages and stack traces stay readable), with source maps.
 // The built files are checked in, so that students, Binder and hubs need no Node; `make lint`
@@ -27,9 +27,9 @@ const common = {
   sourcesContent: false,
 };
 
-/** The stylesheets `names` of js/, controls.css first, each once, as one CSS entry. */
+/** The stylesheets `names` of js/, ui/controls.css first, each once, as one CSS entry. */
 function cssEntry(names) {
-  const unique = [...new Set(["controls.css", ...names])];
+  const unique = [...new Set(["ui/controls.css", ...names])];
   return { contents: unique.map((n) => `@import "./${n}";`).join("\n"), resolveDir: JS,
            sourcefile: "styles.css", loader: "css" };
 }
@@ -42,7 +42,7 @@ function builds(outdir) {
                outdir });
     all.push({ ...common, stdin: cssEntry(spec.styles), outfile: path.join(outdir, `${name}.css`) });
   }
-  all.push({ ...common, entryPoints: { site: path.join(JS, "site.js") }, format: "iife", outdir });
+  all.push({ ...common, entryPoints: { site: path.join(JS, "site", "site.js") }, format: "iife", outdir });
   const styles = Object.values(registry.front_ends).flatMap((spec) => spec.styles);
   all.push({ ...common, stdin: cssEntry(styles), outfile: path.join(outdir, "site.css") });
   return all;

@@ -1,7 +1,7 @@
 """Write inputs and the library's answers as JSON, for the JavaScript coin-flip maths.
 
-The coin-flip explorer computes in the page with ``chutes_edu/widgets/js/coin_math.js`` (and
-draws its picture with ``convergence_chart.js``); the Python library stays the reference. This
+The coin-flip explorer computes in the page with ``chutes_edu/widgets/js/maths/coin_math.js`` (and
+draws its picture with ``ui/convergence_chart.js``); the Python library stays the reference. This
 tool writes, for ``tests/js/coin_math.test.mjs``:
 
 - ``expected``: probabilities ``p`` (uniform on (0, 1], log-uniform down to 1e-6, and 1) with

@@ -1,6 +1,6 @@
 """Write design searches and the library's answers as JSON, for the JavaScript design maths.
 
-The design explorer searches in the page with ``chutes_edu/widgets/js/design_math.js``; the
+The design explorer searches in the page with ``chutes_edu/widgets/js/maths/design_math.js``; the
 Python library (:func:`chutes_edu.design.design_board`) stays the reference. This tool writes,
 for ``tests/js/design_math.test.mjs``:
 
@@ -49,7 +49,7 @@ from chutes_edu.design import (
 from chutes_edu.markov import expected_turns, jump_effects
 
 GOALS = ("target", "short", "long", "spread", "race")
-"""The goals of the explorer, as design_math.js names them."""
+"""The goals of the explorer, as maths/design_math.js names them."""
 
 
 def _random_fields(rng: np.random.Generator, race: bool) -> dict[str, Any] | None:

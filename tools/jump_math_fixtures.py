@@ -1,6 +1,6 @@
 """Write test boards and the library's add-a-jump sweep as JSON, for the jump explorer's maths.
 
-The jump explorer (Lesson 9) computes in the page with ``chutes_edu/widgets/js/jump_math.js``;
+The jump explorer (Lesson 9) computes in the page with ``chutes_edu/widgets/js/maths/jump_math.js``;
 the Python library stays the reference. This tool draws boards as ``tools/board_math_fixtures.py``
 does (the named boards and its hand-made edge cases, then random boards of every overshoot rule,
 weighted dice, bonus rolls and traps, sizes 2 to 400: both the library's dense path, up to

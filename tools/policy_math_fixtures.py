@@ -1,6 +1,7 @@
 """Write boards, aims and the library's answers as JSON, for the JavaScript aimed-game maths.
 
-The policy explorer (Lesson 10) computes in the page with ``chutes_edu/widgets/js/policy_math.js``;
+The policy explorer (Lesson 10) computes in the page with
+``chutes_edu/widgets/js/maths/policy_math.js``;
 the library (:mod:`chutes_edu.control`) stays the reference. This tool draws random boards without
 traps (:func:`chutes_edu.random_board`: every overshoot rule, dice of 2 to 12 faces, some weighted,
 sizes 3 to 200) and the named boards, each with a random accuracy (sometimes with a zero chance,

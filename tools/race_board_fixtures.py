@@ -1,7 +1,8 @@
 """Write boards with tokens and the library's description of them as JSON, for the race board.
 
 The race explorer draws the board with each seat's token in the page
-(``chutes_edu/widgets/js/race_board.js``), whose text alternative must be the library's:
+(``chutes_edu/widgets/js/explorers/race_explorer/board.js``), whose text alternative must be the
+library's:
 :func:`chutes_edu.draw_board` with ``tokens`` and ``title=board.name or None``, as the explorer
 drew it in Python, described by :func:`chutes_edu.plots.description`. This tool writes, for
 ``tests/js/race_board.test.mjs``, ``pictures``: the named boards, hand-made boards with traps,

@@ -1,6 +1,6 @@
 """Write race inputs and the library's answers as JSON, for the JavaScript race maths.
 
-The race explorer computes in the page with ``chutes_edu/widgets/js/race_math.js``; the Python
+The race explorer computes in the page with ``chutes_edu/widgets/js/maths/race_math.js``; the Python
 library stays the reference. This tool writes, for ``tests/js/race_math.test.mjs``:
 
 - ``races``: random boards with no traps (:func:`chutes_edu.random_board` with every overshoot

@@ -1,7 +1,8 @@
 """Write boards, samples and the library's answers as JSON, for the JavaScript simulation maths.
 
 The simulation explorer is to play its games in the page with
-``chutes_edu/widgets/js/simulation_math.js``; the Python library stays the reference. This tool
+``chutes_edu/widgets/js/maths/simulation_math.js``; the Python library stays the reference. This
+tool
 writes, for ``tests/js/simulation_math.test.mjs``:
 
 - ``boards``: the named boards and random ones (every overshoot rule, dice of 2 to 12 faces, some

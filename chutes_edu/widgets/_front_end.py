@@ -9,7 +9,7 @@ the anywidget class, its entry module and stylesheets, and the global that publi
 ``mount`` on the course website; the build reads it and so does this module.
 
 - ``static/<name>.js``: the explorer's ``_esm``, one ES module, minified with a source map;
-- ``static/<name>.css``: its ``_css``, the shared ``controls.css`` first;
+- ``static/<name>.css``: its ``_css``, the shared ``ui/controls.css`` first;
 - ``static/site.js`` and ``static/site.css``: every front end as one classic script and one
   stylesheet for the course website (pages opened from disk cannot import ES modules).
 
@@ -49,7 +49,7 @@ class FrontEnd:
     global_name : str
         The global that publishes its ``mount`` on the course website.
     styles : tuple of str
-        Its stylesheets in ``js/``, after the shared ``controls.css``.
+        Its stylesheets in ``js/``, after the shared ``ui/controls.css``.
     page_traits : tuple of str
         The synced traits a page with no kernel starts it from (what a notebook saved); empty for
         the board editor, which the website mounts from its board.

@@ -4,10 +4,12 @@ change at once, computed in the page, with no kernel for the maths.
 The editor is an anywidget whose front end is a few ES modules, each with one job (state and
 undo, words, geometry, drawing, the readout, the controls, keys and the pointer, the page's
 address, and a runner that computes in chunks of a few milliseconds, so that the page is never
-held up and the next edit cancels the work of the last), put together by ``js/board_editor.js``
+held up and the next edit cancels the work of the last), put together by
+``js/explorers/board_editor/board_editor.js``
 and built into one module by esbuild (:mod:`chutes_edu.widgets._front_end`). On every edit the
 page computes, with
-``js/board_math.js`` (the library's maths in JavaScript, held equal to it to :math:`10^{-9}` by
+``js/maths/board_math.js`` (the library's maths in JavaScript, held equal to it to :math:`10^{-9}`
+by
 ``tests/js/board_math.test.mjs`` and ``tests/test_board_math_js.py`` on hundreds of boards):
 
 - the expected number of turns :math:`t_s` to finish from every square, the solution of
@@ -23,14 +25,14 @@ page computes, with
 An edit that :class:`~chutes_edu.Board` would refuse (a jump from or onto another jump's source,
 from square 0 or the final square, a board no game can finish, a trap on a jump's source, ...)
 leaves the board as it was, and the page says why in one line: ``Board(...)``'s own
-``ValueError`` message for that board, word for word (``validate`` in board_math.js).
+``ValueError`` message for that board, word for word (``validate`` in maths/board_math.js).
 
 Python does no maths here: it keeps :attr:`BoardEditor.board`, a :class:`~chutes_edu.Board`, equal
 to the page's board both ways (an edit in the page sets it, observably; setting it redraws the
 page), so a lesson can go on with the library on the student's own board.
 
 The board travels as JSON, ``{"size", "die", "overshoot", "bonus_roll", "jumps": [[a, b], ...],
-"traps": [...]}`` (board_math.js's format): :func:`board_to_json` and :func:`board_from_json`
+"traps": [...]}`` (maths/board_math.js's format): :func:`board_to_json` and :func:`board_from_json`
 are the one place where a :class:`~chutes_edu.Board` and that form meet (the fixtures tool of the
 JavaScript tests uses them too).
 
@@ -63,7 +65,7 @@ __all__ = ["FRONT_END",
 
 MAX_SIZE = 1000
 """The largest board the editor takes; bigger boards are for the library. The page has the same
-limit (``LIMITS.size`` of board_math.js, ``MAX_SIZE`` in the editor's modules), checked before
+limit (``LIMITS.size`` of maths/board_math.js, ``MAX_SIZE`` in the editor's modules), checked before
 anything is built, so that an address asking for 10^9 squares costs nothing."""
 
 FRONT_END = front_end("board_editor")

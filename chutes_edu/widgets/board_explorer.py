@@ -9,9 +9,11 @@ the game length's distribution :math:`P(T = k)` turn by turn
 (:func:`~chutes_edu.turn_distribution`), and where the token is after :math:`k` turns
 :math:`e_0 P^k` (:func:`~chutes_edu.square_distribution`).
 
-The explorer is an anywidget whose front end (``js/board_explorer.js``, bundled with the modules
+The explorer is an anywidget whose front end (``js/explorers/board_explorer/board_explorer.js``,
+bundled with the modules
 it imports by esbuild (``npm run build``)) computes all of it in the page with
-``js/board_math.js`` and ``js/board_explorer_math.js``, the library's maths in JavaScript held
+``js/maths/board_math.js`` and ``js/maths/board_explorer_math.js``, the library's maths in
+JavaScript held
 equal to it by ``tests/js/board_math.test.mjs`` and ``board_explorer_math.test.mjs``: so it runs
 live in JupyterLab, in Voila and on the course website alike, with no kernel behind the page.
 Python holds the state as synced traits, checked by the library (the board as ``board_json``,
@@ -42,10 +44,11 @@ HEAT_MAPS = ("turns", "visits", "after")
 where the token is after k turns."""
 
 DIE_MIN = 2
-"""The fewest faces of the die slider (``DIE_MIN`` of board_explorer.js)."""
+"""The fewest faces of the die slider (``DIE_MIN`` of
+explorers/board_explorer/board_explorer.js)."""
 
 DIE_MAX = 20
-"""The most faces of the die slider (``DIE_MAX`` of board_explorer.js)."""
+"""The most faces of the die slider (``DIE_MAX`` of explorers/board_explorer/board_explorer.js)."""
 
 TURNS_MAX = 100
 """The most turns k of the slider for "where the token is after k turns" (``AFTER_MAX``)."""

@@ -8,9 +8,11 @@ times and shows the running mean :math:`\bar F_k` with its 95% band
 :math:`\bar F_k \pm 1.96\, s_k/\sqrt k` (:func:`~chutes_edu.running_mean`) against the line
 :math:`1/p`.
 
-The explorer is an anywidget whose front end (``js/coin_explorer.js``, bundled with the modules it
+The explorer is an anywidget whose front end (``js/explorers/coin_explorer/coin_explorer.js``,
+bundled with the modules it
 imports by esbuild (``npm run build``)) draws the waits with its own seeded generator and
-computes in the page with ``js/coin_math.js``, the library's maths in JavaScript held equal to it
+computes in the page with ``js/maths/coin_math.js``, the library's maths in JavaScript held equal
+to it
 by ``tests/js/coin_math.test.mjs``: so it runs live in JupyterLab, in Voila and on the course
 website alike, with no kernel behind the page. Python holds the state (``p``, ``n_trials``,
 ``seed``, synced both ways and checked by the library) and gives a reader in the kernel the
@@ -36,11 +38,12 @@ __all__ = ["FRONT_END",
            "MAX_SEED"]
 
 MAX_TRIALS = 100_000
-"""The most trials the explorer draws (``MAX_TRIALS`` of coin_math.js): a change of ``p`` then
+"""The most trials the explorer draws (``MAX_TRIALS`` of maths/coin_math.js): a change of ``p`` then
 stays within a frame in the page (10^6 waits took 40 to 70 ms on the course's 2-core machine)."""
 
 MAX_SEED = 2**32 - 1
-"""The largest seed (``MAX_SEED`` of coin_math.js): seeds are whole numbers from 0 to 2^32 - 1."""
+"""The largest seed (``MAX_SEED`` of maths/coin_math.js): seeds are whole numbers from 0 to 2^32 -
+1."""
 
 FRONT_END = front_end("coin_explorer")
 """The explorer's front end as esbuild builds it (:mod:`chutes_edu.widgets._front_end`):

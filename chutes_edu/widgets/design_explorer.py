@@ -10,8 +10,9 @@ spread :math:`\operatorname{Var} T` for a mean :math:`m \pm tol`, or the fairest
 jump until none improves, local search then swaps, drops or adds one jump at a time
 (:func:`~chutes_edu.design.design_board`).
 
-The explorer is an anywidget whose front end (``js/design_explorer.js``, bundled with the modules
-it imports by esbuild (``npm run build``)) searches in the page with ``js/design_math.js``,
+The explorer is an anywidget whose front end (``js/explorers/design_explorer/design_explorer.js``,
+bundled with the modules
+it imports by esbuild (``npm run build``)) searches in the page with ``js/maths/design_math.js``,
 the library's greedy and local search in JavaScript held equal to it by
 ``tests/js/design_math.test.mjs``, in slices that never hold the page: so it runs live in
 JupyterLab, in Voila and on the course website alike, with no kernel behind the page. The
@@ -52,10 +53,11 @@ __all__ = ["FRONT_END", "DesignExplorer",
 GOALS = (("a target length", "target"), ("the shortest game", "short"),
          ("the longest game", "long"), ("the smallest spread", "spread"),
          ("the fairest race", "race"))
-"""The goals: (words, value), as the page lists them (``GOALS`` of design_explorer.js)."""
+"""The goals: (words, value), as the page lists them (``GOALS`` of
+explorers/design_explorer/design_explorer.js)."""
 
 PAGE_METHODS = ("greedy", "local search")
-"""The searches the page runs (``PAGE_METHODS`` of design_math.js)."""
+"""The searches the page runs (``PAGE_METHODS`` of maths/design_math.js)."""
 
 _PARAMETER = {"target": ("target turns", 25.0), "spread": ("mean (turns)", None),
               "race": ("seats", 2.0)}

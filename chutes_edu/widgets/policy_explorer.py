@@ -15,8 +15,9 @@ targets are the policy. Next to it the explorer shows the expected turns of that
 (:func:`~chutes_edu.control.policy_expected_turns`) and the fewest possible, by policy iteration
 (:func:`~chutes_edu.control.optimal_policy`).
 
-The explorer is an anywidget whose front end (``js/policy_explorer.js``, bundled with the modules
-it imports by esbuild (``npm run build``)) computes in the page with ``js/policy_math.js``,
+The explorer is an anywidget whose front end (``js/explorers/policy_explorer/policy_explorer.js``,
+bundled with the modules
+it imports by esbuild (``npm run build``)) computes in the page with ``js/maths/policy_math.js``,
 the library's maths in JavaScript held equal to it by ``tests/js/policy_math.test.mjs``, in slices
 that never hold the page: so it runs live in JupyterLab, in Voila and on the course website alike,
 with no kernel behind the page. Python holds the state (the board as ``board_json``, and
@@ -48,7 +49,7 @@ SLIDERS: dict[str, tuple[str, float, float, float]] = {
     "discount": ("discount_factor", 0.1, 0.99, 0.01),
 }
 """Each slider's trait and (min, max, step), as the page draws them (``SLIDERS`` of
-policy_explorer.js)."""
+explorers/policy_explorer/policy_explorer.js)."""
 
 FRONT_END = front_end("policy_explorer")
 """The explorer's front end as esbuild builds it (:mod:`chutes_edu.widgets._front_end`):

@@ -11,8 +11,9 @@ least :math:`k` (Noordenbos):
 
 (:func:`~chutes_edu.win_probabilities`).
 
-The explorer is an anywidget whose front end (``js/race_explorer.js``, bundled with the modules
-it imports by esbuild (``npm run build``)) computes in the page with ``js/race_math.js``,
+The explorer is an anywidget whose front end (``js/explorers/race_explorer/race_explorer.js``,
+bundled with the modules
+it imports by esbuild (``npm run build``)) computes in the page with ``js/maths/race_math.js``,
 the library's maths in JavaScript held equal to it by ``tests/js/race_math.test.mjs``, and
 draws the bars and the board with the seats' tokens there (their descriptions the library's, the
 board's held equal to :func:`~chutes_edu.draw_board`'s by ``tests/js/race_board.test.mjs``): so
@@ -42,10 +43,10 @@ __all__ = ["FRONT_END",
            "MAX_PLAYERS"]
 
 MIN_PLAYERS = 2
-"""The fewest players of the explorer (``MIN_PLAYERS`` of race_math.js)."""
+"""The fewest players of the explorer (``MIN_PLAYERS`` of maths/race_math.js)."""
 
 MAX_PLAYERS = 6
-"""The most players of the explorer (``MAX_PLAYERS`` of race_math.js)."""
+"""The most players of the explorer (``MAX_PLAYERS`` of maths/race_math.js)."""
 
 FRONT_END = front_end("race_explorer")
 """The explorer's front end as esbuild builds it (:mod:`chutes_edu.widgets._front_end`):
@@ -106,7 +107,7 @@ class RaceExplorer(_Offline, anywidget.AnyWidget):
 
     The page shows a slider for the number of players and one per seat for its square (each
     named, all from the keyboard), the readout, the chances as a bar chart and, beside it, the
-    board with a numbered token per seat (``js/race_board.js``: what
+    board with a numbered token per seat (``js/explorers/race_explorer/board.js``: what
     :func:`~chutes_edu.draw_board` draws with ``tokens``), each with its description in the
     library's words, and a polite announcement of the chances after each change.
 

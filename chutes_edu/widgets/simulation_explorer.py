@@ -9,9 +9,11 @@ stops every game after ``cap`` turns reports the mean of :math:`\min(T_i, \mathr
 settles on :math:`E[\min(T, \mathrm{cap})] < E[T]` however many games are played
 (:func:`~chutes_edu.capped_mean`): the bias of a cap.
 
-The explorer is an anywidget whose front end (``js/simulation_explorer.js``, bundled with the
+The explorer is an anywidget whose front end
+(``js/explorers/simulation_explorer/simulation_explorer.js``, bundled with the
 modules it imports by esbuild (``npm run build``)) plays the games with its own seeded
-generator, a few milliseconds at a time, and computes in the page with ``js/simulation_math.js``
+generator, a few milliseconds at a time, and computes in the page with
+``js/maths/simulation_math.js``
 (held to the library by ``tests/js/simulation_math.test.mjs``): so it runs live in JupyterLab, in
 Voila and on the course website alike, with no kernel behind the page. Python holds the state
 (the board as ``board_json``, ``n_games``, ``seed`` and ``cap``, synced both ways and checked
@@ -41,13 +43,15 @@ __all__ = ["FRONT_END",
            "MAX_SEED", "MAX_CAP"]
 
 MAX_GAMES = 1_000_000
-"""The most games the explorer plays (``MAX_GAMES`` of simulation_math.js)."""
+"""The most games the explorer plays (``MAX_GAMES`` of maths/simulation_math.js)."""
 
 MAX_SEED = 2**32 - 1
-"""The largest seed (``MAX_SEED`` of coin_math.js): seeds are whole numbers from 0 to 2^32 - 1."""
+"""The largest seed (``MAX_SEED`` of maths/coin_math.js): seeds are whole numbers from 0 to
+2^32 - 1."""
 
 MAX_CAP = 300
-"""The longest turn cap the explorer offers (``MAX_CAP`` of simulation_explorer.js); 0 is none."""
+"""The longest turn cap the explorer offers (``MAX_CAP`` of
+explorers/simulation_explorer/simulation_explorer.js); 0 is none."""
 
 FRONT_END = front_end("simulation_explorer")
 """The explorer's front end as esbuild builds it (:mod:`chutes_edu.widgets._front_end`):

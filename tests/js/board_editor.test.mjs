@@ -1,14 +1,14 @@
-// The board editor's state logic, words and geometry (chutes_edu/widgets/js/board_editor.js), with
+// The board editor's state logic, words and geometry (chutes_edu/widgets/js/explorers/board_editor/board_editor.js), with
 // no DOM: node --test tests/js/ (tests/test_board_math_js.py runs it). What needs the Python library
 // (the refusals' words against Board's, the geometry against square_center) is in
 // tests/test_board_editor.py, which drives this module through Node.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { analyse, validate } from "../../chutes_edu/widgets/js/board_math.js";
-import { LIMITS } from "../../chutes_edu/widgets/js/board_math.js";
-import { openAddress, readAddress } from "../../chutes_edu/widgets/js/editor_address.js";
-import { CUSTOM } from "../../chutes_edu/widgets/js/editor_controls.js";
+import { analyse, validate } from "../../chutes_edu/widgets/js/maths/board_math.js";
+import { LIMITS } from "../../chutes_edu/widgets/js/maths/board_math.js";
+import { openAddress, readAddress } from "../../chutes_edu/widgets/js/maths/address.js";
+import { CUSTOM } from "../../chutes_edu/widgets/js/explorers/board_editor/controls.js";
 import {
   announcement,
   boardKey,
@@ -36,7 +36,7 @@ import {
   turnsText,
   update,
   viridis,
-} from "../../chutes_edu/widgets/js/board_editor.js";
+} from "../../chutes_edu/widgets/js/explorers/board_editor/board_editor.js";
 
 const LADDERS = [[1, 38], [4, 14], [9, 31], [21, 42], [28, 84], [36, 44], [51, 67], [71, 91], [80, 100]];
 const CHUTES = [[16, 6], [47, 26], [49, 11], [56, 53], [62, 19], [64, 60], [87, 24], [93, 73], [95, 75], [98, 78]];

@@ -11,11 +11,11 @@ import { describe, test } from "node:test";
 
 import {
   BoardError, expectedTurns, turnDistribution,
-} from "../../chutes_edu/widgets/js/board_math.js";
+} from "../../chutes_edu/widgets/js/maths/board_math.js";
 import {
   describeBoard, describeDistribution, distributionStats, exactExpectedTurns, expectedVisits,
   heatMap, HEAT_LABELS, niceCeiling, pyFixed, squareDistribution, stickyEnd,
-} from "../../chutes_edu/widgets/js/board_explorer_math.js";
+} from "../../chutes_edu/widgets/js/maths/board_explorer_math.js";
 
 const TOLERANCE = 1e-9;
 const path = process.env.BOARD_EXPLORER_MATH_FIXTURES;

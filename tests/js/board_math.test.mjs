@@ -24,7 +24,7 @@ import {
   shortestGame,
   turnDistribution,
   validate,
-} from "../../chutes_edu/widgets/js/board_math.js";
+} from "../../chutes_edu/widgets/js/maths/board_math.js";
 
 const TOLERANCE = 1e-9;
 const path = process.env.BOARD_MATH_FIXTURES;

@@ -8,13 +8,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { BoardError } from "../../chutes_edu/widgets/js/board_math.js";
+import { BoardError } from "../../chutes_edu/widgets/js/maths/board_math.js";
 import {
   checkProbability, checkSeed, checkTrials, createRandom, createSampler, expectedFlips,
   flipsUntilHeads, logIndices, MAX_SEED, MAX_TRIALS, runningMean, runningMeanAt,
-} from "../../chutes_edu/widgets/js/coin_math.js";
-import { describeConvergence } from "../../chutes_edu/widgets/js/convergence_chart.js";
-import { coinWords } from "../../chutes_edu/widgets/js/coin_explorer.js";
+} from "../../chutes_edu/widgets/js/maths/coin_math.js";
+import { describeConvergence } from "../../chutes_edu/widgets/js/ui/convergence_chart.js";
+import { coinWords } from "../../chutes_edu/widgets/js/explorers/coin_explorer/coin_explorer.js";
 
 const TOLERANCE = 1e-9;
 const path = process.env.COIN_MATH_FIXTURES;

@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { BoardError, run } from "../../chutes_edu/widgets/js/board_math.js";
+import { BoardError, run } from "../../chutes_edu/widgets/js/maths/board_math.js";
 import {
   checkGoal, designBoard, designSteps, describeGoal,
-} from "../../chutes_edu/widgets/js/design_math.js";
+} from "../../chutes_edu/widgets/js/maths/design_math.js";
 
 const TOLERANCE = 1e-9;
 // Fewer only for a quick look at a small fixture file (tests/test_design_math_js.py never sets it).

@@ -7,11 +7,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { BoardError, expectedTurns, run } from "../../chutes_edu/widgets/js/board_math.js";
+import { BoardError, expectedTurns, run } from "../../chutes_edu/widgets/js/maths/board_math.js";
 import {
   describeExplorer, describeJumpEffects, isSurprise, jumpDestinations, jumpEffects,
   jumpEffectsSteps, jumpSources, jumpWords, nearestJump, skippedWords,
-} from "../../chutes_edu/widgets/js/jump_math.js";
+} from "../../chutes_edu/widgets/js/maths/jump_math.js";
 
 const TOLERANCE = 1e-9;
 const path = process.env.JUMP_MATH_FIXTURES;

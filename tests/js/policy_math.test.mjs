@@ -8,11 +8,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { BoardError } from "../../chutes_edu/widgets/js/board_math.js";
+import { BoardError } from "../../chutes_edu/widgets/js/maths/board_math.js";
 import {
   aimLandings, aimTable, checkAccuracy, DEFAULT_ACCURACY, optimalPolicy, optimalPolicySteps,
   policyAnalysisSteps, policyExpectedTurns, run, sliderAccuracy, valueIteration,
-} from "../../chutes_edu/widgets/js/policy_math.js";
+} from "../../chutes_edu/widgets/js/maths/policy_math.js";
 
 const TOLERANCE = 1e-9;
 const path = process.env.POLICY_MATH_FIXTURES;

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { centre, START_WIDTH } from "../../chutes_edu/widgets/js/editor_geometry.js";
-import { describeRaceBoard, tokenPlaces } from "../../chutes_edu/widgets/js/race_board.js";
+import { centre, START_WIDTH } from "../../chutes_edu/widgets/js/core/geometry.js";
+import { describeRaceBoard, tokenPlaces } from "../../chutes_edu/widgets/js/explorers/race_explorer/board.js";
 
 const path = process.env.RACE_BOARD_FIXTURES;
 const fixtures = path ? JSON.parse(readFileSync(path, "utf8")) : null;

@@ -7,11 +7,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { BoardError } from "../../chutes_edu/widgets/js/board_math.js";
+import { BoardError } from "../../chutes_edu/widgets/js/maths/board_math.js";
 import {
   checkPositions, createRace, winProbabilities, winsFromDistributions,
-} from "../../chutes_edu/widgets/js/race_math.js";
-import { raceWords } from "../../chutes_edu/widgets/js/race_explorer.js";
+} from "../../chutes_edu/widgets/js/maths/race_math.js";
+import { raceWords } from "../../chutes_edu/widgets/js/explorers/race_explorer/race_explorer.js";
 
 const TOLERANCE = 1e-9;
 const path = process.env.RACE_MATH_FIXTURES;

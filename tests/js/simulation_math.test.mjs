@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { BoardError, expectedTurns } from "../../chutes_edu/widgets/js/board_math.js";
+import { BoardError, expectedTurns } from "../../chutes_edu/widgets/js/maths/board_math.js";
 import {
   cappedMean, checkGames, MAX_GAMES, simulateGames, simulateInSteps,
-} from "../../chutes_edu/widgets/js/simulation_math.js";
+} from "../../chutes_edu/widgets/js/maths/simulation_math.js";
 
 const GAMES = 100_000;
 const path = process.env.SIMULATION_MATH_FIXTURES;

@@ -1,9 +1,9 @@
 // @ts-check
 /**
  * The board explorer's maths in the page (chutes_edu/widgets/board_explorer.py, Lessons 2, 4, 5,
- * 6 and 11): what the explorer shows beyond the board editor's `board_math.js`, the same answers
+ * 6 and 11): what the explorer shows beyond the board editor's `maths/board_math.js`, the same answers
  * as the Python library, computed with no kernel. No DOM: it runs in a browser and in Node 20.
- * Boards are `board_math.js`'s JSON boards, checked by it (refused in the library's words).
+ * Boards are `maths/board_math.js`'s JSON boards, checked by it (refused in the library's words).
  *
  * The maths (see `chutes_edu.markov` for the derivations):
  *
@@ -12,7 +12,7 @@
  *   begun on square j. With B_Q the one-roll matrix and F_on the bonus rolls after which the game
  *   goes on, I - Q = (I - F_on)^-1 (I - B_Q), so N = (I - B_Q)^-1 (I - F_on) and
  *   e_0 N = y (I - F_on) with y (I - B_Q) = e_0: one transposed solve with the LU factors of the
- *   expected-turns solve (`board_math.js`'s `solveSteps`, banded), then
+ *   expected-turns solve (`maths/board_math.js`'s `solveSteps`, banded), then
  *   x_t = y_t - p_f sum_{s: d(s) = t} y_s. A trap's entry is 0: no turn is begun there.
  * - Where the token is after k turns (the library's `square_distribution`): e_start P^k, P the
  *   turn matrix over all the squares 0..n, the final square and the traps absorbing (their
@@ -43,7 +43,7 @@ import {
 /**
  * Expected visits from the start: entry j is the expected number of turns begun on square j in
  * a game from square 0, counting the start (the library's `fundamental_matrix(board)[0]`).
- * @param {object} board A JSON board (see board_math.js).
+ * @param {object} board A JSON board (see maths/board_math.js).
  * @returns {Float64Array} length size; 0 on a trap.
  * @throws {BoardError} with the library's message for an invalid board.
  */

@@ -17,7 +17,7 @@
  *   algebra with Z = N F, H = (Z - N) Y + Z, W = (N - Z) Z, g = N (t - F t). A denominator below
  *   1e-9 (1 + Y_aa) is settled by a graph search (can the new board be finished?).
  * - A race has no rank-one update: the 24 most spread-out candidates (by the rank-one variance)
- *   are solved in full with race_math.js's `winProbabilities`.
+ *   are solved in full with maths/race_math.js's `winProbabilities`.
  * - Greedy adds the best single jump until none improves; local search then takes the best
  *   improving add, drop or swap of one jump, at most 30 rounds. Finally, jumps that no game from
  *   square 0 ever lands on are dropped (the same game, the same score).
@@ -1000,7 +1000,7 @@ function checkArguments(board, goal, maxJumps, method) {
  * Add at most `maxJumps` jumps to `board` to reach `goal` by greedy or local search (the
  * library's `design_board` with that method and no seed), and confirm the result; a generator
  * that yields every slice of work.
- * @param {any} board A board in board_math.js's JSON form.
+ * @param {any} board A board in maths/board_math.js's JSON form.
  * @param {any} goal {kind: "target", turns} | {kind: "short"} | {kind: "long"} |
  *     {kind: "spread", mean?, tolerance?} | {kind: "race", seats?}
  * @param {{maxJumps?: number, method?: string}} [options]

@@ -3,10 +3,10 @@
  * Adding one jump, in the page: the jump explorer's maths (chutes_edu/widgets/jump_explorer.py,
  * Lesson 9), the library's `chutes_edu.jump_effects` and the explorer's words, held equal to
  * them by tests/js/jump_math.test.mjs. No DOM: it runs in a browser and in Node 20. Boards are
- * board_math.js's JSON boards, checked by it (refused in the library's words).
+ * maths/board_math.js's JSON boards, checked by it (refused in the library's words).
  *
  * The maths (see `chutes_edu.markov` for the derivation). Expected turns solve the roll-by-roll
- * system (I - B_Q) t = c (board_math.js's `solveSteps`). Adding a jump a -> b moves column a of
+ * system (I - B_Q) t = c (maths/board_math.js's `solveSteps`). Adding a jump a -> b moves column a of
  * the one-roll matrix B to column b: a rank-one change I - B'_Q = (I - B_Q) + k u^T with
  * k = B_Q e_a and u = e_a - e_b. With N_B = (I - B_Q)^-1 and y = N_B k = N_B e_a - e_a,
  * Sherman-Morrison gives the new expected turns from square 0 for every b at once:
@@ -79,7 +79,7 @@ function withJump(board, a, b) {
 /**
  * Expected turns from square 0 after adding each possible jump a -> b (the library's
  * `jump_effects(board, min_length)`), step by step.
- * @param {any} board A JSON board (see board_math.js).
+ * @param {any} board A JSON board (see maths/board_math.js).
  * @param {{minLength?: unknown}} [options] Only jumps with |a - b| >= minLength (default 1).
  * @returns {Generator<void, JumpEffects, void>}
  * @throws {BoardError} in the library's words: an invalid board, or a min_length that is not a

@@ -5,7 +5,7 @@
  *
  * Players move in seat order, seat 0 first, one turn each per round; tokens do not interact, so
  * the turns T_i that player i needs from their square are independent, each with the game-length
- * distribution from that square (`turnDistribution` of board_math.js). Player i wins if they
+ * distribution from that square (`turnDistribution` of maths/board_math.js). Player i wins if they
  * finish on some turn k while every earlier seat still needs more than k turns and every later
  * seat at least k (Noordenbos):
  *
@@ -31,7 +31,7 @@ export const MAX_PLAYERS = 6;
 
 /**
  * The board checked for a race: the library's words for an invalid board or one with traps.
- * @param {any} board A board in board_math.js's JSON form.
+ * @param {any} board A board in maths/board_math.js's JSON form.
  * @returns {any} the same board.
  */
 export function checkRaceBoard(board) {

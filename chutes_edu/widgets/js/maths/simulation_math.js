@@ -7,9 +7,9 @@
  * One roll from square s: the bonus face (probability p_f, when the board has one) leads to
  * bonusTo[s] and, unless the game has ended there, rolls again in the same turn; any other face r
  * with weight ends the turn on l(s, r) (the overshoot rule past the final square, then at most
- * one jump), the moves board_math.js gathers by the square they end on. A game ends on the final
+ * one jump), the moves maths/board_math.js gathers by the square they end on. A game ends on the final
  * square or a trap; its length is the number of turns taken. Each roll takes one uniform u from
- * the seed's stream (coin_math.js's `createRandom`): u < p_f is the bonus face, otherwise the
+ * the seed's stream (maths/coin_math.js's `createRandom`): u < p_f is the bonus face, otherwise the
  * move whose cumulative chance first exceeds u - p_f. The games are the library's in law, not
  * draw for draw (numpy's stream is another), so a mean of N games lies within a few standard
  * errors sigma / sqrt(N) of the exact expected turns (tests/js/simulation_math.test.mjs).
@@ -47,7 +47,7 @@ export function checkGames(n) {
 /**
  * `n` game lengths from square 0, played a slice of rolls at a time (a generator that yields
  * after every slice, the number of games finished so far, and returns the lengths).
- * @param {any} board A board in board_math.js's JSON form.
+ * @param {any} board A board in maths/board_math.js's JSON form.
  * @param {number} n The number of games.
  * @param {number} seed The random seed (0 to 2^32 - 1).
  * @returns {Generator<number | void, Int32Array, void>} (compiling the board yields nothing)

@@ -13,15 +13,15 @@
  *
  * @module site
  */
-import { mount as boardEditor } from "./board_editor.js";
-import { mount as boardExplorer } from "./board_explorer.js";
-import { mount as coinExplorer } from "./coin_explorer.js";
-import { mount as designExplorer } from "./design_explorer.js";
-import { mount as jumpExplorer } from "./jump_explorer.js";
-import { mount as policyExplorer } from "./policy_explorer.js";
-import { mount as raceExplorer } from "./race_explorer.js";
-import { mount as simulationExplorer } from "./simulation_explorer.js";
-import registry from "../front_ends.json";
+import { mount as boardEditor } from "../explorers/board_editor/board_editor.js";
+import { mount as boardExplorer } from "../explorers/board_explorer/board_explorer.js";
+import { mount as coinExplorer } from "../explorers/coin_explorer/coin_explorer.js";
+import { mount as designExplorer } from "../explorers/design_explorer/design_explorer.js";
+import { mount as jumpExplorer } from "../explorers/jump_explorer/jump_explorer.js";
+import { mount as policyExplorer } from "../explorers/policy_explorer/policy_explorer.js";
+import { mount as raceExplorer } from "../explorers/race_explorer/race_explorer.js";
+import { mount as simulationExplorer } from "../explorers/simulation_explorer/simulation_explorer.js";
+import registry from "../../front_ends.json";
 
 /** @type {Record<string, (el: HTMLElement, start: any) => unknown>} */
 const MOUNTS = {
@@ -36,7 +36,7 @@ export const EXPLORER_MOUNT = "chutes-explorer-mount";
 const KINDS = {};
 for (const [name, spec] of Object.entries(registry.front_ends)) {
   const mount = MOUNTS[name];
-  if (!mount) throw new Error(`front_ends.json names ${name}, which site.js does not import`);
+  if (!mount) throw new Error(`front_ends.json names ${name}, which site/site.js does not import`);
   /** @type {any} */ (window)[spec.global] = { mount };
   KINDS[spec.class] = mount;
 }

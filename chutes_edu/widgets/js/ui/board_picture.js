@@ -14,10 +14,10 @@
  *
  * @module editor_picture
  */
-import { CHUTE, hex, LADDER, SOURCE_GREY, TRAP, textOn, viridis } from "./editor_colours.js";
-import { attr, s } from "./editor_dom.js";
-import { centre, grid, START_WIDTH } from "./editor_geometry.js";
-import { jumpFrom } from "./editor_boards.js";
+import { CHUTE, hex, LADDER, SOURCE_GREY, TRAP, textOn, viridis } from "../core/colours.js";
+import { attr, s } from "./dom.js";
+import { centre, grid, START_WIDTH } from "../core/geometry.js";
+import { jumpFrom } from "../maths/boards.js";
 
 /** The smallest square number drawn, in CSS pixels. */
 export const MIN_NUMBER_PX = 10;

@@ -17,7 +17,7 @@
  *
  * @module explorer_ui
  */
-import { h, text } from "./editor_dom.js";
+import { h, text } from "./dom.js";
 
 let instances = 0;
 

@@ -17,8 +17,8 @@
  *
  * @module convergence_chart
  */
-import { attr, s } from "./editor_dom.js";
-import { fixed, grouped } from "./explorer_ui.js";
+import { attr, s } from "./dom.js";
+import { fixed, grouped } from "./controls.js";
 
 const WIDTH = 512;
 const HEIGHT = 320;

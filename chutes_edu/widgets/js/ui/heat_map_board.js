@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The board explorer's heat map of the board, drawn in the page: the board editor's SVG board
- * (editor_picture.js: the cells, the square numbers, the jumps as draw_board draws them, the
+ * (ui/board_picture.js: the cells, the square numbers, the jumps as draw_board draws them, the
  * traps), each cell coloured by its value on the viridis scale from 0 to the top of a colour
  * bar, as the library's `draw_board` colours them (a jump's source too: the editor greys it, the
  * library does not); a square without a value (NaN) grey. Its title above it, its colour bar and
@@ -11,16 +11,16 @@
  * as the library's painter keeps its scale), so that most changes recolour the cells only and
  * pictures are easy to compare; it starts anew when the heat map changes what it shows.
  *
- * The picture's text alternative is the library's (`describeBoard` of board_explorer_math.js,
+ * The picture's text alternative is the library's (`describeBoard` of maths/board_explorer_math.js,
  * draw_board's words, with the values shown), its `aria-label`, renewed with every drawing.
  *
  * @module board_explorer_board
  */
-import { describeBoard, stickyEnd } from "./board_explorer_math.js";
-import { hex, SOURCE_GREY, textOn, viridis } from "./editor_colours.js";
-import { attr, h, s } from "./editor_dom.js";
-import { createPicture } from "./editor_picture.js";
-import { formatG } from "./board_math.js";
+import { describeBoard, stickyEnd } from "../maths/board_explorer_math.js";
+import { hex, SOURCE_GREY, textOn, viridis } from "../core/colours.js";
+import { attr, h, s } from "./dom.js";
+import { createPicture } from "./board_picture.js";
+import { formatG } from "../maths/board_math.js";
 
 const BAR_WIDTH = 300;
 
@@ -61,7 +61,7 @@ export function createBoardPicture({ id }) {
   /**
    * Draw the board coloured by `values` (per square 0..size, NaN for none); returns the
    * picture's description (also its aria-label).
-   * @param {any} board A valid JSON board (board_math.js's form, all fields).
+   * @param {any} board A valid JSON board (maths/board_math.js's form, all fields).
    * @param {{name: string, title: string, label: string, values: ArrayLike<number>}} shown
    */
   const draw = (board, { name, title: heading, label, values }) => {

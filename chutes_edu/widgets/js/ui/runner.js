@@ -15,7 +15,7 @@
  *
  * @module editor_runner
  */
-import { analyseInSteps, refusalLine } from "./board_math.js";
+import { analyseInSteps, refusalLine } from "../maths/board_math.js";
 
 /** Milliseconds of maths in one go before the page gets the thread back. */
 export const BUDGET_MS = 8;

@@ -1,23 +1,23 @@
 /**
  * The board editor of `chutes_edu` (chutes_edu/widgets/board_editor.py): draw ladders, chutes and
  * traps on a board and see the absorbing-chain answers change, computed in the page by the maths
- * module (board_math.js, held equal to the Python library by tests), with no kernel and no
+ * module (maths/board_math.js, held equal to the Python library by tests), with no kernel and no
  * network.
  *
  * This module puts the editor's rooms together; each does one job:
  *
- * - editor_boards.js: the canonical board, its key, the editor's limits; editor_state.js: the
+ * - maths/boards.js: the canonical board, its key, the editor's limits; explorers/board_editor/state.js: the
  *   state and its undo history, changed only by `update(state, action)`, a pure function;
- * - editor_words.js: what the editor says; editor_geometry.js: where squares are drawn;
- * - editor_picture.js: drawing the board; editor_readout.js: the numbers and the chart;
- * - editor_controls.js: the controls; editor_input.js: keys and the pointer;
- * - editor_address.js: the board in the page's address; editor_runner.js: the maths in chunks
+ * - explorers/board_editor/words.js: what the editor says; core/geometry.js: where squares are drawn;
+ * - ui/board_picture.js: drawing the board; explorers/board_editor/readout.js: the numbers and the chart;
+ * - explorers/board_editor/controls.js: the controls; explorers/board_editor/input.js: keys and the pointer;
+ * - maths/address.js: the board in the page's address; ui/runner.js: the maths in chunks
  *   that never hold the page for long, cancelled by the next edit.
  *
  * Two ways in:
  *
  * - `export default { render }`: an anywidget front end. The model's traits are `board_json`
- *   (the board, in board_math.js's JSON format), `board_name`, `presets` (name -> board JSON)
+ *   (the board, in maths/board_math.js's JSON format), `board_name`, `presets` (name -> board JSON)
  *   and `message` (a refusal from Python, which should never happen: the maths is shared).
  *   anywidget loads a widget's module from one string: the Python class bundles these modules
  *   into one (`module_source`).
@@ -32,29 +32,29 @@
  *
  * @module board_editor
  */
-import { boardToPython, decodeBoard, refusalLine } from "./board_math.js";
-import { addressOf, openAddress } from "./editor_address.js";
-import { boardKey, EMPTY_BOARD } from "./editor_boards.js";
-import { createControls } from "./editor_controls.js";
-import { attr, h, s, text } from "./editor_dom.js";
-import { listenToKeys, listenToPointer } from "./editor_input.js";
-import { createModel } from "./editor_model.js";
-import { createPicture, drawLegend } from "./editor_picture.js";
-import { createReadout } from "./editor_readout.js";
-import { createRunner } from "./editor_runner.js";
-import { createState, update } from "./editor_state.js";
-import { announcement, describeSquare } from "./editor_words.js";
+import { boardToPython, decodeBoard, refusalLine } from "../../maths/board_math.js";
+import { addressOf, openAddress } from "../../maths/address.js";
+import { boardKey, EMPTY_BOARD } from "../../maths/boards.js";
+import { createControls } from "./controls.js";
+import { attr, h, s, text } from "../../ui/dom.js";
+import { listenToKeys, listenToPointer } from "./input.js";
+import { createModel } from "../../core/model.js";
+import { createPicture, drawLegend } from "../../ui/board_picture.js";
+import { createReadout } from "./readout.js";
+import { createRunner } from "../../ui/runner.js";
+import { createState, update } from "./state.js";
+import { announcement, describeSquare } from "./words.js";
 
 export {
   boardKey, canonical, checkBoard, DIE_MAX, DIE_MIN, faces, HISTORY_LIMIT, jumpFrom, MAX_SIZE,
   MIN_SIZE, OVERSHOOT_HELP,
-} from "./editor_boards.js";
-export { luminance, textOn, viridis } from "./editor_colours.js";
-export { centre, grid, moveCursor, place, squareAt, squareAtPoint } from "./editor_geometry.js";
-export { createModel } from "./editor_model.js";
-export { createRunner } from "./editor_runner.js";
-export { createState, pythonLine, update } from "./editor_state.js";
-export { announcement, describeEdit, describeSquare, turnsText } from "./editor_words.js";
+} from "../../maths/boards.js";
+export { luminance, textOn, viridis } from "../../core/colours.js";
+export { centre, grid, moveCursor, place, squareAt, squareAtPoint } from "../../core/geometry.js";
+export { createModel } from "../../core/model.js";
+export { createRunner } from "../../ui/runner.js";
+export { createState, pythonLine, update } from "./state.js";
+export { announcement, describeEdit, describeSquare, turnsText } from "./words.js";
 
 /** How long the copy confirmation stays on the page, in milliseconds. */
 const COPIED_MS = 6000;

@@ -6,10 +6,10 @@
  *
  * @module editor_controls
  */
-import { OVERSHOOT_RULES } from "./board_math.js";
-import { DIE_MAX, DIE_MIN, faces, jumpFrom, MAX_SIZE, MIN_SIZE, OVERSHOOT_HELP } from "./editor_boards.js";
-import { attr, h, text } from "./editor_dom.js";
-import { facesText } from "./editor_words.js";
+import { OVERSHOOT_RULES } from "../../maths/board_math.js";
+import { DIE_MAX, DIE_MIN, faces, jumpFrom, MAX_SIZE, MIN_SIZE, OVERSHOOT_HELP } from "../../maths/boards.js";
+import { attr, h, text } from "../../ui/dom.js";
+import { facesText } from "./words.js";
 
 /** The menu's entry for a board that is none of the named ones. */
 export const CUSTOM = "custom board (your edits)";

@@ -15,7 +15,7 @@
  *
  * @module editor_input
  */
-import { squareAtPoint } from "./editor_geometry.js";
+import { squareAtPoint } from "../../core/geometry.js";
 
 const MOVES = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
 

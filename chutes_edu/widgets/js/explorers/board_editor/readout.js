@@ -11,9 +11,9 @@
  *
  * @module editor_readout
  */
-import { attr, h, s, text } from "./editor_dom.js";
-import { FOCUS } from "./editor_colours.js";
-import { turns } from "./editor_words.js";
+import { attr, h, s, text } from "../../ui/dom.js";
+import { FOCUS } from "../../core/colours.js";
+import { turns } from "./words.js";
 
 /** Round numbers for axis ticks: at most `most` steps of 1, 2 or 5 times a power of ten. */
 function ticks(/** @type {number} */ hi, /** @type {number} */ most = 7) {

@@ -12,11 +12,11 @@
  *
  * @module editor_state
  */
-import { boardToPython, BoardError, ranges, refusalLine } from "./board_math.js";
+import { boardToPython, BoardError, ranges, refusalLine } from "../../maths/board_math.js";
 import {
   boardKey, canonical, checkBoard, HISTORY_LIMIT, jumpFrom, kindOf, MAX_SIZE, MIN_SIZE, presetList,
-} from "./editor_boards.js";
-import { moveCursor } from "./editor_geometry.js";
+} from "../../maths/boards.js";
+import { moveCursor } from "../../core/geometry.js";
 
 /**
  * The editor's state for a board.
@@ -302,5 +302,5 @@ export function update(state, action) {
   return next === current ? state : next;
 }
 
-/** The board as one line of Python (board_math.js's `boardToPython`). */
+/** The board as one line of Python (maths/board_math.js's `boardToPython`). */
 export const pythonLine = (/** @type {any} */ state) => boardToPython(state.board);

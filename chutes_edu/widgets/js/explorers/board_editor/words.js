@@ -7,7 +7,7 @@
  *
  * @module editor_words
  */
-import { jumpFrom, kindOf, OVERSHOOT_HELP } from "./editor_boards.js";
+import { jumpFrom, kindOf, OVERSHOOT_HELP } from "../../maths/boards.js";
 
 /** A whole number of turns in words: "1 turn", "7 turns". */
 export const turns = (/** @type {number | null} */ k) => `${k} turn${k === 1 ? "" : "s"}`;

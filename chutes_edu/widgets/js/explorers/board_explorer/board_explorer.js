@@ -4,16 +4,16 @@
  * and 11): change the board and its rules (a preset, the die, the overshoot rule, the face that
  * rolls again, the jumps) and watch the expected length of a game, the distribution of game
  * lengths and a heat map of the board. It computes in the page, with no kernel:
- * board_math.js's `analyseInSteps` (the expected turns from every square and the game-length
+ * maths/board_math.js's `analyseInSteps` (the expected turns from every square and the game-length
  * distribution, the library's `expected_turns` and `turn_distribution`) and
- * board_explorer_math.js (the expected visits, where the token is after k turns, the exact
+ * maths/board_explorer_math.js (the expected visits, where the token is after k turns, the exact
  * expected length as a fraction, the pictures' words), both held equal to the library by Node
  * tests.
  *
  * Two ways in, as the race explorer has:
  *
  * - `export default { render }`: an anywidget front end. The model's traits are `board_json`
- *   (the board, in board_math.js's JSON form), `board_name` (its name, "" once edited),
+ *   (the board, in maths/board_math.js's JSON form), `board_name` (its name, "" once edited),
  *   `preset_name` (the preset chosen last), `presets_json` (the boards the preset list offers,
  *   by name), `heat_map` ("turns", "visits" or "after"), `turns_played` (k, for "after") and
  *   `exact_shown` (whether the readout gives the exact fraction too); a control sets them and
@@ -24,7 +24,7 @@
  * An edit is checked before it counts (the library's rules, `validate`, and `Board.with_jump`'s
  * and `without_jump`'s refusals, in the library's words): a refused edit leaves the board and
  * says why in the message line, and the controls go back to the board shown. The maths runs in
- * slices of a few milliseconds (editor_runner.js), so a slow board never holds the page; the
+ * slices of a few milliseconds (ui/runner.js), so a slow board never holds the page; the
  * 1943 board is answered within the key press's own task. After each change the pictures'
  * descriptions are renewed with their numbers and a polite announcement says the new expected
  * length (and what it was) or what the heat map now shows.
@@ -33,19 +33,19 @@
  */
 import {
   analyseInSteps, BoardError, OVERSHOOT_RULES, ranges, square, validate,
-} from "./board_math.js";
-import { exactExpectedSteps, HEAT_LABELS, heatMap, pyFixed } from "./board_explorer_math.js";
-import { createBoardPicture } from "./board_explorer_board.js";
-import { createDistributionChart } from "./board_explorer_chart.js";
-import { boardKey, canonical, faces, OVERSHOOT_HELP } from "./editor_boards.js";
-import { h } from "./editor_dom.js";
-import { createModel } from "./editor_model.js";
-import { createRunner } from "./editor_runner.js";
+} from "../../maths/board_math.js";
+import { exactExpectedSteps, HEAT_LABELS, heatMap, pyFixed } from "../../maths/board_explorer_math.js";
+import { createBoardPicture } from "../../ui/heat_map_board.js";
+import { createDistributionChart } from "./chart.js";
+import { boardKey, canonical, faces, OVERSHOOT_HELP } from "../../maths/boards.js";
+import { h } from "../../ui/dom.js";
+import { createModel } from "../../core/model.js";
+import { createRunner } from "../../ui/runner.js";
 import { errorWords, liveRegion, messageLine, numberBox, slider, uniqueId }
-  from "./explorer_ui.js";
+  from "../../ui/controls.js";
 
-export { createBoardPicture } from "./board_explorer_board.js";
-export { createDistributionChart, DISTRIBUTION_TITLE } from "./board_explorer_chart.js";
+export { createBoardPicture } from "../../ui/heat_map_board.js";
+export { createDistributionChart, DISTRIBUTION_TITLE } from "./chart.js";
 
 /** The traits the explorer shares with Python. */
 export const TRAITS = ["board_json", "board_name", "preset_name", "presets_json", "heat_map",

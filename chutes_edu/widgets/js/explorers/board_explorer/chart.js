@@ -4,7 +4,7 @@
  * draws for the board explorer (bars P(T = k), the cumulative P(T <= k) as a dash-dotted line on
  * a right-hand axis from 0 to 1, the mean as a solid line, the median dashed and the mode dotted,
  * their values in a box), with its text alternative in the library's words (the picture's
- * `aria-label`, renewed with every drawing: `describeDistribution` of board_explorer_math.js).
+ * `aria-label`, renewed with every drawing: `describeDistribution` of maths/board_explorer_math.js).
  *
  * The x-axis ends just past the 99.9th percentile and stays put while the new end fits and fills
  * half of it (`stickyEnd`, the library's "sticky" axes), so that pictures are easy to compare.
@@ -12,9 +12,9 @@
  * @module board_explorer_chart
  */
 import { describeDistribution, distributionStats, niceCeiling, pyFixed, stickyEnd }
-  from "./board_explorer_math.js";
-import { attr, s } from "./editor_dom.js";
-import { fixed } from "./explorer_ui.js";
+  from "../../maths/board_explorer_math.js";
+import { attr, s } from "../../ui/dom.js";
+import { fixed } from "../../ui/controls.js";
 
 const WIDTH = 544;
 const HEIGHT = 304;

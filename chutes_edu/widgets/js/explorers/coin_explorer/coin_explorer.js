@@ -2,7 +2,7 @@
 /**
  * The coin-flip explorer of `chutes_edu` (chutes_edu/widgets/coin_explorer.py, Lesson 1): flip a
  * coin until heads, many times, and watch the running average of the waits settle on 1/p. It
- * computes in the page (coin_math.js, held equal to the library by tests), with no kernel.
+ * computes in the page (maths/coin_math.js, held equal to the library by tests), with no kernel.
  *
  * Two ways in, as the board editor has:
  *
@@ -22,19 +22,19 @@
 import {
   checkProbability, checkSeed, checkTrials, createSampler, expectedFlips, logIndices, MAX_SEED,
   MAX_TRIALS, runningMeanAt,
-} from "./coin_math.js";
-import { createConvergenceChart } from "./convergence_chart.js";
-import { h } from "./editor_dom.js";
-import { createModel } from "./editor_model.js";
+} from "../../maths/coin_math.js";
+import { createConvergenceChart } from "../../ui/convergence_chart.js";
+import { h } from "../../ui/dom.js";
+import { createModel } from "../../core/model.js";
 import {
   errorWords, fixed, grouped, liveRegion, messageLine, numberBox, slider, uniqueId,
-} from "./explorer_ui.js";
+} from "../../ui/controls.js";
 
-export { describeConvergence } from "./convergence_chart.js";
+export { describeConvergence } from "../../ui/convergence_chart.js";
 export {
   checkProbability, checkSeed, checkTrials, createRandom, createSampler, expectedFlips,
   flipsUntilHeads, logIndices, MAX_SEED, MAX_TRIALS, runningMean, runningMeanAt,
-} from "./coin_math.js";
+} from "../../maths/coin_math.js";
 
 /** The traits the explorer shares with Python. */
 export const TRAITS = ["p", "n_trials", "seed"];

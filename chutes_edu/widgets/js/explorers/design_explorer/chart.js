@@ -9,9 +9,9 @@
  *
  * @module design_chart
  */
-import { niceCeiling, pyFixed } from "./board_explorer_math.js";
-import { attr, s } from "./editor_dom.js";
-import { fixed } from "./explorer_ui.js";
+import { niceCeiling, pyFixed } from "../../maths/board_explorer_math.js";
+import { attr, s } from "../../ui/dom.js";
+import { fixed } from "../../ui/controls.js";
 
 const WIDTH = 544;
 const HEIGHT = 336;

@@ -4,7 +4,7 @@
  * a goal (a target length, the shortest or longest game, the smallest spread for a mean, the
  * fairest race), the most jumps to add and the search (greedy, or local search), press Design,
  * and see the jumps found, the search's steps, the designed board and the game lengths before
- * and after. It searches in the page (design_math.js, held equal to the library's
+ * and after. It searches in the page (maths/design_math.js, held equal to the library's
  * `design_board` by tests), with no kernel; the exhaustive search stays in Python.
  *
  * Two ways in, as the race explorer has:
@@ -24,19 +24,19 @@
  *
  * @module design_explorer
  */
-import { analyseInSteps, BoardError, formatG } from "./board_math.js";
-import { createBoardPicture } from "./board_explorer_board.js";
-import { HEAT_LABELS } from "./board_explorer_math.js";
-import { createDesignChart, jumpList } from "./design_chart.js";
-import { checkGoal, describeGoal, designSteps, PAGE_METHODS, quantity } from "./design_math.js";
-import { createModel } from "./editor_model.js";
-import { h } from "./editor_dom.js";
-import { createRunner } from "./editor_runner.js";
+import { analyseInSteps, BoardError, formatG } from "../../maths/board_math.js";
+import { createBoardPicture } from "../../ui/heat_map_board.js";
+import { HEAT_LABELS } from "../../maths/board_explorer_math.js";
+import { createDesignChart, jumpList } from "./chart.js";
+import { checkGoal, describeGoal, designSteps, PAGE_METHODS, quantity } from "../../maths/design_math.js";
+import { createModel } from "../../core/model.js";
+import { h } from "../../ui/dom.js";
+import { createRunner } from "../../ui/runner.js";
 import { errorWords, fixed, liveRegion, messageLine, numberBox, slider, uniqueId }
-  from "./explorer_ui.js";
+  from "../../ui/controls.js";
 
-export { describeDesign, describeStart } from "./design_chart.js";
-export { designBoard, designSteps, PAGE_METHODS } from "./design_math.js";
+export { describeDesign, describeStart } from "./chart.js";
+export { designBoard, designSteps, PAGE_METHODS } from "../../maths/design_math.js";
 
 /** The traits the explorer shares with Python. */
 export const TRAITS = ["board_json", "board_name", "goal_kind", "goal_parameter", "goal_tolerance",
@@ -83,7 +83,7 @@ export function planWords(kind, parameter, tolerance, maxJumps, method) {
 /**
  * The readout's lines, the steps and the announcement for a design (the Python explorer's
  * words: the library's summary, its steps, "Designed: adds ...").
- * @param {import("./design_math.js").Design} design
+ * @param {import("../../maths/design_math.js").Design} design
  */
 export function designWords(design) {
   const q = quantity(design.goal);

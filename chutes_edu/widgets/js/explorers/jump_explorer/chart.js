@@ -7,16 +7,16 @@
  * bar in turns), with the explorer's jump outlined in black. The cells are one pixel each of a
  * canvas, scaled up without smoothing; the hatching a canvas of the picture's own pixels, masked
  * by the surprises (one pixel each, scaled up the same way); the rest is SVG. The text alternative is the explorer's
- * (`describeExplorer` of jump_math.js): the picture's `aria-label`, renewed by the explorer.
+ * (`describeExplorer` of maths/jump_math.js): the picture's `aria-label`, renewed by the explorer.
  *
  * Drawing the map costs one pass over the (n + 1)^2 jumps (a colour from a table of 256, as
  * matplotlib's) and is done once per sweep; moving the outline is a few attributes.
  *
  * @module jump_chart
  */
-import { attr, h, s } from "./editor_dom.js";
-import { fixed } from "./explorer_ui.js";
-import { isSurprise } from "./jump_math.js";
+import { attr, h, s } from "../../ui/dom.js";
+import { fixed } from "../../ui/controls.js";
+import { isSurprise } from "../../maths/jump_math.js";
 
 const WIDTH = 544;
 const HEIGHT = 512;
@@ -122,7 +122,7 @@ function chartParts(id) {
 
 /**
  * The largest change from the baseline over the jumps that may be added (1 if none changes).
- * @param {import("./jump_math.js").JumpEffects} sweep
+ * @param {import("../../maths/jump_math.js").JumpEffects} sweep
  */
 function spread({ effects, baseline }) {
   let lim = 0;
@@ -133,7 +133,7 @@ function spread({ effects, baseline }) {
 /**
  * Paint each jump's cell its colour, and each surprise's pixel in the mask.
  * @param {ChartParts} parts
- * @param {import("./jump_math.js").JumpEffects} sweep
+ * @param {import("../../maths/jump_math.js").JumpEffects} sweep
  * @param {number} lim
  */
 function paintCells({ canvas, mask }, sweep, lim) {
@@ -224,7 +224,7 @@ export function createJumpChart({ id }) {
 
   /**
    * Paint a sweep.
-   * @param {import("./jump_math.js").JumpEffects} sweep
+   * @param {import("../../maths/jump_math.js").JumpEffects} sweep
    * @param {string} heading The picture's title.
    */
   const draw = (sweep, heading) => {

@@ -3,19 +3,19 @@
  * The jump explorer of `chutes_edu` (chutes_edu/widgets/jump_explorer.py, Lesson 9): add one
  * ladder or chute anywhere and see how the expected game length changes; the surprising jumps (a
  * ladder that lengthens the game, a chute that shortens it) are hatched. It computes in the page
- * (jump_math.js, held equal to the library's `jump_effects` by tests), with no kernel.
+ * (maths/jump_math.js, held equal to the library's `jump_effects` by tests), with no kernel.
  *
  * Two ways in, as the race explorer has:
  *
  * - `export default { render }`: an anywidget front end. The model's traits are `board_json`
- *   (the board, in board_math.js's JSON form), `board_name`, `min_length` (the shortest jump
+ *   (the board, in maths/board_math.js's JSON form), `board_name`, `min_length` (the shortest jump
  *   offered) and `jump` ([a, b], the jump shown); a control sets `jump` and saves, and a change
  *   from Python redraws the page.
  * - `mount(el, {board_json, board_name, min_length, jump})`: the same explorer on a page with no
  *   widget manager (the course website), on `createModel`'s stand-in for a model.
  *
  * The sweep of every jump (about 5,000 on the 1943 board) runs once per board, a few
- * milliseconds at a time (editor_runner.js's runner over `jumpEffectsSteps`), so the page is never
+ * milliseconds at a time (ui/runner.js's runner over `jumpEffectsSteps`), so the page is never
  * held up; then a control change only reads the sweep: the readout, the outline on the heat map,
  * the picture's text alternative and a polite announcement. The two sliders offer only the jumps
  * the rules allow: the source slider the squares where some jump may start, the destination slider
@@ -24,22 +24,22 @@
  *
  * @module jump_explorer
  */
-import { BoardError } from "./board_math.js";
-import { createModel } from "./editor_model.js";
-import { h, text } from "./editor_dom.js";
-import { createRunner, nextTask } from "./editor_runner.js";
-import { errorWords, liveRegion, messageLine, uniqueId } from "./explorer_ui.js";
-import { createJumpChart } from "./jump_chart.js";
+import { BoardError } from "../../maths/board_math.js";
+import { createModel } from "../../core/model.js";
+import { h, text } from "../../ui/dom.js";
+import { createRunner, nextTask } from "../../ui/runner.js";
+import { errorWords, liveRegion, messageLine, uniqueId } from "../../ui/controls.js";
+import { createJumpChart } from "./chart.js";
 import {
   describeJumpEffects, heatMapTitle, jumpDestinations, jumpEffectsSteps, jumpSources, jumpWords,
   nearestJump, noJumpWords, skippedWords,
-} from "./jump_math.js";
-import { pyFixed } from "./board_explorer_math.js";
+} from "../../maths/jump_math.js";
+import { pyFixed } from "../../maths/board_explorer_math.js";
 
 export {
   describeExplorer, describeJumpEffects, heatMapTitle, isSurprise, jumpDestinations, jumpEffects,
   jumpEffectsSteps, jumpSources, jumpWords, nearestJump, skippedWords,
-} from "./jump_math.js";
+} from "../../maths/jump_math.js";
 
 /** The traits the explorer shares with Python. */
 export const TRAITS = ["board_json", "board_name", "min_length", "jump"];
@@ -101,7 +101,7 @@ function* sweepSteps({ board, minLength }) {
  * @typedef {object} JumpView
  * @property {any} model
  * @property {ReturnType<typeof createRunner>} runner
- * @property {import("./jump_math.js").JumpEffects | null} sweep
+ * @property {import("../../maths/jump_math.js").JumpEffects | null} sweep
  * @property {string} sweepKey The board and length of the sweep shown.
  * @property {string} wanted The board and length being priced.
  * @property {string} mapWords The heat map's description.
@@ -195,7 +195,7 @@ function takeSweep(/** @type {JumpView} */ x, /** @type {any} */ result, /** @ty
     x.message.say(result.error);
     return null;
   }
-  const found = /** @type {import("./jump_math.js").JumpEffects} */ (result);
+  const found = /** @type {import("../../maths/jump_math.js").JumpEffects} */ (result);
   const name = x.model.get("board_name") ?? "";
   x.sources = jumpSources(found);
   if (!x.sources.length) {
@@ -211,7 +211,7 @@ function takeSweep(/** @type {JumpView} */ x, /** @type {any} */ result, /** @ty
 
 /** The new sweep's words: the heat map's description, the heading, the note; then the jump. */
 function describeSweep(/** @type {JumpView} */ x,
-  /** @type {import("./jump_math.js").JumpEffects} */ found, /** @type {string} */ title) {
+  /** @type {import("../../maths/jump_math.js").JumpEffects} */ found, /** @type {string} */ title) {
   x.mapWords = describeJumpEffects(found, title);
   x.heading.replaceChildren(h("b", { text: "Add a ladder or chute" }),
     ": colour shows how the expected game length " +

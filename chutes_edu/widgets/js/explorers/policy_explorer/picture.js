@@ -14,12 +14,12 @@
  *
  * @module policy_picture
  */
-import { describeBoard, stickyEnd } from "./board_explorer_math.js";
-import { formatG } from "./board_math.js";
-import { CHUTE, hex, LADDER, SOURCE_GREY, textOn, viridis } from "./editor_colours.js";
-import { attr, s, text } from "./editor_dom.js";
-import { centre, grid, START_WIDTH } from "./editor_geometry.js";
-import { fixed } from "./explorer_ui.js";
+import { describeBoard, stickyEnd } from "../../maths/board_explorer_math.js";
+import { formatG } from "../../maths/board_math.js";
+import { CHUTE, hex, LADDER, SOURCE_GREY, textOn, viridis } from "../../core/colours.js";
+import { attr, s, text } from "../../ui/dom.js";
+import { centre, grid, START_WIDTH } from "../../core/geometry.js";
+import { fixed } from "../../ui/controls.js";
 
 const WIDTH = 960;
 const HEIGHT = 448;
@@ -34,7 +34,7 @@ const TOP = { top: 56, bottom: 214 };
 const BOTTOM = { top: 236, bottom: 380 };
 /**
  * On a narrow page (a phone) the profile goes under the board, in a picture NARROW wide drawn
- * about twice the size the side-by-side one would be, its numbers larger (policy_explorer.css):
+ * about twice the size the side-by-side one would be, its numbers larger (explorers/policy_explorer/policy_explorer.css):
  * the frame is narrow when under NARROW_BELOW pixels wide.
  */
 const NARROW = { width: 520, height: 852, profileX: -540, profileY: 404 };

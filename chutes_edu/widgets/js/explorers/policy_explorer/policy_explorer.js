@@ -2,14 +2,14 @@
 /**
  * The policy explorer of `chutes_edu` (chutes_edu/widgets/policy_explorer.py, Lesson 10): aim each
  * move instead of rolling; sliders for the aim (the chance of an exact move, and the share of the
- * misses that go one too far) and the discount factor. It computes in the page (policy_math.js,
+ * misses that go one too far) and the discount factor. It computes in the page (maths/policy_math.js,
  * held equal to the library's `chutes_edu.control` by tests), with no kernel: value iteration, the
  * expected turns of its policy and the fewest possible, by policy iteration.
  *
  * Two ways in, as the race explorer has:
  *
  * - `export default { render }`: an anywidget front end. The model's traits are `board_json`
- *   (the board, in board_math.js's JSON form), `board_name`, `aim_exact`, `aim_lean` and
+ *   (the board, in maths/board_math.js's JSON form), `board_name`, `aim_exact`, `aim_lean` and
  *   `discount_factor`; a slider sets its trait and saves, and a change from Python redraws the
  *   page.
  * - `mount(el, {board_json, board_name, aim_exact, aim_lean, discount_factor})`: the same explorer
@@ -25,20 +25,20 @@
  *
  * @module policy_explorer
  */
-import { BoardError, formatG } from "./board_math.js";
-import { createModel } from "./editor_model.js";
-import { h } from "./editor_dom.js";
-import { createRunner } from "./editor_runner.js";
-import { errorWords, fixed, liveRegion, messageLine, slider, uniqueId } from "./explorer_ui.js";
-import { policyAnalysisSteps, VALUE_DEFAULTS } from "./policy_math.js";
-import { createPolicyPicture } from "./policy_picture.js";
+import { BoardError, formatG } from "../../maths/board_math.js";
+import { createModel } from "../../core/model.js";
+import { h } from "../../ui/dom.js";
+import { createRunner } from "../../ui/runner.js";
+import { errorWords, fixed, liveRegion, messageLine, slider, uniqueId } from "../../ui/controls.js";
+import { policyAnalysisSteps, VALUE_DEFAULTS } from "../../maths/policy_math.js";
+import { createPolicyPicture } from "./picture.js";
 
 export {
   describePolicy, describeProfile, describeTargets,
-} from "./policy_picture.js";
+} from "./picture.js";
 export {
   optimalPolicy, policyAnalysisSteps, policyExpectedTurns, sliderAccuracy, valueIteration,
-} from "./policy_math.js";
+} from "../../maths/policy_math.js";
 
 /** The traits the explorer shares with Python. */
 export const TRAITS = ["board_json", "board_name", "aim_exact", "aim_lean", "discount_factor"];
@@ -59,7 +59,7 @@ export const turnsWords = (/** @type {number} */ x) =>
 
 /**
  * The readout's lines and the announcement for an analysis (the Python explorer's words).
- * @param {import("./policy_math.js").PolicyAnalysis} analysis
+ * @param {import("../../maths/policy_math.js").PolicyAnalysis} analysis
  * @param {number} reward
  */
 export function policyWords({ accuracy, result, turns, best, differ }, reward) {

@@ -2,7 +2,7 @@
 /**
  * The race explorer's board with each seat's token on it, drawn in the page: what the library's
  * `draw_board(board, tokens=positions)` draws beside the bars (chutes_edu/plots/board.py). The
- * board is the board editor's SVG board (editor_picture.js: the cells, the square numbers, the
+ * board is the board editor's SVG board (ui/board_picture.js: the cells, the square numbers, the
  * jumps as draw_board draws them, the traps), its cells in draw_board's two light shades; each
  * token a disc in its seat's colour (the library's TOKEN_COLORS, as the bars) with the seat's
  * number on it, so the tokens differ without colour. Tokens that share a square are spread on a
@@ -14,11 +14,11 @@
  *
  * @module race_board
  */
-import { describeBoard } from "./board_explorer_math.js";
-import { attr, h, s } from "./editor_dom.js";
-import { centre, place } from "./editor_geometry.js";
-import { createPicture } from "./editor_picture.js";
-import { SEAT_COLOURS } from "./race_chart.js";
+import { describeBoard } from "../../maths/board_explorer_math.js";
+import { attr, h, s } from "../../ui/dom.js";
+import { centre, place } from "../../core/geometry.js";
+import { createPicture } from "../../ui/board_picture.js";
+import { SEAT_COLOURS } from "./chart.js";
 
 /** draw_board's two light shades of the cells when it shows no values. */
 const CELL_SHADES = ["#f4f1e8", "#e6e0cc"];
@@ -42,7 +42,7 @@ export function describeRaceBoard(board, { name = "", tokens = [] } = {}) {
 }
 
 /**
- * Where each token is drawn, in the editor picture's coordinates (editor_geometry.js `centre`),
+ * Where each token is drawn, in the editor picture's coordinates (core/geometry.js `centre`),
  * and its radius: alone, a little below and right of its square's centre (clear of the square's
  * number, top left); when k tokens share a square, evenly on a small circle about the centre,
  * the first at the top (draw_board's `set_tokens`, with the picture's y downwards).
@@ -94,7 +94,7 @@ export function createRaceBoard({ id }) {
 
   /**
    * Draw `board` with a token per seat; returns the picture's description (its aria-label).
-   * @param {any} board A valid JSON board (board_math.js's form).
+   * @param {any} board A valid JSON board (maths/board_math.js's form).
    * @param {{name: string, tokens: number[]}} shown
    */
   const draw = (board, { name, tokens }) => {

@@ -7,8 +7,8 @@
  *
  * @module race_chart
  */
-import { attr, s } from "./editor_dom.js";
-import { fixed } from "./explorer_ui.js";
+import { attr, s } from "../../ui/dom.js";
+import { fixed } from "../../ui/controls.js";
 
 const WIDTH = 448;
 const HEIGHT = 320;

@@ -2,13 +2,13 @@
 /**
  * The race explorer of `chutes_edu` (chutes_edu/widgets/race_explorer.py, Lesson 8): put 2 to 6
  * players on any squares and see each seat's chance of finishing first, seat 1 moving first. It
- * computes in the page (race_math.js, held equal to the library's `win_probabilities` by tests),
+ * computes in the page (maths/race_math.js, held equal to the library's `win_probabilities` by tests),
  * with no kernel.
  *
  * Two ways in, as the coin-flip explorer has:
  *
  * - `export default { render }`: an anywidget front end. The model's traits are `board_json`
- *   (the board, in board_math.js's JSON form), `board_name` and `positions` (the players'
+ *   (the board, in maths/board_math.js's JSON form), `board_name` and `positions` (the players'
  *   squares in seat order); a control sets `positions` and saves, and a change from Python
  *   redraws the page.
  * - `mount(el, {board_json, board_name, positions})`: the same explorer on a page with no widget
@@ -16,26 +16,26 @@
  *
  * On every change the page takes the game-length distribution from each player's square (kept
  * per square, so moving one player costs one distribution), combines them, and renews the bars
- * and the board with the seats' tokens (race_board.js), each with its description, the readout,
+ * and the board with the seats' tokens (explorers/race_explorer/board.js), each with its description, the readout,
  * and a polite announcement. A value the explorer refuses
  * (a board with traps, a square off the board) leaves the last answer and says why in the
  * message line.
  *
  * @module race_explorer
  */
-import { createModel } from "./editor_model.js";
-import { h } from "./editor_dom.js";
-import { errorWords, fixed, liveRegion, messageLine, slider, uniqueId } from "./explorer_ui.js";
-import { createRaceBoard } from "./race_board.js";
-import { createRaceChart } from "./race_chart.js";
-import { createRace, MAX_PLAYERS, MIN_PLAYERS } from "./race_math.js";
+import { createModel } from "../../core/model.js";
+import { h } from "../../ui/dom.js";
+import { errorWords, fixed, liveRegion, messageLine, slider, uniqueId } from "../../ui/controls.js";
+import { createRaceBoard } from "./board.js";
+import { createRaceChart } from "./chart.js";
+import { createRace, MAX_PLAYERS, MIN_PLAYERS } from "../../maths/race_math.js";
 
-export { describeRaceBoard, tokenPlaces } from "./race_board.js";
-export { describeRace } from "./race_chart.js";
+export { describeRaceBoard, tokenPlaces } from "./board.js";
+export { describeRace } from "./chart.js";
 export {
   checkPositions, checkRaceBoard, createRace, MAX_PLAYERS, MIN_PLAYERS, winProbabilities,
   winsFromDistributions,
-} from "./race_math.js";
+} from "../../maths/race_math.js";
 
 /** The traits the explorer shares with Python. */
 export const TRAITS = ["board_json", "board_name", "positions"];

@@ -3,7 +3,7 @@
  * The simulation explorer of `chutes_edu` (chutes_edu/widgets/simulation_explorer.py, Lessons 1
  * and 7): play many games on a board and watch the running mean of their lengths settle on the
  * exact expected number of turns; a turn cap, which counts every game as at most `cap` turns,
- * shows its downward bias. It plays and computes in the page (simulation_math.js, held to the
+ * shows its downward bias. It plays and computes in the page (maths/simulation_math.js, held to the
  * library by tests), with no kernel.
  *
  * The maths: after k games of lengths T_1..T_k the running mean is m_k = (T_1 + ... + T_k)/k with
@@ -15,7 +15,7 @@
  * Two ways in, as the coin-flip and race explorers have:
  *
  * - `export default { render }`: an anywidget front end. The model's traits are `board_json`
- *   (the board, in board_math.js's JSON form), `board_name`, `games` (how many to play),
+ *   (the board, in maths/board_math.js's JSON form), `board_name`, `games` (how many to play),
  *   `random_seed` and `turn_cap` (0: no cap); a control sets them and saves, and a change from
  *   Python redraws the page.
  * - `mount(el, {board_json, board_name, games, random_seed, turn_cap})`: the same explorer on a
@@ -32,20 +32,20 @@
  *
  * @module simulation_explorer
  */
-import { BoardError, compileSteps, giveBack, pyRepr, solveSteps } from "./board_math.js";
-import { checkSeed, logIndices, MAX_SEED, runningMeanAt } from "./coin_math.js";
-import { createConvergenceChart } from "./convergence_chart.js";
-import { h } from "./editor_dom.js";
-import { createModel } from "./editor_model.js";
+import { BoardError, compileSteps, giveBack, pyRepr, solveSteps } from "../../maths/board_math.js";
+import { checkSeed, logIndices, MAX_SEED, runningMeanAt } from "../../maths/coin_math.js";
+import { createConvergenceChart } from "../../ui/convergence_chart.js";
+import { h } from "../../ui/dom.js";
+import { createModel } from "../../core/model.js";
 import {
   errorWords, fixed, grouped, liveRegion, messageLine, numberBox, slider, uniqueId,
-} from "./explorer_ui.js";
-import { cappedMean, checkGames, MAX_GAMES, simulateInSteps } from "./simulation_math.js";
+} from "../../ui/controls.js";
+import { cappedMean, checkGames, MAX_GAMES, simulateInSteps } from "../../maths/simulation_math.js";
 
-export { describeConvergence } from "./convergence_chart.js";
+export { describeConvergence } from "../../ui/convergence_chart.js";
 export {
   cappedMean, checkGames, MAX_GAMES, simulateGames, simulateInSteps,
-} from "./simulation_math.js";
+} from "../../maths/simulation_math.js";
 
 /** The traits the explorer shares with Python. */
 export const TRAITS = ["board_json", "board_name", "games", "random_seed", "turn_cap"];
