@@ -1,8 +1,8 @@
 """Interactive explorers: anywidgets whose front ends compute and draw in the page.
 
-Every explorer's maths runs in the page, in JavaScript (``js/<name>_math.js``, held equal to the
-library by the Node tests in ``tests/js/``), so an explorer works in JupyterLab, in Voila and on the
-course website alike, with no kernel behind the page. Its Python class holds the state as synced
+Every explorer's maths runs in the page, in JavaScript (``js/maths/<name>_math.js``, held equal to
+the library by the Node tests in ``tests/js/``), so an explorer works in JupyterLab, in Voila and on
+the course website alike, with no kernel behind the page. Its Python class holds the state as synced
 traits, checked by the library (a value the library refuses raises its ``ValueError``), and gives a
 reader in the kernel the library's numbers for that state.
 
@@ -23,9 +23,9 @@ library's refusal in words and keeps the last valid board: no traceback.
 One module per explorer (``board_explorer``, ``coin_explorer``, ...); ``_base`` holds the Python
 they share (a cache of library results, the sentence shown where an explorer cannot be drawn);
 ``_front_end`` reads the front ends' registry (``front_ends.json``) and their builds by esbuild
-(``static/``, from the ES modules of ``js/``). This layer imports the pictures and the mathematics
-below it; nothing below imports it.
-"""
+(``static/``, from the ES modules of ``js/``, whose folders are the front end's layers: ``core/``,
+``maths/``, ``ui/``, ``explorers/<name>/`` and ``site/``). This layer imports the pictures and the
+mathematics below it; nothing below imports it."""
 
 from __future__ import annotations
 
