@@ -1,16 +1,14 @@
 r"""BoardEditor: draw ladders, chutes and traps on a board and watch the absorbing-chain answers
 change at once, computed in the page, with no kernel for the maths.
 
-The editor is an anywidget whose front end is a few ES modules, each with one job (state and
-undo, words, geometry, drawing, the readout, the controls, keys and the pointer, the page's
-address, and a runner that computes in chunks of a few milliseconds, so that the page is never
-held up and the next edit cancels the work of the last), put together by
-``js/explorers/board_editor/board_editor.js``
-and built into one module by esbuild (:mod:`chutes_edu.widgets._front_end`). On every edit the
-page computes, with
-``js/maths/board_math.js`` (the library's maths in JavaScript, held equal to it to :math:`10^{-9}`
-by
-``tests/js/board_math.test.mjs`` and ``tests/test_board_math_js.py`` on hundreds of boards):
+The editor is an anywidget whose front end is a few ES modules, each with one job (state and undo,
+words, geometry, drawing, the readout, the controls, keys and the pointer, the page's address, and a
+runner that computes in chunks of a few milliseconds, so that the page is never held up and the next
+edit cancels the work of the last), put together by ``js/explorers/board_editor/board_editor.js``
+and built into one module by esbuild (:mod:`chutes_edu.widgets._front_end`). On every edit the page
+computes, with ``js/maths/board_math.js`` (the library's maths in JavaScript, held equal to it to
+:math:`10^{-9}` by ``tests/js/board_math.test.mjs`` and ``tests/test_board_math_js.py`` on hundreds
+of boards):
 
 - the expected number of turns :math:`t_s` to finish from every square, the solution of
   :math:`(I - Q)\,t = \mathbf 1` over the transient squares (bonus rolls folded into one turn, as

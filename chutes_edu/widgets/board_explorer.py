@@ -10,15 +10,14 @@ the game length's distribution :math:`P(T = k)` turn by turn
 :math:`e_0 P^k` (:func:`~chutes_edu.square_distribution`).
 
 The explorer is an anywidget whose front end (``js/explorers/board_explorer/board_explorer.js``,
-bundled with the modules
-it imports by esbuild (``npm run build``)) computes all of it in the page with
-``js/maths/board_math.js`` and ``js/maths/board_explorer_math.js``, the library's maths in
-JavaScript held
-equal to it by ``tests/js/board_math.test.mjs`` and ``board_explorer_math.test.mjs``: so it runs
-live in JupyterLab, in Voila and on the course website alike, with no kernel behind the page.
-Python holds the state as synced traits, checked by the library (the board as ``board_json``,
-what the heat map shows, k, whether the exact fraction is shown), and gives a reader in the
-kernel the numbers through the library (:attr:`BoardExplorer.readout`).
+bundled with the modules it imports by esbuild (``npm run build``)) computes all of it in the page
+with ``js/maths/board_math.js`` and ``js/maths/board_explorer_math.js``, the library's maths in
+JavaScript held equal to it by ``tests/js/board_math.test.mjs`` and
+``board_explorer_math.test.mjs``: so it runs live in JupyterLab, in Voila and on the course website
+alike, with no kernel behind the page. Python holds the state as synced traits, checked by the
+library (the board as ``board_json``, what the heat map shows, k, whether the exact fraction is
+shown), and gives a reader in the kernel the numbers through the library
+(:attr:`BoardExplorer.readout`).
 """
 
 from __future__ import annotations

@@ -9,15 +9,14 @@ times and shows the running mean :math:`\bar F_k` with its 95% band
 :math:`1/p`.
 
 The explorer is an anywidget whose front end (``js/explorers/coin_explorer/coin_explorer.js``,
-bundled with the modules it
-imports by esbuild (``npm run build``)) draws the waits with its own seeded generator and
-computes in the page with ``js/maths/coin_math.js``, the library's maths in JavaScript held equal
-to it
-by ``tests/js/coin_math.test.mjs``: so it runs live in JupyterLab, in Voila and on the course
-website alike, with no kernel behind the page. Python holds the state (``p``, ``n_trials``,
-``seed``, synced both ways and checked by the library) and gives a reader in the kernel the
-numbers through the library (:attr:`CoinFlipExplorer.flips`, :meth:`CoinFlipExplorer.summary`):
-numpy's draws for the same arguments, a different sample of the same waits than the page's.
+bundled with the modules it imports by esbuild (``npm run build``)) draws the waits with its own
+seeded generator and computes in the page with ``js/maths/coin_math.js``, the library's maths in
+JavaScript held equal to it by ``tests/js/coin_math.test.mjs``: so it runs live in JupyterLab, in
+Voila and on the course website alike, with no kernel behind the page. Python holds the state
+(``p``, ``n_trials``, ``seed``, synced both ways and checked by the library) and gives a reader in
+the kernel the numbers through the library (:attr:`CoinFlipExplorer.flips`,
+:meth:`CoinFlipExplorer.summary`): numpy's draws for the same arguments, a different sample of the
+same waits than the page's.
 """
 
 from __future__ import annotations

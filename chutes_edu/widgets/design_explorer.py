@@ -11,15 +11,14 @@ jump until none improves, local search then swaps, drops or adds one jump at a t
 (:func:`~chutes_edu.design.design_board`).
 
 The explorer is an anywidget whose front end (``js/explorers/design_explorer/design_explorer.js``,
-bundled with the modules
-it imports by esbuild (``npm run build``)) searches in the page with ``js/maths/design_math.js``,
-the library's greedy and local search in JavaScript held equal to it by
+bundled with the modules it imports by esbuild (``npm run build``)) searches in the page with
+``js/maths/design_math.js``, the library's greedy and local search in JavaScript held equal to it by
 ``tests/js/design_math.test.mjs``, in slices that never hold the page: so it runs live in
-JupyterLab, in Voila and on the course website alike, with no kernel behind the page. The
-exhaustive search stays in Python (:func:`~chutes_edu.design.design_board` with
-``method="exhaustive"``). Python holds the state (the board as ``board_json``, the goal, its
-parameter, the tolerance, the most jumps, the search and how many times Design was pressed, synced
-both ways and checked) and gives a reader in the kernel the library's design for the last press
+JupyterLab, in Voila and on the course website alike, with no kernel behind the page. The exhaustive
+search stays in Python (:func:`~chutes_edu.design.design_board` with ``method="exhaustive"``).
+Python holds the state (the board as ``board_json``, the goal, its parameter, the tolerance, the
+most jumps, the search and how many times Design was pressed, synced both ways and checked) and
+gives a reader in the kernel the library's design for the last press
 (:attr:`DesignExplorer.design`).
 """
 

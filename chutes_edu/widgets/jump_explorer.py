@@ -12,13 +12,13 @@ against its kind: a ladder that lengthens the game or a chute that shortens it
 (:func:`~chutes_edu.plots.charts.surprising_jumps`).
 
 The explorer is an anywidget whose front end (``js/explorers/jump_explorer/jump_explorer.js``,
-bundled with the modules
-it imports by esbuild (``npm run build``)) computes in the page with ``js/maths/jump_math.js``,
-the library's sweep in JavaScript held equal to it by ``tests/js/jump_math.test.mjs``: so it runs
-live in JupyterLab, in Voila and on the course website alike, with no kernel behind the page.
-Python holds the state (the board as ``board_json``, ``min_length``, and the jump shown as
-``jump``, synced both ways and checked by the library) and gives a reader in the kernel the
-numbers through the library (:attr:`JumpExplorer.effects`, :attr:`JumpExplorer.expected`).
+bundled with the modules it imports by esbuild (``npm run build``)) computes in the page with
+``js/maths/jump_math.js``, the library's sweep in JavaScript held equal to it by
+``tests/js/jump_math.test.mjs``: so it runs live in JupyterLab, in Voila and on the course website
+alike, with no kernel behind the page. Python holds the state (the board as ``board_json``,
+``min_length``, and the jump shown as ``jump``, synced both ways and checked by the library) and
+gives a reader in the kernel the numbers through the library (:attr:`JumpExplorer.effects`,
+:attr:`JumpExplorer.expected`).
 """
 
 from __future__ import annotations

@@ -16,14 +16,13 @@ targets are the policy. Next to it the explorer shows the expected turns of that
 (:func:`~chutes_edu.control.optimal_policy`).
 
 The explorer is an anywidget whose front end (``js/explorers/policy_explorer/policy_explorer.js``,
-bundled with the modules
-it imports by esbuild (``npm run build``)) computes in the page with ``js/maths/policy_math.js``,
-the library's maths in JavaScript held equal to it by ``tests/js/policy_math.test.mjs``, in slices
-that never hold the page: so it runs live in JupyterLab, in Voila and on the course website alike,
-with no kernel behind the page. Python holds the state (the board as ``board_json``, and
-``aim_exact``, ``aim_lean`` and ``discount_factor``, synced both ways and checked) and gives a
-reader in the kernel the numbers through the library (:attr:`PolicyExplorer.result`,
-:attr:`PolicyExplorer.best`).
+bundled with the modules it imports by esbuild (``npm run build``)) computes in the page with
+``js/maths/policy_math.js``, the library's maths in JavaScript held equal to it by
+``tests/js/policy_math.test.mjs``, in slices that never hold the page: so it runs live in
+JupyterLab, in Voila and on the course website alike, with no kernel behind the page. Python holds
+the state (the board as ``board_json``, and ``aim_exact``, ``aim_lean`` and ``discount_factor``,
+synced both ways and checked) and gives a reader in the kernel the numbers through the library
+(:attr:`PolicyExplorer.result`, :attr:`PolicyExplorer.best`).
 """
 
 from __future__ import annotations

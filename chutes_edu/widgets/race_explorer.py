@@ -12,16 +12,14 @@ least :math:`k` (Noordenbos):
 (:func:`~chutes_edu.win_probabilities`).
 
 The explorer is an anywidget whose front end (``js/explorers/race_explorer/race_explorer.js``,
-bundled with the modules
-it imports by esbuild (``npm run build``)) computes in the page with ``js/maths/race_math.js``,
-the library's maths in JavaScript held equal to it by ``tests/js/race_math.test.mjs``, and
-draws the bars and the board with the seats' tokens there (their descriptions the library's, the
-board's held equal to :func:`~chutes_edu.draw_board`'s by ``tests/js/race_board.test.mjs``): so
-it runs live in JupyterLab, in Voila and on the course website alike, with no kernel behind the
-page.
-Python holds the state (the board as ``board_json``, the players' squares as ``positions``,
-synced both ways and checked by the library) and gives a reader in the kernel the numbers through
-the library (:attr:`RaceExplorer.probabilities`).
+bundled with the modules it imports by esbuild (``npm run build``)) computes in the page with
+``js/maths/race_math.js``, the library's maths in JavaScript held equal to it by
+``tests/js/race_math.test.mjs``, and draws the bars and the board with the seats' tokens there
+(their descriptions the library's, the board's held equal to :func:`~chutes_edu.draw_board`'s by
+``tests/js/race_board.test.mjs``): so it runs live in JupyterLab, in Voila and on the course website
+alike, with no kernel behind the page. Python holds the state (the board as ``board_json``, the
+players' squares as ``positions``, synced both ways and checked by the library) and gives a reader
+in the kernel the numbers through the library (:attr:`RaceExplorer.probabilities`).
 """
 
 from __future__ import annotations

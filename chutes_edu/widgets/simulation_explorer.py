@@ -10,16 +10,15 @@ settles on :math:`E[\min(T, \mathrm{cap})] < E[T]` however many games are played
 (:func:`~chutes_edu.capped_mean`): the bias of a cap.
 
 The explorer is an anywidget whose front end
-(``js/explorers/simulation_explorer/simulation_explorer.js``, bundled with the
-modules it imports by esbuild (``npm run build``)) plays the games with its own seeded
-generator, a few milliseconds at a time, and computes in the page with
-``js/maths/simulation_math.js``
-(held to the library by ``tests/js/simulation_math.test.mjs``): so it runs live in JupyterLab, in
-Voila and on the course website alike, with no kernel behind the page. Python holds the state
-(the board as ``board_json``, ``n_games``, ``seed`` and ``cap``, synced both ways and checked
-here) and gives a reader in the kernel the numbers through the library
-(:attr:`SimulationExplorer.turns`, :meth:`SimulationExplorer.summary`): numpy's games for the same
-arguments, a different sample of the same game than the page's.
+(``js/explorers/simulation_explorer/simulation_explorer.js``, bundled with the modules it imports by
+esbuild (``npm run build``)) plays the games with its own seeded generator, a few milliseconds at a
+time, and computes in the page with ``js/maths/simulation_math.js`` (held to the library by
+``tests/js/simulation_math.test.mjs``): so it runs live in JupyterLab, in Voila and on the course
+website alike, with no kernel behind the page. Python holds the state (the board as ``board_json``,
+``n_games``, ``seed`` and ``cap``, synced both ways and checked here) and gives a reader in the
+kernel the numbers through the library (:attr:`SimulationExplorer.turns`,
+:meth:`SimulationExplorer.summary`): numpy's games for the same arguments, a different sample of the
+same game than the page's.
 """
 
 from __future__ import annotations
