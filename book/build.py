@@ -99,6 +99,9 @@ SOLUTION_MARKERS = re.compile(
 START_LINK = re.compile(r"\]\((?P<up>(?:\.\./)*)start_here\.ipynb(?P<anchor>#[^)]*)?\)")
 # The cell after each check, for nbgrader (it prints nothing): in the notebooks, not on the site.
 GRADING_CELL = re.compile(r"\A\s*# For your teacher's grading")
+# The points line after an exercise set's title (tools/make_exercises.py writes it, cell id
+# "points"): the teacher's grading too, so in the notebooks, not on the site or in the PDF.
+POINTS_CELL_ID = "points"
 # The exercise sets' first cell speaks to someone running the notebook; on the site these two
 # sentences are replaced by what the page offers (:func:`_site_intro`).
 SETUP_SENTENCE = re.compile(r"Run the setup cell first\.\s*(?:Each exercise ends)?")
@@ -501,6 +504,8 @@ def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
         _clean_tags(cell)
         if cell.cell_type == "code" and GRADING_CELL.match(cell.source):
             continue                          # nbgrader's: nothing for a reader of the site
+        if cell.cell_type == "markdown" and cell.get("id") == POINTS_CELL_ID:
+            continue                          # the grading's points: likewise
         if cell.cell_type == "markdown":
             # The start page is the site's front page.
             cell.source = START_LINK.sub(r"](\g<up>index.md\g<anchor>)", cell.source)

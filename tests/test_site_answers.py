@@ -165,17 +165,24 @@ def test_the_picture_exercise_2_3_points_to_is_on_its_page(site):
         "2.3's board is not drawn"
 
 
+_POINTS = re.compile(r"Points: \d+\W+\(\d+ checked automatically when your work is graded")
+
+
 def test_no_teachers_grading_cell_is_on_the_site(site):
-    """They stay in the notebooks (83 of them), not on the website or in the PDF printed from it."""
-    in_notebooks = sum(text.count("For your teacher's grading")
-                       for text in (p.read_text(encoding="utf-8")
-                                    for p in (ROOT / "exercises").glob("*.ipynb")))
+    """They stay in the notebooks (83 of them), not on the website or in the PDF printed from it;
+    so does each set's points line (tools/make_exercises.py's cell "points")."""
+    notebooks = [p.read_text(encoding="utf-8") for p in (ROOT / "exercises").glob("*.ipynb")]
+    in_notebooks = sum(text.count("For your teacher's grading") for text in notebooks)
     assert in_notebooks >= len(exercise_ids())
-    for page in [*site.glob("exercises/*.html"), *site.glob("solutions/*.html")]:
+    assert sum(bool(_POINTS.search(text.replace("**", ""))) for text in notebooks) == 12
+    pages = [*site.glob("exercises/*.html"), *site.glob("solutions/*.html")]
+    assert len(pages) == 24
+    for page in pages:
         text = html.unescape(page.read_text(encoding="utf-8"))
         assert "For your teacher's grading" not in text, page.name
         assert "teacher's grading" not in text, page.name
         assert not re.search(r'<span class="n">graded</span>', text), page.name
+        assert not _POINTS.search(re.sub(r"<[^>]+>", "", text)), page.name
 
 
 def _right_and_wrong(spec) -> tuple[str, str]:
