@@ -21,12 +21,16 @@ nothing to put in a page: its exercises get neither a box nor a note.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
+import math
 import re
 from collections.abc import Sequence
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import nbformat
 
@@ -40,7 +44,8 @@ from chutes_edu.checks import (
 )
 from chutes_edu.variants import variant
 
-__all__ = ["EXAMPLES", "SCRIPT", "STYLE", "add_answers", "answer_box", "code_answer", "spec_for"]
+__all__ = ["EXAMPLES", "SCRIPT", "STYLE", "add_answers", "answer_box", "code_answer",
+           "rounding_margin", "site_digits", "site_number", "spec_for"]
 
 SCRIPT, STYLE = "answers.js", "answers.css"      # in book/static/, loaded on every page
 _CHECK_CELL = re.compile(r'^\s*check\(\s*"(?P<exercise>\d+\.\d+)"', re.MULTILINE)
@@ -48,9 +53,75 @@ _HEADING = re.compile(r"^###\s+Exercise\s+(?P<exercise>\d+\.\d+)\b")
 BOX_CLASS, CODE_CLASS = "answer-box", "answer-code"
 
 
+# Spare significant digits the site keeps beyond its tolerance: a value checked to a relative 1e-6
+# is shown (in the page's data) to 6 + 2 significant digits, so that its last digits, which a
+# float solve's BLAS kernel decides, never reach the page; rounding moves it by at most 5% of its
+# tolerance.
+SPARE_DIGITS = 2
+
+
+def site_digits(value: float, rel: float | None, abs_tol: float) -> int:
+    """The significant digits the site keeps of ``value`` checked to ``rel`` (or ``abs_tol``)."""
+    tol = rel or (abs_tol / abs(value) if value else 0.0)
+    if not tol:
+        return 17
+    return max(1, math.ceil(-math.log10(tol))) + SPARE_DIGITS
+
+
+def _scaled(value: Fraction, digits: int) -> tuple[int, Fraction]:
+    """(n, scale) with n = value * scale rounded (half to even) to ``digits`` significant digits."""
+    e = math.floor(math.log10(abs(float(value))))
+    scale = Fraction(10) ** (digits - 1 - e)
+    if abs(value * scale) < 10 ** (digits - 1):      # float's log10 one too high
+        scale *= 10
+    return round(value * scale), scale
+
+
+def site_number(value: float | Fraction, digits: int) -> float:
+    """``value`` rounded once to ``digits`` significant digits: from the exact value (a Fraction)
+    when the check computed one, else from the float the check computed."""
+    exact = Fraction(value)
+    if exact == 0:
+        return 0.0
+    n, scale = _scaled(exact, digits)
+    return float(n / scale)
+
+
+def rounding_margin(value: float | Fraction, digits: int) -> float:
+    """How far ``value`` is from the nearest boundary of its rounding to ``digits`` significant
+    digits, relative to ``value``: an error of the float below this cannot change what the site
+    shows."""
+    exact = Fraction(value)
+    if exact == 0:
+        return math.inf
+    n, scale = _scaled(exact, digits)
+    return float((Fraction(1, 2) - abs(exact * scale - n)) / scale / abs(exact))
+
+
+def _site_floats(spec: AnswerSpec) -> AnswerSpec:
+    """The spec with each float rounded to the digits its tolerance needs (:func:`site_number`),
+    from the exact value where the check has it: the same on every machine."""
+    def rounded(x: Any, exact: str = "") -> Any:
+        if isinstance(x, list):
+            return [rounded(v) for v in x]
+        if isinstance(x, float) and math.isfinite(x):
+            return site_number(Fraction(exact) if exact else x,
+                               site_digits(x, spec.rel, spec.abs_tol))
+        return x                        # ints, "p/q" strings, letters, words
+    if spec.kind == "close":
+        return dataclasses.replace(spec, expected=rounded(spec.expected, spec.exact))
+    if spec.kind in {"same_array", "same_expression"} and spec.rel is not None:
+        return dataclasses.replace(spec, expected=rounded(spec.expected))
+    return spec
+
+
 @cache
 def spec_for(exercise: str) -> AnswerSpec | None:
     """The check's spec for ``exercise`` with the course's own numbers (the site's), or None.
+
+    Its floats are rounded to the digits the check's tolerance needs (:func:`_site_floats`), once,
+    from the exact value where the check computes one: what the page holds and checks against is
+    the same on every machine (tests/test_answer_specs.py builds them under other BLAS kernels).
 
     Parameters
     ----------
@@ -62,7 +133,8 @@ def spec_for(exercise: str) -> AnswerSpec | None:
     AnswerSpec or None
         None when the answer is code.
     """
-    return answer_spec(exercise, variant(None, int(exercise.split(".")[0])))
+    spec = answer_spec(exercise, variant(None, int(exercise.split(".")[0])))
+    return None if spec is None else _site_floats(spec)
 
 
 # The examples each kind of box shows, none of them the answer to any exercise (a test types each
