@@ -6,7 +6,10 @@ words or a formula in one symbol) gets a
 box under its ``check(...)`` cell: a field named "answer to exercise N.M", a "check" button and a
 polite live region. The box holds what the check holds: the verifier helper, its expected value
 and tolerance, computed here with the course's library and the course's own numbers (those the
-exercise pages show, :func:`chutes_edu.variants.variant` with no student), and the check's hint;
+exercise pages show, :func:`chutes_edu.variants.variant` with no student; each float rounded once
+to its tolerance's digits, :func:`spec_for`), and the check's hint, in words (:data:`SITE_HINTS`:
+the page runs no Python, so a hint that speaks it has a words version there, and so has the hint
+cell under the exercise);
 ``book/static/answers.js`` checks a typed answer by the helper's rule, in the page, and words the
 verdict as ``check()`` does. Nothing is typed in: a new value exercise gets its box by itself.
 
@@ -26,6 +29,7 @@ import html
 import json
 import math
 import re
+import tomllib
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
@@ -45,11 +49,27 @@ from chutes_edu.checks import (
 from chutes_edu.variants import variant
 
 __all__ = ["EXAMPLES", "SCRIPT", "STYLE", "add_answers", "answer_box", "code_answer",
-           "rounding_margin", "site_digits", "site_number", "spec_for"]
+           "rounding_margin", "site_digits", "site_hint", "site_hint_cell", "site_hints",
+           "site_number", "speaks_python", "spec_for"]
 
 SCRIPT, STYLE = "answers.js", "answers.css"      # in book/static/, loaded on every page
+# The hints in words that the site shows beside an answer box where the notebook's hint speaks
+# Python (the check's, after a "not yet", and the hint cell under the exercise): [exercise] check =
+# ..., cell = ... (book/site_hints.toml). The notebooks keep theirs.
+SITE_HINTS = Path(__file__).resolve().parent / "site_hints.toml"
+_HINT_CELL = re.compile(r"(?P<head>\A\s*<details>\s*<summary>[^<]*</summary>\s*\n)(?P<body>.*?)"
+                        r"(?P<tail>\s*</details>\s*\Z)", re.S)
+# What makes a hint Python rather than words, once its maths ($...$) is left out: code spans, a
+# module's functions, a method or function call, a keyword argument, names with underscores,
+# Python's types and operators, the notebook's set-up.
+_MATHS = re.compile(r"\$\$.*?\$\$|\$[^$]*\$", re.S)
+PYTHON_SIGNS = re.compile(
+    r"`|\b(?:np|sp|numpy|sympy|math|flint)\.|\bsympy\b|\.[A-Za-z_]\w*\(|\b[A-Za-z]\w*\((?:\.\.\.)?\)"
+    r"|\b[a-z]\w*=|\b[A-Za-z]+_[A-Za-z_]\w*|\bFraction\b|\bRational\b|\bTrue\b|\bNone\b|\*\*"
+    r"|\b[a-z]+\[[^\]]*\]|setup cell|set-up cell|\bimport\b|\bn\.[a-z]")
 _CHECK_CELL = re.compile(r'^\s*check\(\s*"(?P<exercise>\d+\.\d+)"', re.MULTILINE)
 _HEADING = re.compile(r"^###\s+Exercise\s+(?P<exercise>\d+\.\d+)\b")
+_HINT_ID = re.compile(r"\Ahint-(?P<set>\d+)-(?P<number>\d+)\Z")
 BOX_CLASS, CODE_CLASS = "answer-box", "answer-code"
 
 
@@ -182,6 +202,32 @@ def _attr(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
+def speaks_python(text: str) -> list[str]:
+    """The signs of Python in a hint (:data:`PYTHON_SIGNS`), its maths left out; [] for words."""
+    return [m[0] for m in PYTHON_SIGNS.finditer(_MATHS.sub(" ", text))]
+
+
+@cache
+def site_hints() -> dict[str, dict[str, str]]:
+    """The hints in words of :data:`SITE_HINTS`: {exercise: {"check": ..., "cell": ...}}."""
+    with SITE_HINTS.open("rb") as file:
+        return tomllib.load(file)
+
+
+def site_hint(spec: AnswerSpec) -> str:
+    """The hint the box gives after a "not yet": the check's, or its words version."""
+    return site_hints().get(spec.exercise, {}).get("check", spec.hint)
+
+
+def site_hint_cell(exercise: str, source: str) -> str:
+    """The hint cell under a boxed exercise as the site shows it: its words version, if any."""
+    words = site_hints().get(exercise, {}).get("cell")
+    match = _HINT_CELL.match(source)
+    if words is None or match is None:
+        return source
+    return match["head"] + "\n" + words.strip() + match["tail"]
+
+
 def answer_box(spec: AnswerSpec) -> str:
     """The HTML of one value exercise's box (``book/static/answers.js`` wires it).
 
@@ -197,7 +243,7 @@ def answer_box(spec: AnswerSpec) -> str:
     """
     ex = spec.exercise
     slug = ex.replace(".", "-")
-    hint = f"{spec.hint} {HINT_POINTER.format(exercise=ex)}"
+    hint = f"{site_hint(spec)} {HINT_POINTER.format(exercise=ex)}"
     rel = "" if spec.rel is None else repr(float(spec.rel))
     return (
         f'<div class="{BOX_CLASS}" data-exercise="{ex}" data-kind="{spec.kind}" '
@@ -316,6 +362,11 @@ def add_answers(notebook: Path, *, solutions: Path | None = None,
     boxed: list[str] = []
     cells = []
     for cell in nb.cells:
+        hint = _HINT_ID.match(cell.get("id", "")) if cell.cell_type == "markdown" else None
+        if hint is not None:
+            exercise = f"{hint['set']}.{hint['number']}"
+            if has_answer_checks(exercise) and spec_for(exercise) is not None:
+                cell.source = site_hint_cell(exercise, cell.source)
         cells.append(cell)
         match = _CHECK_CELL.search(cell.source) if cell.cell_type == "code" else None
         if match is None:

@@ -351,3 +351,56 @@ def test_the_site_specs_are_the_same_under_other_blas_kernels(specs, coretype):
     there = json.loads(done.stdout)
     here = {ex: [s.kind, s.expected, s.rel, s.abs_tol] for ex, s in specs.items() if s is not None}
     assert json.loads(json.dumps(here, sort_keys=True)) == there
+
+
+# ------------------------------------------------------------ hints beside a box speak words
+def _hint_cells() -> dict[str, str]:
+    """The hint cell under each exercise of the exercise sets, by exercise."""
+    out = {}
+    for path in sorted((ROOT / "exercises").glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "markdown" and cell.get("id", "").startswith("hint-"):
+                out[cell.id.removeprefix("hint-").replace("-", ".")] = cell.source
+    return out
+
+
+def test_no_hint_beside_an_answer_box_speaks_python(specs):
+    """The site's reader has no kernel: the hint a box gives after a "not yet" and the hint under
+    the exercise are in words (book/site_hints.toml where the notebook's speak Python)."""
+    cells = _hint_cells()
+    boxed = [ex for ex, spec in specs.items() if spec is not None]
+    assert len(boxed) > 60
+    for ex in boxed:
+        shown = answers.site_hint_cell(ex, cells[ex])
+        assert shown.lstrip().startswith("<details>") and shown.rstrip().endswith("</details>"), ex
+        assert f"Hint for exercise {ex}" in shown, ex
+        assert not answers.speaks_python(shown), (ex, answers.speaks_python(shown))
+        hint = answers.site_hint(specs[ex])
+        assert hint and not answers.speaks_python(hint), (ex, answers.speaks_python(hint))
+        box = answers.answer_box(specs[ex])
+        assert 'data-hint="' + answers._attr(hint) in box, ex
+    # every words version is for a boxed exercise, and replaces a hint that speaks Python
+    for ex, words in answers.site_hints().items():
+        assert ex in boxed, ex
+        assert set(words) <= {"check", "cell"}, ex
+        if "check" in words:
+            assert answers.speaks_python(specs[ex].hint), f"{ex}: its check's hint is words already"
+        if "cell" in words:
+            assert answers.speaks_python(cells[ex]), f"{ex}: its hint cell is words already"
+
+
+def test_the_python_detector_bites():
+    """What the notebooks' hints say, and the issue's examples, read as Python; words do not."""
+    cells = _hint_cells()
+    spoken = [ex for ex in exercise_ids() if answers.speaks_python(cells.get(ex, ""))]
+    assert len(spoken) > 30
+    for text in ("Change the rule with .replace(...) and ask expected_turns.",
+                 "np.nanargmin and np.unravel_index find the smallest.",
+                 "Run the setup cell first.", "call value_iteration()", "exact=True",
+                 "`landing`", "sympy.solve does it", "weight pmf[k]", "give it as a Fraction",
+                 "k**2", "your square n.start"):
+        assert answers.speaks_python(text), text
+    for text in ("The bias of a cap c is E[T] - E[min(T, c)], a sum of P(T > k).",
+                 "Keep $p$ a fraction: $\\Pr(T = k)$ and $\\sum_k k^2 \\Pr(T = k)$.",
+                 "Solve 1.96 sigma / (square root of n) <= your width; G(z) = z (I - zQ)^-1 R."):
+        assert not answers.speaks_python(text), (text, answers.speaks_python(text))

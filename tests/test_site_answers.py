@@ -79,7 +79,31 @@ def test_every_value_exercise_has_its_box_with_its_checks_numbers(site):
         assert json.loads(box["expected"]) == spec.expected, ex
         assert (float(box["rel"]) if box["rel"] else None) == spec.rel, ex
         assert float(box["abs"]) == spec.abs_tol, ex
-        assert box["hint"] == f"{spec.hint} {HINT_POINTER.format(exercise=ex)}", ex
+        assert box["hint"] == f"{answers.site_hint(spec)} {HINT_POINTER.format(exercise=ex)}", ex
+
+
+_HINT = re.compile(r"<details>\s*<summary>Hint for exercise (?P<ex>\d+\.\d+)</summary>"
+                   r"(?P<body>.*?)</details>", re.S)
+_MATHS_SPAN = re.compile(r'<span class="math[^"]*">.*?</span>|<div class="math[^"]*">.*?</div>',
+                         re.S)
+
+
+def test_no_hint_beside_an_answer_box_speaks_python_on_the_pages(site):
+    """The reader of the site has no kernel (issue 38): the box's hint after a "not yet" and the
+    hint under each boxed exercise are in words, with no code (its maths left aside)."""
+    boxes = _boxes(site)
+    for ex, box in boxes.items():
+        assert not answers.speaks_python(box["hint"]), (ex, answers.speaks_python(box["hint"]))
+    seen = set()
+    for text in _pages(site).values():
+        for match in _HINT.finditer(text):
+            if match["ex"] not in boxes:
+                continue                   # a code exercise: its hint speaks the notebook's Python
+            words = html.unescape(re.sub(r"<[^>]+>", " ", _MATHS_SPAN.sub(" ", match["body"])))
+            assert "<code" not in match["body"], match["ex"]
+            assert not answers.speaks_python(words), (match["ex"], answers.speaks_python(words))
+            seen.add(match["ex"])
+    assert seen == set(boxes)
 
 
 def test_every_code_exercise_says_so_with_its_solution_and_links(site):
