@@ -43,8 +43,8 @@ Exercise pages stand alone (issue 38): the set's numbers (the course's own,
 ``chutes_edu/numbers/setNN.json``) as a table under the cell that makes them and beside each
 ``n.<name>`` the text names (:func:`show_numbers`), the pictures the text points to (borrowed from
 the worked solutions, figures only), the first paragraph's "run the setup cell first" replaced by
-what the page offers, and nbgrader's "For your teacher's grading" cells left out (they stay in
-the notebooks; the PDF is printed from the site).
+what the page offers, and nbgrader's "For your teacher's grading" cells and the set's points line
+left out (they stay in the notebooks; the PDF is printed from the site).
 """
 
 from __future__ import annotations
