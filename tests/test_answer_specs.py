@@ -268,7 +268,7 @@ def test_a_copy_without_answer_checks_gets_no_boxes(tmp_path, monkeypatch):
 # tolerance plus two (book/answers.py, site_digits): rounded once from the exact value where the
 # check computes one, else rounded from a float that must sit far enough from a boundary of that
 # rounding that its last digits cannot move it. Measured: between this machine's kernel, Haswell
-# and Prescott, the floats the checks compute differ by at most 1e-13 relative.
+# and Prescott, the floats the checks compute differ by about 1e-13 relative at most (7.3).
 ROUNDING_MARGIN = 1e-12          # relative: 10 times the largest difference between kernels
 # The exercises whose value the check computes exactly (checks/lesson02, 04, 07): their number on
 # the site is the exact value rounded once.
