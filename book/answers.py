@@ -6,7 +6,10 @@ words or a formula in one symbol) gets a
 box under its ``check(...)`` cell: a field named "answer to exercise N.M", a "check" button and a
 polite live region. The box holds what the check holds: the verifier helper, its expected value
 and tolerance, computed here with the course's library and the course's own numbers (those the
-exercise pages show, :func:`chutes_edu.variants.variant` with no student), and the check's hint;
+exercise pages show, :func:`chutes_edu.variants.variant` with no student; each float rounded once
+to its tolerance's digits, :func:`spec_for`), and the check's hint, in words (:data:`SITE_HINTS`:
+the page runs no Python, so a hint that speaks it has a words version there, and so has the hint
+cell under the exercise);
 ``book/static/answers.js`` checks a typed answer by the helper's rule, in the page, and words the
 verdict as ``check()`` does. Nothing is typed in: a new value exercise gets its box by itself.
 
@@ -21,12 +24,17 @@ nothing to put in a page: its exercises get neither a box nor a note.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
+import math
 import re
+import tomllib
 from collections.abc import Sequence
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import nbformat
 
@@ -40,17 +48,100 @@ from chutes_edu.checks import (
 )
 from chutes_edu.variants import variant
 
-__all__ = ["EXAMPLES", "SCRIPT", "STYLE", "add_answers", "answer_box", "code_answer", "spec_for"]
+__all__ = ["EXAMPLES", "SCRIPT", "STYLE", "add_answers", "answer_box", "code_answer",
+           "rounding_margin", "site_digits", "site_hint", "site_hint_cell", "site_hints",
+           "site_number", "speaks_python", "spec_for"]
 
 SCRIPT, STYLE = "answers.js", "answers.css"      # in book/static/, loaded on every page
+# The hints in words that the site shows beside an answer box where the notebook's hint speaks
+# Python (the check's, after a "not yet", and the hint cell under the exercise): [exercise] check =
+# ..., cell = ... (book/site_hints.toml). The notebooks keep theirs.
+SITE_HINTS = Path(__file__).resolve().parent / "site_hints.toml"
+_HINT_CELL = re.compile(r"(?P<head>\A\s*<details>\s*<summary>[^<]*</summary>\s*\n)(?P<body>.*?)"
+                        r"(?P<tail>\s*</details>\s*\Z)", re.S)
+# What makes a hint Python rather than words, once its maths ($...$) is left out: code spans, a
+# module's functions, a method or function call, a keyword argument, names with underscores,
+# Python's types and operators, the notebook's set-up.
+_MATHS = re.compile(r"\$\$.*?\$\$|\$[^$]*\$", re.S)
+PYTHON_SIGNS = re.compile(
+    r"`|\b(?:np|sp|numpy|sympy|math|flint)\.|\bsympy\b|\.[A-Za-z_]\w*\(|\b[A-Za-z]\w*\((?:\.\.\.)?\)"
+    r"|\b[a-z]\w*=|\b[A-Za-z]+_[A-Za-z_]\w*|\bFraction\b|\bRational\b|\bTrue\b|\bNone\b|\*\*"
+    r"|\b[a-z]+\[[^\]]*\]|setup cell|set-up cell|\bimport\b|\bn\.[a-z]")
 _CHECK_CELL = re.compile(r'^\s*check\(\s*"(?P<exercise>\d+\.\d+)"', re.MULTILINE)
 _HEADING = re.compile(r"^###\s+Exercise\s+(?P<exercise>\d+\.\d+)\b")
+_HINT_ID = re.compile(r"\Ahint-(?P<set>\d+)-(?P<number>\d+)\Z")
 BOX_CLASS, CODE_CLASS = "answer-box", "answer-code"
+
+
+# Spare significant digits the site keeps beyond its tolerance: a value checked to a relative 1e-6
+# is shown (in the page's data) to 6 + 2 significant digits, so that its last digits, which a
+# float solve's BLAS kernel decides, never reach the page; rounding moves it by at most 5% of its
+# tolerance.
+SPARE_DIGITS = 2
+
+
+def site_digits(value: float, rel: float | None, abs_tol: float) -> int:
+    """The significant digits the site keeps of ``value`` checked to ``rel`` (or ``abs_tol``)."""
+    tol = rel or (abs_tol / abs(value) if value else 0.0)
+    if not tol:
+        return 17
+    return max(1, math.ceil(-math.log10(tol))) + SPARE_DIGITS
+
+
+def _scaled(value: Fraction, digits: int) -> tuple[int, Fraction]:
+    """(n, scale) with n = value * scale rounded (half to even) to ``digits`` significant digits."""
+    e = math.floor(math.log10(abs(float(value))))
+    scale = Fraction(10) ** (digits - 1 - e)
+    if abs(value * scale) < 10 ** (digits - 1):      # float's log10 one too high
+        scale *= 10
+    return round(value * scale), scale
+
+
+def site_number(value: float | Fraction, digits: int) -> float:
+    """``value`` rounded once to ``digits`` significant digits: from the exact value (a Fraction)
+    when the check computed one, else from the float the check computed."""
+    exact = Fraction(value)
+    if exact == 0:
+        return 0.0
+    n, scale = _scaled(exact, digits)
+    return float(n / scale)
+
+
+def rounding_margin(value: float | Fraction, digits: int) -> float:
+    """How far ``value`` is from the nearest boundary of its rounding to ``digits`` significant
+    digits, relative to ``value``: an error of the float below this cannot change what the site
+    shows."""
+    exact = Fraction(value)
+    if exact == 0:
+        return math.inf
+    n, scale = _scaled(exact, digits)
+    return float((Fraction(1, 2) - abs(exact * scale - n)) / scale / abs(exact))
+
+
+def _site_floats(spec: AnswerSpec) -> AnswerSpec:
+    """The spec with each float rounded to the digits its tolerance needs (:func:`site_number`),
+    from the exact value where the check has it: the same on every machine."""
+    def rounded(x: Any, exact: str = "") -> Any:
+        if isinstance(x, list):
+            return [rounded(v) for v in x]
+        if isinstance(x, float) and math.isfinite(x):
+            return site_number(Fraction(exact) if exact else x,
+                               site_digits(x, spec.rel, spec.abs_tol))
+        return x                        # ints, "p/q" strings, letters, words
+    if spec.kind == "close":
+        return dataclasses.replace(spec, expected=rounded(spec.expected, spec.exact))
+    if spec.kind in {"same_array", "same_expression"} and spec.rel is not None:
+        return dataclasses.replace(spec, expected=rounded(spec.expected))
+    return spec
 
 
 @cache
 def spec_for(exercise: str) -> AnswerSpec | None:
     """The check's spec for ``exercise`` with the course's own numbers (the site's), or None.
+
+    Its floats are rounded to the digits the check's tolerance needs (:func:`_site_floats`), once,
+    from the exact value where the check computes one: what the page holds and checks against is
+    the same on every machine (tests/test_answer_specs.py builds them under other BLAS kernels).
 
     Parameters
     ----------
@@ -62,7 +153,8 @@ def spec_for(exercise: str) -> AnswerSpec | None:
     AnswerSpec or None
         None when the answer is code.
     """
-    return answer_spec(exercise, variant(None, int(exercise.split(".")[0])))
+    spec = answer_spec(exercise, variant(None, int(exercise.split(".")[0])))
+    return None if spec is None else _site_floats(spec)
 
 
 # The examples each kind of box shows, none of them the answer to any exercise (a test types each
@@ -110,6 +202,32 @@ def _attr(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
+def speaks_python(text: str) -> list[str]:
+    """The signs of Python in a hint (:data:`PYTHON_SIGNS`), its maths left out; [] for words."""
+    return [m[0] for m in PYTHON_SIGNS.finditer(_MATHS.sub(" ", text))]
+
+
+@cache
+def site_hints() -> dict[str, dict[str, str]]:
+    """The hints in words of :data:`SITE_HINTS`: {exercise: {"check": ..., "cell": ...}}."""
+    with SITE_HINTS.open("rb") as file:
+        return tomllib.load(file)
+
+
+def site_hint(spec: AnswerSpec) -> str:
+    """The hint the box gives after a "not yet": the check's, or its words version."""
+    return site_hints().get(spec.exercise, {}).get("check", spec.hint)
+
+
+def site_hint_cell(exercise: str, source: str) -> str:
+    """The hint cell under a boxed exercise as the site shows it: its words version, if any."""
+    words = site_hints().get(exercise, {}).get("cell")
+    match = _HINT_CELL.match(source)
+    if words is None or match is None:
+        return source
+    return match["head"] + "\n" + words.strip() + match["tail"]
+
+
 def answer_box(spec: AnswerSpec) -> str:
     """The HTML of one value exercise's box (``book/static/answers.js`` wires it).
 
@@ -125,7 +243,7 @@ def answer_box(spec: AnswerSpec) -> str:
     """
     ex = spec.exercise
     slug = ex.replace(".", "-")
-    hint = f"{spec.hint} {HINT_POINTER.format(exercise=ex)}"
+    hint = f"{site_hint(spec)} {HINT_POINTER.format(exercise=ex)}"
     rel = "" if spec.rel is None else repr(float(spec.rel))
     return (
         f'<div class="{BOX_CLASS}" data-exercise="{ex}" data-kind="{spec.kind}" '
@@ -244,6 +362,11 @@ def add_answers(notebook: Path, *, solutions: Path | None = None,
     boxed: list[str] = []
     cells = []
     for cell in nb.cells:
+        hint = _HINT_ID.match(cell.get("id", "")) if cell.cell_type == "markdown" else None
+        if hint is not None:
+            exercise = f"{hint['set']}.{hint['number']}"
+            if has_answer_checks(exercise) and spec_for(exercise) is not None:
+                cell.source = site_hint_cell(exercise, cell.source)
         cells.append(cell)
         match = _CHECK_CELL.search(cell.source) if cell.cell_type == "code" else None
         if match is None:

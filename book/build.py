@@ -43,8 +43,8 @@ Exercise pages stand alone (issue 38): the set's numbers (the course's own,
 ``chutes_edu/numbers/setNN.json``) as a table under the cell that makes them and beside each
 ``n.<name>`` the text names (:func:`show_numbers`), the pictures the text points to (borrowed from
 the worked solutions, figures only), the first paragraph's "run the setup cell first" replaced by
-what the page offers, and nbgrader's "For your teacher's grading" cells left out (they stay in
-the notebooks; the PDF is printed from the site).
+what the page offers, and nbgrader's "For your teacher's grading" cells and the set's points line
+left out (they stay in the notebooks; the PDF is printed from the site).
 """
 
 from __future__ import annotations
@@ -100,6 +100,9 @@ SOLUTION_MARKERS = re.compile(
 START_LINK = re.compile(r"\]\((?P<up>(?:\.\./)*)start_here\.ipynb(?P<anchor>#[^)]*)?\)")
 # The cell after each check, for nbgrader (it prints nothing): in the notebooks, not on the site.
 GRADING_CELL = re.compile(r"\A\s*# For your teacher's grading")
+# The points line after an exercise set's title (tools/make_exercises.py writes it, cell id
+# "points"): the teacher's grading too, so in the notebooks, not on the site or in the PDF.
+POINTS_CELL_ID = "points"
 # The exercise sets' first cell speaks to someone running the notebook; on the site these two
 # sentences are replaced by what the page offers (:func:`_site_intro`).
 SETUP_SENTENCE = re.compile(r"Run the setup cell first\.\s*(?:Each exercise ends)?")
@@ -502,6 +505,8 @@ def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
         _clean_tags(cell)
         if cell.cell_type == "code" and GRADING_CELL.match(cell.source):
             continue                          # nbgrader's: nothing for a reader of the site
+        if cell.cell_type == "markdown" and cell.get("id") == POINTS_CELL_ID:
+            continue                          # the grading's points: likewise
         if cell.cell_type == "markdown":
             # The start page is the site's front page.
             cell.source = START_LINK.sub(r"](\g<up>index.md\g<anchor>)", cell.source)

@@ -260,3 +260,147 @@ def test_a_copy_without_answer_checks_gets_no_boxes(tmp_path, monkeypatch):
     assert answers.add_answers(staged) == []
     text = "\n".join(c.source for c in nbformat.read(staged, as_version=4).cells)
     assert "answer-box" not in text and "answer-code" not in text
+
+
+# ------------------------------------------------------------ the site's numbers, on every machine
+# A float a check computes with numpy is off in its last digits by what the machine's BLAS kernel
+# does (2.6 read ...097 on one build and ...096 on another). The site keeps a value's digits to its
+# tolerance plus two (book/answers.py, site_digits): rounded once from the exact value where the
+# check computes one, else rounded from a float that must sit far enough from a boundary of that
+# rounding that its last digits cannot move it. Measured: between this machine's kernel, Haswell
+# and Prescott, the floats the checks compute differ by about 1e-13 relative at most (7.3).
+ROUNDING_MARGIN = 1e-12          # relative: 10 times the largest difference between kernels
+# The exercises whose value the check computes exactly (checks/lesson02, 04, 07): their number on
+# the site is the exact value rounded once.
+EXACT_FLOATS = {"2.1", "2.5", "2.6", "4.6"}
+
+
+def _site_floats(ex: str):
+    """(value the check computes, what the site holds, exact "p/q" or "") of each float of ``ex``."""
+    from chutes_edu.variants import variant
+    raw = answer_spec(ex, variant(None, int(ex.split(".")[0])))
+    site = answers.spec_for(ex)
+    if raw is None or raw.kind not in {"close", "same_array", "same_expression"}:
+        return []
+    if not (raw.rel or raw.abs_tol):
+        return []                       # an exact comparison (whole entries): nothing rounded
+    if raw.kind == "close":
+        return [(raw.expected, site.expected, raw.exact, raw)]
+
+    def flat(x):
+        return [v for row in x for v in (flat(row) if isinstance(row, list) else [row])
+                if isinstance(v, float)] if isinstance(x, list) else [x]
+    return [(r, s, "", raw) for r, s in zip(flat(raw.expected), flat(site.expected), strict=True)]
+
+
+def test_each_number_on_the_site_is_rounded_once_far_from_its_last_digits(specs):
+    seen = 0
+    for ex in exercise_ids():
+        for value, shown, exact, raw in _site_floats(ex):
+            digits = answers.site_digits(value, raw.rel, raw.abs_tol)
+            if exact:
+                assert value == float(Fraction(exact)), ex
+                assert shown == answers.site_number(Fraction(exact), digits), ex
+            else:
+                assert shown == answers.site_number(value, digits), ex
+                margin = answers.rounding_margin(value, digits)
+                assert margin >= ROUNDING_MARGIN, \
+                    f"{ex}: {value} is {margin:.1e} from a rounding boundary at {digits} digits"
+            # the rounding moves it by at most 5% of the tolerance
+            assert abs(shown - value) <= 0.05 * max((raw.rel or 0) * abs(value), raw.abs_tol), ex
+            seen += 1
+    assert seen >= 30, seen
+    assert {ex for ex in exercise_ids() for *_, exact, _ in _site_floats(ex) if exact} \
+        >= EXACT_FLOATS
+
+
+def test_a_float_near_a_boundary_is_caught():
+    """The margin test bites: a value that sits within its last digits of a boundary."""
+    near = 39.6964065 + 1e-15 * 39.7       # rounds at 8 digits on a half
+    assert answers.rounding_margin(near, 8) < ROUNDING_MARGIN
+    assert answers.rounding_margin(39.696406120380956, 8) > ROUNDING_MARGIN
+    assert answers.site_number(Fraction(79, 2), 8) == 39.5
+    assert answers.site_number(Fraction(2, 3), 3) == 0.667
+    assert answers.site_number(Fraction(-999999, 10**6), 3) == -1.0
+
+
+_SPECS_PROGRAM = """
+import json, sys
+sys.path.insert(0, {book!r})
+import answers
+from chutes_edu.checks import exercise_ids
+out = {{}}
+for ex in exercise_ids():
+    spec = answers.spec_for(ex)
+    if spec is not None:
+        out[ex] = [spec.kind, spec.expected, spec.rel, spec.abs_tol]
+print(json.dumps(out, sort_keys=True))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("coretype", ["Haswell", "Prescott"])
+def test_the_site_specs_are_the_same_under_other_blas_kernels(specs, coretype):
+    """Every spec the site holds, built in a Python whose OpenBLAS uses another kernel (about 30 s
+    each), equals the one built here."""
+    import os
+    env = {**os.environ, "OPENBLAS_CORETYPE": coretype,
+           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", _SPECS_PROGRAM.format(book=str(BOOK))],
+                          env=env, capture_output=True, text=True, timeout=600, check=True)
+    there = json.loads(done.stdout)
+    here = {ex: [s.kind, s.expected, s.rel, s.abs_tol] for ex, s in specs.items() if s is not None}
+    assert json.loads(json.dumps(here, sort_keys=True)) == there
+
+
+# ------------------------------------------------------------ hints beside a box speak words
+def _hint_cells() -> dict[str, str]:
+    """The hint cell under each exercise of the exercise sets, by exercise."""
+    out = {}
+    for path in sorted((ROOT / "exercises").glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "markdown" and cell.get("id", "").startswith("hint-"):
+                out[cell.id.removeprefix("hint-").replace("-", ".")] = cell.source
+    return out
+
+
+def test_no_hint_beside_an_answer_box_speaks_python(specs):
+    """The site's reader has no kernel: the hint a box gives after a "not yet" and the hint under
+    the exercise are in words (book/site_hints.toml where the notebook's speak Python)."""
+    cells = _hint_cells()
+    boxed = [ex for ex, spec in specs.items() if spec is not None]
+    assert len(boxed) > 60
+    for ex in boxed:
+        shown = answers.site_hint_cell(ex, cells[ex])
+        assert shown.lstrip().startswith("<details>") and shown.rstrip().endswith("</details>"), ex
+        assert f"Hint for exercise {ex}" in shown, ex
+        assert not answers.speaks_python(shown), (ex, answers.speaks_python(shown))
+        hint = answers.site_hint(specs[ex])
+        assert hint and not answers.speaks_python(hint), (ex, answers.speaks_python(hint))
+        box = answers.answer_box(specs[ex])
+        assert 'data-hint="' + answers._attr(hint) in box, ex
+    # every words version is for a boxed exercise, and replaces a hint that speaks Python
+    for ex, words in answers.site_hints().items():
+        assert ex in boxed, ex
+        assert set(words) <= {"check", "cell"}, ex
+        if "check" in words:
+            assert answers.speaks_python(specs[ex].hint), f"{ex}: its check's hint is words already"
+        if "cell" in words:
+            assert answers.speaks_python(cells[ex]), f"{ex}: its hint cell is words already"
+
+
+def test_the_python_detector_bites():
+    """What the notebooks' hints say, and the issue's examples, read as Python; words do not."""
+    cells = _hint_cells()
+    spoken = [ex for ex in exercise_ids() if answers.speaks_python(cells.get(ex, ""))]
+    assert len(spoken) > 30
+    for text in ("Change the rule with .replace(...) and ask expected_turns.",
+                 "np.nanargmin and np.unravel_index find the smallest.",
+                 "Run the setup cell first.", "call value_iteration()", "exact=True",
+                 "`landing`", "sympy.solve does it", "weight pmf[k]", "give it as a Fraction",
+                 "k**2", "your square n.start"):
+        assert answers.speaks_python(text), text
+    for text in ("The bias of a cap c is E[T] - E[min(T, c)], a sum of P(T > k).",
+                 "Keep $p$ a fraction: $\\Pr(T = k)$ and $\\sum_k k^2 \\Pr(T = k)$.",
+                 "Solve 1.96 sigma / (square root of n) <= your width; G(z) = z (I - zQ)^-1 R."):
+        assert not answers.speaks_python(text), (text, answers.speaks_python(text))

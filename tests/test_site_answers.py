@@ -79,7 +79,31 @@ def test_every_value_exercise_has_its_box_with_its_checks_numbers(site):
         assert json.loads(box["expected"]) == spec.expected, ex
         assert (float(box["rel"]) if box["rel"] else None) == spec.rel, ex
         assert float(box["abs"]) == spec.abs_tol, ex
-        assert box["hint"] == f"{spec.hint} {HINT_POINTER.format(exercise=ex)}", ex
+        assert box["hint"] == f"{answers.site_hint(spec)} {HINT_POINTER.format(exercise=ex)}", ex
+
+
+_HINT = re.compile(r"<details>\s*<summary>Hint for exercise (?P<ex>\d+\.\d+)</summary>"
+                   r"(?P<body>.*?)</details>", re.S)
+_MATHS_SPAN = re.compile(r'<span class="math[^"]*">.*?</span>|<div class="math[^"]*">.*?</div>',
+                         re.S)
+
+
+def test_no_hint_beside_an_answer_box_speaks_python_on_the_pages(site):
+    """The reader of the site has no kernel (issue 38): the box's hint after a "not yet" and the
+    hint under each boxed exercise are in words, with no code (its maths left aside)."""
+    boxes = _boxes(site)
+    for ex, box in boxes.items():
+        assert not answers.speaks_python(box["hint"]), (ex, answers.speaks_python(box["hint"]))
+    seen = set()
+    for text in _pages(site).values():
+        for match in _HINT.finditer(text):
+            if match["ex"] not in boxes:
+                continue                   # a code exercise: its hint speaks the notebook's Python
+            words = html.unescape(re.sub(r"<[^>]+>", " ", _MATHS_SPAN.sub(" ", match["body"])))
+            assert "<code" not in match["body"], match["ex"]
+            assert not answers.speaks_python(words), (match["ex"], answers.speaks_python(words))
+            seen.add(match["ex"])
+    assert seen == set(boxes)
 
 
 def test_every_code_exercise_says_so_with_its_solution_and_links(site):
@@ -165,17 +189,24 @@ def test_the_picture_exercise_2_3_points_to_is_on_its_page(site):
         "2.3's board is not drawn"
 
 
+_POINTS = re.compile(r"Points: \d+\W+\(\d+ checked automatically when your work is graded")
+
+
 def test_no_teachers_grading_cell_is_on_the_site(site):
-    """They stay in the notebooks (83 of them), not on the website or in the PDF printed from it."""
-    in_notebooks = sum(text.count("For your teacher's grading")
-                       for text in (p.read_text(encoding="utf-8")
-                                    for p in (ROOT / "exercises").glob("*.ipynb")))
+    """They stay in the notebooks (83 of them), not on the website or in the PDF printed from it;
+    so does each set's points line (tools/make_exercises.py's cell "points")."""
+    notebooks = [p.read_text(encoding="utf-8") for p in (ROOT / "exercises").glob("*.ipynb")]
+    in_notebooks = sum(text.count("For your teacher's grading") for text in notebooks)
     assert in_notebooks >= len(exercise_ids())
-    for page in [*site.glob("exercises/*.html"), *site.glob("solutions/*.html")]:
+    assert sum(bool(_POINTS.search(text.replace("**", ""))) for text in notebooks) == 12
+    pages = [*site.glob("exercises/*.html"), *site.glob("solutions/*.html")]
+    assert len(pages) == 24
+    for page in pages:
         text = html.unescape(page.read_text(encoding="utf-8"))
         assert "For your teacher's grading" not in text, page.name
         assert "teacher's grading" not in text, page.name
         assert not re.search(r'<span class="n">graded</span>', text), page.name
+        assert not _POINTS.search(re.sub(r"<[^>]+>", "", text)), page.name
 
 
 def _right_and_wrong(spec) -> tuple[str, str]:
@@ -261,7 +292,7 @@ def test_answers_typed_from_the_keyboard_read_right_and_not_yet(site):
                 assert said == f"✔ {ex} right", (ex, right, said)
                 said = _answer(page, ex, wrong)
                 assert said.startswith(f"✘ {ex} not yet"), (ex, wrong, said)
-                assert said.endswith(f"Hint: {spec.hint} {HINT_POINTER.format(exercise=ex)}")
+                assert said.endswith(f"Hint: {answers.site_hint(spec)} {HINT_POINTER.format(exercise=ex)}")
                 checked.append(ex)
             if name.startswith("01"):
                 said = _answer(page, "1.5", "206.5")

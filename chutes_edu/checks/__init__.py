@@ -374,6 +374,9 @@ class AnswerSpec:
     same_expression a list of ``[value, expected value]`` pairs
     (``"p/q"`` strings; the expected values floats when ``rel`` is given). ``rel`` and ``abs_tol``
     are the helper's tolerances (None for an exact same_expression); ``hint`` is the check's hint.
+    ``exact`` is, for a ``close`` whose check computed its value exactly (a fraction), that value
+    as ``"p/q"`` (``expected`` is then that fraction rounded once to a float, the same on every
+    machine); ``""`` when the value is a float the check computed in floating point.
     """
 
     exercise: str
@@ -382,6 +385,7 @@ class AnswerSpec:
     rel: float | None = 0.0
     abs_tol: float = 0.0
     hint: str = ""
+    exact: str = ""
 
 
 class _Unrepresentable(Exception):
@@ -402,7 +406,7 @@ def _probing() -> Iterator[list[AnswerSpec]]:
 
 
 def _probe(kind: str, expected: Any, rel: float | None = 0.0,
-           abs_tol: float = 0.0) -> Verifier | None:
+           abs_tol: float = 0.0, exact: str = "") -> Verifier | None:
     """While :func:`answer_spec` probes: a verifier that records the helper's call and says yes.
     Otherwise None (the helper verifies as usual)."""
     specs = _PROBING.get()
@@ -410,7 +414,7 @@ def _probe(kind: str, expected: Any, rel: float | None = 0.0,
         return None
 
     def record(answer: Any) -> bool:
-        specs.append(AnswerSpec("", kind, expected, rel, abs_tol))
+        specs.append(AnswerSpec("", kind, expected, rel, abs_tol, exact=exact))
         return True
     return record
 
@@ -455,7 +459,8 @@ def answer_spec(exercise: str, numbers: Numbers | None = None) -> AnswerSpec | N
     if not ok or len(specs) != 1:
         return None
     spec = specs[0]
-    return AnswerSpec(exercise, spec.kind, spec.expected, spec.rel, spec.abs_tol, ex.hint)
+    return AnswerSpec(exercise, spec.kind, spec.expected, spec.rel, spec.abs_tol, ex.hint,
+                      spec.exact)
 
 
 # --------------------------------------------------------------------------- verifier helpers
@@ -529,13 +534,15 @@ def _string_value(answer: str, right: Callable[[Any], bool], wanted: str) -> boo
     return False
 
 
-def close(expected: float, rel: float = 1e-6, abs_tol: float = 0.0) -> Verifier:
+def close(expected: float | Fraction | Any, rel: float = 1e-6, abs_tol: float = 0.0) -> Verifier:
     """A verifier: the answer is a real number within ``rel`` (relative) of ``expected``.
 
     Parameters
     ----------
-    expected : float
-        The right value.
+    expected : float, Fraction or sympy Rational
+        The right value. An exact one (a fraction, from an exact computation) is rounded once to
+        the nearest float, so that the value is the same on every machine (a float solve's last
+        digits depend on the BLAS kernel), and the answer spec keeps it (``AnswerSpec.exact``).
     rel, abs_tol : float
         Relative and absolute tolerance (:func:`math.isclose`).
 
@@ -544,7 +551,13 @@ def close(expected: float, rel: float = 1e-6, abs_tol: float = 0.0) -> Verifier:
     callable
         ``verify(answer) -> bool``.
     """
-    probe = _probe("close", float(expected), rel, abs_tol)
+    exact = ""
+    if isinstance(expected, Fraction) or getattr(expected, "is_Rational", False):   # sympy's too
+        value = Fraction(str(expected))
+        exact = f"{value.numerator}/{value.denominator}"
+        expected = float(value)                 # correctly rounded, once
+    expected = float(expected)
+    probe = _probe("close", expected, rel, abs_tol, exact)
     if probe is not None:
         return probe
 
