@@ -34,7 +34,8 @@
 import {
   analyseInSteps, BoardError, OVERSHOOT_RULES, ranges, square, validate,
 } from "../../maths/board_math.js";
-import { exactExpectedSteps, HEAT_LABELS, heatMap, pyFixed } from "../../maths/board_explorer_math.js";
+import { exactExpectedSteps, HEAT_LABELS, heatMap } from "../../maths/board_explorer_math.js";
+import { pyFixed } from "../../core/format.js";
 import { createBoardPicture } from "../../ui/heat_map_board.js";
 import { createDistributionChart } from "./chart.js";
 import { boardKey, canonical, faces, OVERSHOOT_HELP } from "../../maths/boards.js";

@@ -32,9 +32,10 @@ import {
 
 export { describeConvergence } from "../../ui/convergence_chart.js";
 export {
-  checkProbability, checkSeed, checkTrials, createRandom, createSampler, expectedFlips,
+  checkProbability, checkSeed, checkTrials, createSampler, expectedFlips,
   flipsUntilHeads, logIndices, MAX_SEED, MAX_TRIALS, runningMean, runningMeanAt,
 } from "../../maths/coin_math.js";
+export { createRandom } from "../../core/random.js";
 
 /** The traits the explorer shares with Python. */
 export const TRAITS = ["p", "n_trials", "seed"];

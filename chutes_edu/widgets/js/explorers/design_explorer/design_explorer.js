@@ -24,7 +24,8 @@
  *
  * @module design_explorer
  */
-import { analyseInSteps, BoardError, formatG } from "../../maths/board_math.js";
+import { analyseInSteps, BoardError } from "../../maths/board_math.js";
+import { formatG } from "../../core/format.js";
 import { createBoardPicture } from "../../ui/heat_map_board.js";
 import { HEAT_LABELS } from "../../maths/board_explorer_math.js";
 import { createDesignChart, jumpList } from "./chart.js";

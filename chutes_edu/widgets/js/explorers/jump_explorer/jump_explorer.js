@@ -34,7 +34,7 @@ import {
   describeJumpEffects, heatMapTitle, jumpDestinations, jumpEffectsSteps, jumpSources, jumpWords,
   nearestJump, noJumpWords, skippedWords,
 } from "../../maths/jump_math.js";
-import { pyFixed } from "../../maths/board_explorer_math.js";
+import { pyFixed } from "../../core/format.js";
 
 export {
   describeExplorer, describeJumpEffects, heatMapTitle, isSurprise, jumpDestinations, jumpEffects,

@@ -25,7 +25,8 @@
  *
  * @module policy_explorer
  */
-import { BoardError, formatG } from "../../maths/board_math.js";
+import { BoardError } from "../../maths/board_math.js";
+import { formatG } from "../../core/format.js";
 import { createModel } from "../../core/model.js";
 import { h } from "../../ui/dom.js";
 import { createRunner } from "../../ui/runner.js";

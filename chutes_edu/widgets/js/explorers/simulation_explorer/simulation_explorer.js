@@ -32,7 +32,9 @@
  *
  * @module simulation_explorer
  */
-import { BoardError, compileSteps, giveBack, pyRepr, solveSteps } from "../../maths/board_math.js";
+import { BoardError, compileSteps, solveSteps } from "../../maths/board_math.js";
+import { giveBack } from "../../core/solve.js";
+import { pyRepr } from "../../core/format.js";
 import { checkSeed, logIndices, MAX_SEED, runningMeanAt } from "../../maths/coin_math.js";
 import { createConvergenceChart } from "../../ui/convergence_chart.js";
 import { h } from "../../ui/dom.js";
