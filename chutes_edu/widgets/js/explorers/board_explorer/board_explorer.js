@@ -428,8 +428,8 @@ function exactWords(/** @type {any} */ answer) {
 /** The explorer's page: the controls, the readout, the message line, the pictures. */
 function layout(/** @type {Explorer} */ ex) {
   const c = ex.controls;
-  return h("div", { class: "chutes-board-explorer-root" }, [
-    h("p", { class: "chutes-board-explorer-title" }, [h("b", { text: "Board explorer" }),
+  return h("div", { class: "chutes-panel-root" }, [
+    h("p", { class: "chutes-panel-title" }, [h("b", { text: "Board explorer" }),
       ": change the board and its rules."]),
     h("div", { class: "chutes-row" }, [c.presetChoice.box, c.bonusChoice.box]),
     c.die.box, c.overshootBox,
@@ -473,7 +473,7 @@ function render(model, el) {
     show: () => show(ex),
   };
   ex.controls = { ...ruleControls(ex), ...jumpControls(ex), ...viewControls(ex) };
-  el.classList.add("chutes-explorer", "chutes-board-explorer");
+  el.classList.add("chutes-explorer", "chutes-panel", "chutes-board-explorer");
   el.append(layout(ex));
   for (const name of TRAITS) model.on(`change:${name}`, ex.show);
   ex.show();

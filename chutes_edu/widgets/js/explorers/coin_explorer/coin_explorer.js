@@ -55,8 +55,8 @@ export function coinWords(/** @type {{n: number, mean: number, half: number, exa
 /** The explorer's elements, laid out. */
 function layout(/** @type {any} */ parts) {
   const { p, n, seed, readout, message, chart, live } = parts;
-  return h("div", { class: "chutes-coin-root" }, [
-    h("p", { class: "chutes-coin-title" }, [h("b", { text: "Waiting for heads" }),
+  return h("div", { class: "chutes-panel-root" }, [
+    h("p", { class: "chutes-panel-title" }, [h("b", { text: "Waiting for heads" }),
       ": flip a coin until it shows heads; how many flips does that take on average?"]),
     p.box,
     h("div", { class: "chutes-coin-row" }, [n.box, seed.box]),
@@ -131,7 +131,7 @@ function render(model, el) {
     }
   }
 
-  el.classList.add("chutes-explorer", "chutes-coin-explorer");
+  el.classList.add("chutes-explorer", "chutes-panel", "chutes-coin-explorer");
   el.append(layout({ p, n, seed, readout, message, chart, live }));
   for (const name of TRAITS) model.on(`change:${name}`, show);
   show();

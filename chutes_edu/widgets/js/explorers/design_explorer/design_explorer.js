@@ -290,9 +290,9 @@ function render(model, el) {
     }
   }
 
-  el.classList.add("chutes-explorer", "chutes-design-explorer");
-  const root = h("div", { class: "chutes-design-root" }, [
-    h("p", { class: "chutes-design-title" }, [h("b", { text: "Design a board" }),
+  el.classList.add("chutes-explorer", "chutes-panel", "chutes-design-explorer");
+  const root = h("div", { class: "chutes-panel-root" }, [
+    h("p", { class: "chutes-panel-title" }, [h("b", { text: "Design a board" }),
       ": choose a goal and press ", h("i", { text: "Design" }), ". The search adds ladders and " +
       "chutes; greedy and local search are quick but can miss the best design (the exhaustive " +
       "search, in Python, proves its answer best)."]),
