@@ -94,15 +94,10 @@ export function* bandedSolveSteps(A, rhs, rowEnd, colEnd, t, work = 0) {
     work += bottom + last - 2 * k + 1;
     if (work >= SLICE) { work = 0; yield; }
   }
-  for (let k = n - 1; k >= 0; k -= 1) {
-    const row = k * n;
-    let sum = rhs[k];
-    for (let j = k + 1; j <= rowEnd[k]; j += 1) sum -= A[row + j] * t[j];
-    t[k] = sum / A[row + k];
-    work += rowEnd[k] - k + 1;
-    if (work >= SLICE) { work = 0; yield; }
-  }
-  return { n, A, rowEnd, below };
+  t.set(rhs);
+  const lu = { n, A, rowEnd, below };
+  yield* upperSolveSteps(lu, t, work);
+  return lu;
 }
 
 /**
@@ -129,7 +124,7 @@ function rowUpdate(/** @type {Float64Array} */ A, /** @type {number} */ row,
  * @returns {Generator<void, number, void>} the work done.
  */
 export function* luSolveSteps(lu, y) {
-  const { n, A, rowEnd, below } = lu;
+  const { n, A, below } = lu;
   let work = 0;
   let total = 0;
   for (let k = 0; k < n; k += 1) {
@@ -138,6 +133,20 @@ export function* luSolveSteps(lu, y) {
     work += below[k] - k + 1;
     if (work >= SLICE) { total += work; work = 0; yield; }
   }
+  return total + (yield* upperSolveSteps(lu, y, work));
+}
+
+/**
+ * y <- U^-1 y in place (back substitution with the factors' U, over each row's nonzero span),
+ * counting on from `work` operations since the last yield.
+ * @param {Factors} lu
+ * @param {Float64Array} y
+ * @param {number} work
+ * @returns {Generator<void, number, void>} the operations counted, `work` included.
+ */
+function* upperSolveSteps(lu, y, work) {
+  const { n, A, rowEnd } = lu;
+  let total = 0;
   for (let k = n - 1; k >= 0; k -= 1) {
     const row = k * n;
     let sum = y[k];
