@@ -117,7 +117,7 @@ def test_board_to_python(fixtures: Path) -> None:
 
 _REPR_ALL = """
 import { createHash } from "node:crypto";
-import { pyRepr } from "./chutes_edu/widgets/js/maths/board_math.js";
+import { pyRepr } from "./chutes_edu/widgets/js/core/format.js";
 const hash = createHash("sha256");
 const escaped = [];
 for (let code = 0; code < 0x110000; code += 1) {

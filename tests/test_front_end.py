@@ -30,20 +30,23 @@ needs_esbuild = pytest.mark.skipif(NODE is None or not ESBUILD.is_dir(),
 
 # what each front end must hold (its maths and pictures), besides its entry module
 HOLDS = {
-    "board_editor": ("maths/board_math.js", "ui/runner.js", "ui/board_picture.js"),
-    "coin_explorer": ("maths/coin_math.js", "ui/convergence_chart.js", "ui/controls.js", "maths/board_math.js"),
+    "board_editor": ("maths/board_math.js", "ui/runner.js", "ui/board_picture.js", "core/format.js",
+                     "core/solve.js", "core/steps.js"),
+    "coin_explorer": ("maths/coin_math.js", "ui/convergence_chart.js", "ui/controls.js", "maths/board_math.js",
+                      "core/random.js"),
     "board_explorer": ("maths/board_math.js", "maths/board_explorer_math.js", "ui/heat_map_board.js",
                        "explorers/board_explorer/chart.js", "ui/board_picture.js", "ui/runner.js",
-                       "ui/controls.js"),
+                       "ui/controls.js", "core/exact.js"),
     "simulation_explorer": ("maths/simulation_math.js", "maths/coin_math.js", "ui/convergence_chart.js",
-                            "ui/controls.js", "maths/board_math.js"),
+                            "ui/controls.js", "maths/board_math.js", "core/random.js"),
     "race_explorer": ("maths/race_math.js", "explorers/race_explorer/chart.js", "ui/controls.js", "maths/board_math.js",
                       "explorers/race_explorer/board.js", "ui/board_picture.js"),
     "jump_explorer": ("maths/jump_math.js", "explorers/jump_explorer/chart.js", "ui/controls.js", "maths/board_math.js",
                       "ui/runner.js"),
     "policy_explorer": ("maths/policy_math.js", "explorers/policy_explorer/picture.js", "ui/controls.js", "maths/board_math.js",
-                        "ui/runner.js"),
-    "design_explorer": ("maths/design_math.js", "explorers/design_explorer/chart.js", "maths/board_math.js", "ui/controls.js"),
+                        "ui/runner.js", "core/solve.js"),
+    "design_explorer": ("maths/design_math.js", "explorers/design_explorer/chart.js", "maths/board_math.js", "ui/controls.js",
+                        "core/exact.js", "core/solve.js"),
 }
 FRONTS = list(front_ends().values())
 

@@ -14,8 +14,9 @@ import {
 } from "../../chutes_edu/widgets/js/maths/board_math.js";
 import {
   describeBoard, describeDistribution, distributionStats, exactExpectedTurns, expectedVisits,
-  heatMap, HEAT_LABELS, niceCeiling, pyFixed, squareDistribution, stickyEnd,
+  heatMap, HEAT_LABELS, niceCeiling, squareDistribution, stickyEnd,
 } from "../../chutes_edu/widgets/js/maths/board_explorer_math.js";
+import { pyFixed } from "../../chutes_edu/widgets/js/core/format.js";
 
 const TOLERANCE = 1e-9;
 const path = process.env.BOARD_EXPLORER_MATH_FIXTURES;

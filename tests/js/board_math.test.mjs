@@ -18,13 +18,13 @@ import {
   firstMoverEdge,
   lengthSummary,
   LIMITS,
-  pyRepr,
   ranges,
   refusalLine,
   shortestGame,
   turnDistribution,
   validate,
 } from "../../chutes_edu/widgets/js/maths/board_math.js";
+import { pyRepr } from "../../chutes_edu/widgets/js/core/format.js";
 
 const TOLERANCE = 1e-9;
 const path = process.env.BOARD_MATH_FIXTURES;

@@ -10,9 +10,10 @@ import { describe, test } from "node:test";
 
 import { BoardError } from "../../chutes_edu/widgets/js/maths/board_math.js";
 import {
-  checkProbability, checkSeed, checkTrials, createRandom, createSampler, expectedFlips,
+  checkProbability, checkSeed, checkTrials, createSampler, expectedFlips,
   flipsUntilHeads, logIndices, MAX_SEED, MAX_TRIALS, runningMean, runningMeanAt,
 } from "../../chutes_edu/widgets/js/maths/coin_math.js";
+import { createRandom } from "../../chutes_edu/widgets/js/core/random.js";
 import { describeConvergence } from "../../chutes_edu/widgets/js/ui/convergence_chart.js";
 import { coinWords } from "../../chutes_edu/widgets/js/explorers/coin_explorer/coin_explorer.js";
 

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { BoardError, expectedTurns, run } from "../../chutes_edu/widgets/js/maths/board_math.js";
+import { BoardError, expectedTurns } from "../../chutes_edu/widgets/js/maths/board_math.js";
+import { run } from "../../chutes_edu/widgets/js/core/steps.js";
 import {
   describeExplorer, describeJumpEffects, isSurprise, jumpDestinations, jumpEffects,
   jumpEffectsSteps, jumpSources, jumpWords, nearestJump, skippedWords,

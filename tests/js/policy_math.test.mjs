@@ -11,8 +11,9 @@ import { describe, test } from "node:test";
 import { BoardError } from "../../chutes_edu/widgets/js/maths/board_math.js";
 import {
   aimLandings, aimTable, checkAccuracy, DEFAULT_ACCURACY, optimalPolicy, optimalPolicySteps,
-  policyAnalysisSteps, policyExpectedTurns, run, sliderAccuracy, valueIteration,
+  policyAnalysisSteps, policyExpectedTurns, sliderAccuracy, valueIteration,
 } from "../../chutes_edu/widgets/js/maths/policy_math.js";
+import { run } from "../../chutes_edu/widgets/js/core/steps.js";
 
 const TOLERANCE = 1e-9;
 const path = process.env.POLICY_MATH_FIXTURES;

@@ -10,7 +10,8 @@
  *
  * @module editor_address
  */
-import { decodeBoard, encodeBoard, LIMITS, pyRepr, refusalLine } from "./board_math.js";
+import { decodeBoard, encodeBoard, LIMITS, refusalLine } from "./board_math.js";
+import { pyRepr } from "../core/format.js";
 
 /** The longest board text read from an address (a 1,000-square board with every jump and
  * written weights takes about 30,000 characters); a longer one is refused unread. */

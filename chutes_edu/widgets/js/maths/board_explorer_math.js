@@ -21,9 +21,10 @@
  * - The exact expected length from square 0 (the library's `expected_turns(board, exact=True)`):
  *   the roll-by-roll system (I - B_Q) t = c in integers, D (I - B_Q) t = D c with D the sum of
  *   integer face weights proportional to the probabilities (a float weight stands for the
- *   decimal it is written as, as in the library), solved by fraction-free (Bareiss) elimination:
- *   every intermediate entry is a minor of the matrix, so the integers stay as short as the
- *   answer, and t_0 = y_0 / det with an exact back substitution; then reduced to lowest terms.
+ *   decimal it is written as, as in the library), solved by fraction-free (Bareiss) elimination
+ *   (core/exact.js): every intermediate entry is a minor of the matrix, so the integers stay as
+ *   short as the answer, and t_0 = y_0 / det with an exact back substitution; then reduced to
+ *   lowest terms.
  * - The game-length picture's numbers (the library's `plot_distribution`): mean sum k p_k /
  *   sum p_k, median the first k with P(T <= k) >= half the total, mode the first k where p_k is
  *   largest, and the x-axis end just past the 99.9th percentile, `max(1.05 q + 1, 5)`, kept
@@ -36,9 +37,13 @@
  * @module board_explorer_math
  */
 import {
-  BoardError, bonusRolls, compileSteps, DENSE_MAX, DISTRIBUTION_WORK, expectedTurns, formatG,
-  giveBack, landing, onBoard, run, solveSteps, square, stepPlan,
+  BoardError, bonusRolls, compileSteps, DENSE_MAX, DISTRIBUTION_WORK, expectedTurns, landing,
+  onBoard, solveSteps, square, stepPlan,
 } from "./board_math.js";
+import { giveBack, transposedSolve } from "../core/solve.js";
+import { bareissSteps, exactChances, ratio } from "../core/exact.js";
+import { formatG, pyFixed } from "../core/format.js";
+import { run } from "../core/steps.js";
 
 /**
  * Expected visits from the start: entry j is the expected number of turns begun on square j in
@@ -51,29 +56,16 @@ export function expectedVisits(board) {
   const model = run(compileSteps(board));
   const { n, onward, pf, end } = model;
   const { lu } = run(solveSteps(model));
-  const { A, rowEnd, below } = lu;
   try {
-    // U^T z = e_0, row by row of U (U in and above the diagonal of A).
     const y = new Float64Array(n);
     y[0] = end[0] ? 0 : 1;
-    for (let k = 0; k < n; k += 1) {
-      const row = k * n;
-      const zk = y[k] / A[row + k];
-      y[k] = zk;
-      if (zk !== 0) for (let j = k + 1; j <= rowEnd[k]; j += 1) y[j] -= A[row + j] * zk;
-    }
-    // L^T y = z, L unit lower triangular with its multipliers below the diagonal of A.
-    for (let k = n - 1; k >= 0; k -= 1) {
-      let sum = y[k];
-      for (let i = k + 1; i <= below[k]; i += 1) sum -= A[i * n + k] * y[i];
-      y[k] = sum;
-    }
+    transposedSolve(lu, y);                       // y (I - B_Q) = e_0
     const visits = Float64Array.from(y);
     for (let s = 0; s < n; s += 1) if (onward[s] >= 0) visits[onward[s]] -= pf * y[s];
     for (let s = 0; s < n; s += 1) if (end[s]) visits[s] = 0;
     return visits;
   } finally {
-    giveBack(A);
+    giveBack(lu.A);
   }
 }
 
@@ -121,35 +113,6 @@ export function squareDistribution(board, turns, { start = 0 } = {}) {
   return v;
 }
 
-/** A JSON weight as an exact fraction [numerator, denominator], as the library reads it: an int
- * as it is, a float as the decimal it is written as. @param {number} w */
-function decimalFraction(w) {
-  const match = /^(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/.exec(String(w));
-  if (match === null) throw new BoardError(`a die weight the page cannot read exactly: ${w}`);
-  const [, whole, part = "", power = "0"] = match;
-  const exponent = Number(power) - part.length;
-  const digits = BigInt(whole + part);
-  return exponent >= 0 ? [digits * 10n ** BigInt(exponent), 1n]
-    : [digits, 10n ** BigInt(-exponent)];
-}
-
-/** Integer face weights proportional to the library's exact probabilities. */
-function integerWeights(/** @type {any} */ board) {
-  const die = board.die ?? 6;
-  if (typeof die === "number") return Array.from({ length: die }, () => 1n);
-  const fractions = die.map((/** @type {number} */ w) => decimalFraction(w));
-  const common = fractions.reduce((/** @type {bigint} */ d, /** @type {bigint[]} */ [, q]) =>
-    // biome-ignore lint/complexity/useMathMinMax: BigInts, which Math.max refuses
-    (q > d ? q : d), 1n);                               // powers of ten: the largest is common
-  return fractions.map((/** @type {bigint[]} */ [p, q]) => p * (common / q));
-}
-
-/** The greatest common divisor of two non-negative integers. */
-function gcd(/** @type {bigint} */ a, /** @type {bigint} */ b) {
-  while (b !== 0n) [a, b] = [b, a % b];
-  return a;
-}
-
 /**
  * The exact expected length of a game from square 0 (the library's
  * `expected_turns(board, exact=True)[0]`), in lowest terms.
@@ -162,8 +125,8 @@ export function exactExpectedTurns(board) {
 }
 
 /**
- * `exactExpectedTurns` step by step: yields after every pivot row's elimination, so that a page
- * can run it in slices.
+ * `exactExpectedTurns` step by step: yields every slice of the elimination (core/exact.js's
+ * `bareissSteps`), so that a page can run it a few milliseconds at a time.
  * @param {object} board
  * @returns {Generator<void, {numerator: bigint, denominator: bigint}, void>}
  */
@@ -171,57 +134,27 @@ export function* exactExpectedSteps(board) {
   const model = yield* compileSteps(board);
   const { n, end, jump, overshoot, bonus } = model;
   if (end[0]) return { numerator: 0n, denominator: 1n };
-  const weights = integerWeights(board);
-  const scale = weights.reduce((a, b) => a + b, 0n);
+  const { weights, total: scale } = exactChances(/** @type {any} */ (board).die, model.probs.length);
   /** @type {bigint[][]} */
-  const A = Array.from({ length: n }, () => new Array(n + 1).fill(0n));
+  const A = Array.from({ length: n }, () => new Array(n).fill(0n));
+  const c = new Array(n).fill(0n);
   for (let s = 0; s < n; s += 1) {
     const row = A[s];
     row[s] += scale;
     if (end[s]) continue;
-    row[n] = scale;
+    c[s] = scale;
     for (let r = 1; r <= weights.length; r += 1) {
       const w = weights[r - 1];
       if (w === 0n) continue;
       const t = landing(n, overshoot, jump, s, r);
       if (!end[t]) row[t] -= w;
-      if (r === bonus && !end[t]) row[n] -= w;            // D c_s = D (1 - p_f)
+      if (r === bonus && !end[t]) c[s] -= w;              // D c_s = D (1 - p_f)
     }
   }
-  // Bareiss: after pivot k every entry below and right of it is a (k+1) x (k+1) minor.
-  let previous = 1n;
-  for (let k = 0; k < n - 1; k += 1) {
-    const pivotRow = A[k];
-    const pivot = pivotRow[k];
-    for (let i = k + 1; i < n; i += 1) {
-      const row = A[i];
-      const a = row[k];
-      if (a === 0n) {
-        if (pivot !== previous) for (let j = k + 1; j <= n; j += 1) {
-          if (row[j] !== 0n) row[j] = (pivot * row[j]) / previous;
-        }
-      } else {
-        for (let j = k + 1; j <= n; j += 1) row[j] = (pivot * row[j] - a * pivotRow[j]) / previous;
-      }
-      row[k] = 0n;
-    }
-    previous = pivot;
-    yield;
-  }
-  const det = A[n - 1][n - 1];
-  // det * t is a vector of integers: back substitution with exact divisions.
-  const y = new Array(n).fill(0n);
-  for (let k = n - 1; k >= 0; k -= 1) {
-    const row = A[k];
-    let sum = det * row[n];
-    for (let j = k + 1; j < n; j += 1) if (row[j] !== 0n) sum -= row[j] * y[j];
-    y[k] = sum / row[k];
-  }
-  let numerator = y[0];
-  let denominator = det;
-  if (denominator < 0n) [numerator, denominator] = [-numerator, -denominator];
-  const common = gcd(numerator < 0n ? -numerator : numerator, denominator);
-  return { numerator: numerator / common, denominator: denominator / common };
+  // det * t is a vector of integers (core/exact.js's fraction-free elimination)
+  const { X, det } = yield* bareissSteps(A, c);
+  const { p, q } = ratio(X[0], det);
+  return { numerator: p, denominator: q };
 }
 
 /** The smallest 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of ten that is >= x (the
@@ -318,25 +251,6 @@ export function describeDistribution({ mean, median, mode }, xmax, title) {
     ", the dash-dotted line the cumulative probability P(T ≤ k)";
   return `${text}, for k up to ${pyFixed(xmax, 0)}; mean ${pyFixed(mean, 2)} turns (solid line), ` +
     `median ${median} turns (dashed), mode ${mode} turns (dotted).`;
-}
-
-/**
- * x with `digits` decimals as Python's f"{x:.{digits}f}" writes it: the exact value of the
- * double rounded, a tie to even (JavaScript's `toFixed` rounds a tie up: 0.0625 -> "0.063",
- * Python "0.062"). A tie needs a short exact decimal, which `toFixed(60)` writes in full.
- * @param {number} x
- * @param {number} digits
- */
-export function pyFixed(x, digits) {
-  const out = x.toFixed(digits);
-  if (!Number.isFinite(x) || Math.abs(x) >= 1e21) return out;
-  const long = Math.abs(x).toFixed(Math.min(100, digits + 60));
-  const point = long.indexOf(".");
-  const kept = digits === 0 ? long.slice(0, point) : long.slice(0, point + 1 + digits);
-  const rest = long.slice(point + 1 + digits);
-  // No tie, or a tie that toFixed rounded up to an even digit: its answer is Python's.
-  if (!/^50*$/.test(rest) || Number(kept.slice(-1)) % 2 === 1) return out;
-  return (x < 0 ? "-" : "") + kept;
 }
 
 /** The library's `_fmt`: 3 significant digits, or a whole number from 1000 on. */

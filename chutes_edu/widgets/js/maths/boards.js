@@ -10,7 +10,8 @@
  *
  * @module editor_boards
  */
-import { LIMITS, pyRepr, refusalLine, validate } from "./board_math.js";
+import { LIMITS, refusalLine, validate } from "./board_math.js";
+import { pyRepr } from "../core/format.js";
 
 /** The die sizes the die control offers. */
 export const DIE_MIN = 2;

@@ -9,9 +9,9 @@
  *
  * A simulation draws F by inversion: with U uniform on (0, 1), F = max(1, ceil(ln U / ln(1 - p)))
  * is geometric with parameter p, since P(F > k) = P(ln U < k ln(1 - p)) = (1 - p)^k. The uniforms
- * come from a seeded generator (`createRandom`: xoshiro128** started by splitmix32 from the seed;
- * its own stream, not numpy's, so the page's flips are not the library's for the same seed, but
- * the same seed always gives the same flips). The uniforms do not depend on p, so moving p with
+ * come from a seeded generator (core/random.js's `createRandom`: xoshiro128** started by
+ * splitmix32 from the seed; its own stream, not numpy's, so the page's flips are not the
+ * library's for the same seed, but the same seed always gives the same flips). The uniforms do not depend on p, so moving p with
  * the same seed moves every wait smoothly (a coupling), and more trials extend the same sequence.
  *
  * After k waits x_1..x_k the running mean is m_k = (x_1 + ... + x_k)/k, and the 95% band is
@@ -21,7 +21,9 @@
  *
  * @module coin_math
  */
-import { BoardError, pyRepr } from "./board_math.js";
+import { BoardError } from "./board_math.js";
+import { pyRepr } from "../core/format.js";
+import { createRandom } from "../core/random.js";
 
 /**
  * The most trials the page draws: 10^5 waits take a few milliseconds per change of p on a busy
@@ -88,44 +90,6 @@ export function expectedFlips(p) {
 }
 
 /**
- * A seeded generator of uniforms on (0, 1): xoshiro128** (Blackman and Vigna, "Scrambled linear
- * pseudorandom number generators", 2021), its state filled by splitmix32 from the seed. Each
- * uniform is (x + 0.5) / 2^32 for a 32-bit output x, so it is never 0 or 1.
- * @param {number} seed A whole number from 0 to MAX_SEED.
- * @returns {() => number}
- */
-export function createRandom(seed) {
-  let s = checkSeed(seed) >>> 0;
-  const splitmix = () => {
-    s = (s + 0x9e3779b9) >>> 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-  let a = splitmix();
-  let b = splitmix();
-  let c = splitmix();
-  let d = splitmix();
-  return () => {
-    const x = Math.imul(rotate(Math.imul(b, 5), 7), 9) >>> 0;
-    const t = b << 9;
-    c ^= a;
-    d ^= b;
-    b ^= c;
-    a ^= d;
-    c ^= t;
-    d = rotate(d, 11);
-    return (x + 0.5) / 4294967296;
-  };
-}
-
-/** @param {number} x @param {number} k */
-function rotate(x, k) {
-  return (x << k) | (x >>> (32 - k));
-}
-
-/**
  * The wait for heads that the uniform u gives (inversion, see the module's maths).
  * @param {number} logU ln u, for u in (0, 1)
  * @param {number} perLog 1 / ln(1 - p) (-0 for p = 1)
@@ -168,7 +132,7 @@ export function createSampler() {
       checkProbability(p);
       checkTrials(n);
       if (s !== seed) {
-        next = createRandom(s);
+        next = createRandom(checkSeed(s));
         seed = s;
         drawn = 0;
       }

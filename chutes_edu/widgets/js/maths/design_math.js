@@ -33,8 +33,11 @@
  *
  * @module design_math
  */
-import { BoardError, compileSteps, formatG, landing, pyFloat, run } from "./board_math.js";
-import { pyFixed } from "./board_explorer_math.js";
+import { BoardError, compileSteps, landing } from "./board_math.js";
+import { formatG, pyFixed, pyFloat } from "../core/format.js";
+import { absR, bareissSteps, cmp, decimal, exactChances, ratio, sub } from "../core/exact.js";
+import { inverseSteps, productSteps, times } from "../core/solve.js";
+import { run, SLICE } from "../core/steps.js";
 import { winProbabilities } from "./race_math.js";
 
 /** The searches the page runs (the library's `design_board` methods without "exhaustive"). */
@@ -47,9 +50,6 @@ export const SCREEN = 24;
 const TIE = 1e-9;
 const MAX_TIES = 32;
 const SUSPECT = 1e-9;
-const SLICE = 25_000;
-/** Operations on big integers between two yields (each costs tens of float operations). */
-const BIG_SLICE = 2_000;
 
 /**
  * @typedef {{kind: "target", turns: number} | {kind: "short"} | {kind: "long"} |
@@ -60,81 +60,7 @@ const BIG_SLICE = 2_000;
  * @typedef {{action: string, added: Jump[], value: number, mean: number}} Step
  * @typedef {{added: Jump[], value: number, mean: number}} Option
  */
-
-// --------------------------------------------------------------------------- exact numbers
-/** @typedef {{p: bigint, q: bigint}} Ratio  q > 0, in lowest terms */
-
-/** @param {bigint} a @param {bigint} b */
-function gcd(a, b) {
-  a = a < 0n ? -a : a;
-  b = b < 0n ? -b : b;
-  while (b) [a, b] = [b, a % b];
-  return a;
-}
-
-/** @param {bigint} p @param {bigint} q @returns {Ratio} */
-function ratio(p, q) {
-  if (q < 0n) { p = -p; q = -q; }
-  const d = gcd(p, q) || 1n;
-  return { p: p / d, q: q / d };
-}
-
-/** The decimal a number is written as (Python's `Fraction(repr(float(x)))`). @param {number} x */
-function decimal(x) {
-  const text = Number.isInteger(x) && Math.abs(x) < 1e16 ? String(x) : pyFloat(x);
-  const [mantissa, exp = "0"] = text.split("e");
-  const [whole, frac = ""] = mantissa.split(".");
-  let p = BigInt(whole + frac);
-  let q = 10n ** BigInt(frac.length);
-  const e = Number(exp);
-  if (e >= 0) p *= 10n ** BigInt(e);
-  else q *= 10n ** BigInt(-e);
-  return ratio(p, q);
-}
-
-/** @param {Ratio} a @param {Ratio} b */
-const sub = (a, b) => ratio(a.p * b.q - b.p * a.q, a.q * b.q);
-/** @param {Ratio} a @param {Ratio} b */
-const cmp = (a, b) => { const d = a.p * b.q - b.p * a.q; return d < 0n ? -1 : d > 0n ? 1 : 0; };
-/** @param {Ratio} a */
-const absR = (a) => (a.p < 0n ? { p: -a.p, q: a.q } : a);
-
-/**
- * Solve M x = r exactly for an integer matrix M (n x n, an M-matrix up to a positive
- * factor: every leading minor is positive, so no pivoting) by fraction-free (Bareiss) elimination: returns X and det with x = X / det (Cramer: X is integral).
- * Yields every BIG_SLICE operations.
- * @param {bigint[][]} M rows, destroyed
- * @param {bigint[]} r destroyed
- * @returns {Generator<void, {X: bigint[], det: bigint}, void>}
- */
-function* bareissSteps(M, r) {
-  const n = M.length;
-  let prev = 1n;
-  let work = 0;
-  for (let k = 0; k < n; k += 1) {
-    const pivot = M[k][k];
-    for (let i = k + 1; i < n; i += 1) {
-      const lead = M[i][k];
-      const row = M[i];
-      for (let j = k + 1; j < n; j += 1) row[j] = (pivot * row[j] - lead * M[k][j]) / prev;
-      r[i] = (pivot * r[i] - lead * r[k]) / prev;
-      row[k] = 0n;
-      work += n - k;
-      if (work >= BIG_SLICE) { work = 0; yield; }
-    }
-    prev = pivot;
-  }
-  const det = M[n - 1][n - 1];
-  const X = new Array(n).fill(0n);
-  for (let i = n - 1; i >= 0; i -= 1) {
-    let s = det * r[i];
-    for (let j = i + 1; j < n; j += 1) s -= M[i][j] * X[j];
-    X[i] = s / M[i][i];
-    work += n - i;
-    if (work >= BIG_SLICE) { work = 0; yield; }
-  }
-  return { X, det };
-}
+/** @typedef {import("../core/exact.js").Ratio} Ratio  q > 0, in lowest terms */
 
 // --------------------------------------------------------------------------- the goals
 /**
@@ -295,18 +221,6 @@ export function bandMiss(mean, goal) {
  * @property {Map<number, number>} jumps The starting board's jumps.
  */
 
-/** The exact chances of the faces, as integers over a common total. @param {any} die */
-function exactChances(die, /** @type {number} */ m) {
-  if (typeof die === "number" || die === undefined) {
-    return { weights: new Array(m).fill(1n), total: BigInt(m) };
-  }
-  const fractions = die.map((/** @type {number} */ w) => decimal(w));
-  let common = 1n;
-  for (const f of fractions) common = (common / gcd(common, f.q)) * f.q;
-  const weights = fractions.map((/** @type {Ratio} */ f) => f.p * (common / f.q));
-  return { weights, total: weights.reduce((a, b) => a + b, 0n) };
-}
-
 /** The starting board checked and read. @param {any} board @returns {Rules} */
 function rulesOf(board) {
   const model = run(compileSteps(board));
@@ -389,64 +303,6 @@ function systemOf(rules, table) {
 }
 
 /**
- * The inverse of I - B_Q by Gauss-Jordan elimination with no pivoting (a nonsingular M-matrix,
- * weakly diagonally dominant by rows: stable). Yields every SLICE operations.
- * @param {Float64Array} BQ @param {number} n
- * @returns {Generator<void, Float64Array, void>}
- */
-function* inverseSteps(BQ, n) {
-  const A = new Float64Array(n * n);
-  const N = new Float64Array(n * n);
-  for (let i = 0; i < n * n; i += 1) A[i] = -BQ[i];
-  for (let i = 0; i < n; i += 1) { A[i * n + i] += 1; N[i * n + i] = 1; }
-  let work = 0;
-  for (let k = 0; k < n; k += 1) {
-    const pivot = A[k * n + k];
-    for (let j = 0; j < n; j += 1) { A[k * n + j] /= pivot; N[k * n + j] /= pivot; }
-    for (let i = 0; i < n; i += 1) {
-      const f = A[i * n + k];
-      if (i === k || f === 0) continue;
-      for (let j = 0; j < n; j += 1) {
-        A[i * n + j] -= f * A[k * n + j];
-        N[i * n + j] -= f * N[k * n + j];
-      }
-    }
-    work += 2 * n * n;
-    if (work >= SLICE) { work = 0; yield; }
-  }
-  return N;
-}
-
-/** The product A B of two n x n matrices; yields every SLICE operations.
- * @param {Float64Array} A @param {Float64Array} B @param {number} n
- * @returns {Generator<void, Float64Array, void>} */
-function* productSteps(A, B, n) {
-  const C = new Float64Array(n * n);
-  let work = 0;
-  for (let i = 0; i < n; i += 1) {
-    for (let k = 0; k < n; k += 1) {
-      const f = A[i * n + k];
-      if (f === 0) continue;
-      for (let j = 0; j < n; j += 1) C[i * n + j] += f * B[k * n + j];
-    }
-    work += n * n;
-    if (work >= SLICE) { work = 0; yield; }
-  }
-  return C;
-}
-
-/** M v for an n x n matrix. @param {Float64Array} M @param {Float64Array} v @param {number} n */
-function times(M, v, n) {
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i += 1) {
-    let s = 0;
-    for (let j = 0; j < n; j += 1) s += M[i * n + j] * v[j];
-    out[i] = s;
-  }
-  return out;
-}
-
-/**
  * @typedef {object} Parts
  * @property {Float64Array} N @property {Float64Array} t @property {Float64Array | null} Z
  * @property {Float64Array} [Y] @property {Float64Array} [g] @property {Float64Array} [H]
@@ -495,7 +351,7 @@ function* solveSteps(rules, table, moments) {
 /**
  * The exact (E T, Var T) from square 0 of a finishable roll table: (I - B_Q) t = c and
  * (I - B_Q) g = t - F t over the integers (everything times the dice's common total), by
- * `bareiss`; E T^2 = 2 g_0 - t_0.
+ * core/exact.js's `bareissSteps`; E T^2 = 2 g_0 - t_0.
  * @param {Rules} rules @param {Int32Array} table @param {boolean} variance
  * @returns {Generator<void, {mean: Ratio, variance: Ratio | null}, void>}
  */

@@ -42,13 +42,12 @@
  *
  * @module jump_math
  */
-import { pyFixed } from "./board_explorer_math.js";
+import { pyFixed } from "../core/format.js";
 import {
-  BoardError, compileSteps, giveBack, luSolveSteps, run, solveSteps, square,
+  BoardError, compileSteps, solveSteps, square,
 } from "./board_math.js";
-
-/** Operations between two yields (a fraction of a millisecond). */
-const SLICE = 25_000;
+import { giveBack, luSolveSteps } from "../core/solve.js";
+import { run, SLICE } from "../core/steps.js";
 
 /** Two changes closer than this (times the baseline, at least 1) name the same jump as the
  * heat map's best or worst: the first (see `describeJumpEffects`). */

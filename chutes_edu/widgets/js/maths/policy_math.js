@@ -35,7 +35,10 @@
  *
  * @module policy_math
  */
-import { BoardError, formatG, pyFloat, pyRepr, ranges, validate } from "./board_math.js";
+import { BoardError, ranges, validate } from "./board_math.js";
+import { formatG, pyFloat, pyRepr } from "../core/format.js";
+import { gaussSolveSteps } from "../core/solve.js";
+import { run, SLICE } from "../core/steps.js";
 
 /** The aiming article's aim: one short, on target, one too far with chances 1/4, 1/2, 1/4. */
 export const DEFAULT_ACCURACY = Object.freeze([0.25, 0.5, 0.25]);
@@ -46,9 +49,6 @@ export const VALUE_DEFAULTS = Object.freeze({ discount: 0.9, reward: 100, tol: 1
 
 /** Relative gap below which two targets count as equally good (ties go to the smallest). */
 const TIE = 1e-12;
-
-/** Operations between two yields of the step-by-step forms (a fraction of a millisecond). */
-const SLICE = 25_000;
 
 /** Operations since the last yield, counted across the step-by-step forms (one runs at a time in
  * a page; sharing the count keeps many small sweeps from running long without a yield). */
@@ -75,19 +75,6 @@ let pending = 0;
  * @property {Float64Array} expectedTurns Expected turns from each square 0..n under it.
  * @property {number} iterations The number of improvement rounds.
  */
-
-/**
- * Run a step-by-step computation to its end.
- * @template T
- * @param {Generator<unknown, T, void>} steps
- * @returns {T}
- */
-export function run(steps) {
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}
 
 /** A Python tuple of JSON values as Python writes it. */
 const tupleRepr = (/** @type {unknown[]} */ values) =>
@@ -379,48 +366,6 @@ function* spreadSteps(/** @type {Uint8Array} */ marked, /** @type {Int32Array} *
 }
 
 /**
- * Solve A x = b in place (x in b) by Gaussian elimination with partial pivoting; A is a dense
- * size x size matrix by rows. Yields every SLICE operations.
- * @returns {Generator<void, void, void>}
- */
-function* gaussSolveSteps(/** @type {Float64Array} */ A, /** @type {Float64Array} */ b,
-  /** @type {number} */ size) {
-  for (let col = 0; col < size; col += 1) {
-    let pivot = col;
-    for (let r = col + 1; r < size; r += 1) {
-      if (Math.abs(A[r * size + col]) > Math.abs(A[pivot * size + col])) pivot = r;
-    }
-    if (pivot !== col) {
-      for (let c = col; c < size; c += 1) {
-        const t = A[col * size + c];
-        A[col * size + c] = A[pivot * size + c];
-        A[pivot * size + c] = t;
-      }
-      const t = b[col];
-      b[col] = b[pivot];
-      b[pivot] = t;
-    }
-    const p = A[col * size + col];
-    for (let r = col + 1; r < size; r += 1) {
-      const f = A[r * size + col] / p;
-      if (f === 0) continue;
-      A[r * size + col] = 0;
-      for (let c = col + 1; c < size; c += 1) A[r * size + c] -= f * A[col * size + c];
-      b[r] -= f * b[col];
-      pending += size - col;
-      if (pending >= SLICE) { pending = 0; yield; }
-    }
-  }
-  for (let r = size - 1; r >= 0; r -= 1) {
-    let v = b[r];
-    for (let c = r + 1; c < size; c += 1) v -= A[r * size + c] * b[c];
-    b[r] = v / A[r * size + r];
-    pending += size - r;
-    if (pending >= SLICE) { pending = 0; yield; }
-  }
-}
-
-/**
  * Expected turns to finish from each square 0..n when square s aims at `targets[s]` (0-based),
  * Infinity where finishing is not certain (the library's `_transition` then `_expected`).
  * Yields every SLICE operations.
@@ -470,7 +415,7 @@ function* expectedSteps(/** @type {AimTable} */ aim, /** @type {Float64Array} */
       if (c >= 0) A[r * size + c] -= chance[3 * s + i];
     }
   }
-  yield* gaussSolveSteps(A, b, size);
+  pending = yield* gaussSolveSteps(A, b, size, pending);
   for (let r = 0; r < size; r += 1) out[ok[r]] = b[r];
   return out;
 }

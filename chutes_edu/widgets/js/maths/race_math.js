@@ -23,7 +23,8 @@
  *
  * @module race_math
  */
-import { BoardError, pyRepr, ranges, turnDistribution, validate } from "./board_math.js";
+import { BoardError, ranges, turnDistribution, validate } from "./board_math.js";
+import { pyRepr } from "../core/format.js";
 
 /** The fewest and the most players of the explorer (the library takes any number from one). */
 export const MIN_PLAYERS = 2;

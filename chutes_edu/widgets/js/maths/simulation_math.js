@@ -9,7 +9,7 @@
  * with weight ends the turn on l(s, r) (the overshoot rule past the final square, then at most
  * one jump), the moves maths/board_math.js gathers by the square they end on. A game ends on the final
  * square or a trap; its length is the number of turns taken. Each roll takes one uniform u from
- * the seed's stream (maths/coin_math.js's `createRandom`): u < p_f is the bonus face, otherwise the
+ * the seed's stream (core/random.js's `createRandom`): u < p_f is the bonus face, otherwise the
  * move whose cumulative chance first exceeds u - p_f. The games are the library's in law, not
  * draw for draw (numpy's stream is another), so a mean of N games lies within a few standard
  * errors sigma / sqrt(N) of the exact expected turns (tests/js/simulation_math.test.mjs).
@@ -22,14 +22,14 @@
  *
  * @module simulation_math
  */
-import { BoardError, compileSteps, pyRepr, run } from "./board_math.js";
-import { checkSeed, createRandom } from "./coin_math.js";
+import { BoardError, compileSteps } from "./board_math.js";
+import { pyRepr } from "../core/format.js";
+import { ROLL_SLICE, run } from "../core/steps.js";
+import { checkSeed } from "./coin_math.js";
+import { createRandom } from "../core/random.js";
 
 /** The most games the page plays. */
 export const MAX_GAMES = 1_000_000;
-
-/** Rolls between two yields of `simulateInSteps` (a fraction of a millisecond). */
-const SLICE = 50_000;
 
 /**
  * A number of games from 1 to MAX_GAMES, or BoardError naming it.
@@ -77,7 +77,7 @@ export function* simulateInSteps(board, n, seed) {
       for (; i < last && left >= moveChance[i]; i += 1) left -= moveChance[i];
       s = dest[i];
       count += 1;
-      if (rolls >= SLICE) { rolls = 0; yield game; }
+      if (rolls >= ROLL_SLICE) { rolls = 0; yield game; }
     }
     turns[game] = count;
   }

@@ -20,7 +20,7 @@ import { describeBoard, stickyEnd } from "../maths/board_explorer_math.js";
 import { hex, SOURCE_GREY, textOn, viridis } from "../core/colours.js";
 import { attr, h, s } from "./dom.js";
 import { createPicture } from "./board_picture.js";
-import { formatG } from "../maths/board_math.js";
+import { formatG } from "../core/format.js";
 
 const BAR_WIDTH = 300;
 

@@ -34,7 +34,8 @@
 import {
   analyseInSteps, BoardError, OVERSHOOT_RULES, ranges, square, validate,
 } from "../../maths/board_math.js";
-import { exactExpectedSteps, HEAT_LABELS, heatMap, pyFixed } from "../../maths/board_explorer_math.js";
+import { exactExpectedSteps, HEAT_LABELS, heatMap } from "../../maths/board_explorer_math.js";
+import { pyFixed } from "../../core/format.js";
 import { createBoardPicture } from "../../ui/heat_map_board.js";
 import { createDistributionChart } from "./chart.js";
 import { boardKey, canonical, faces, OVERSHOOT_HELP } from "../../maths/boards.js";
@@ -427,8 +428,8 @@ function exactWords(/** @type {any} */ answer) {
 /** The explorer's page: the controls, the readout, the message line, the pictures. */
 function layout(/** @type {Explorer} */ ex) {
   const c = ex.controls;
-  return h("div", { class: "chutes-board-explorer-root" }, [
-    h("p", { class: "chutes-board-explorer-title" }, [h("b", { text: "Board explorer" }),
+  return h("div", { class: "chutes-panel-root" }, [
+    h("p", { class: "chutes-panel-title" }, [h("b", { text: "Board explorer" }),
       ": change the board and its rules."]),
     h("div", { class: "chutes-row" }, [c.presetChoice.box, c.bonusChoice.box]),
     c.die.box, c.overshootBox,
@@ -472,7 +473,7 @@ function render(model, el) {
     show: () => show(ex),
   };
   ex.controls = { ...ruleControls(ex), ...jumpControls(ex), ...viewControls(ex) };
-  el.classList.add("chutes-explorer", "chutes-board-explorer");
+  el.classList.add("chutes-explorer", "chutes-panel", "chutes-board-explorer");
   el.append(layout(ex));
   for (const name of TRAITS) model.on(`change:${name}`, ex.show);
   ex.show();

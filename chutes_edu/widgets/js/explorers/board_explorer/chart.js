@@ -11,8 +11,9 @@
  *
  * @module board_explorer_chart
  */
-import { describeDistribution, distributionStats, niceCeiling, pyFixed, stickyEnd }
+import { describeDistribution, distributionStats, niceCeiling, stickyEnd }
   from "../../maths/board_explorer_math.js";
+import { pyFixed } from "../../core/format.js";
 import { attr, s } from "../../ui/dom.js";
 import { fixed } from "../../ui/controls.js";
 

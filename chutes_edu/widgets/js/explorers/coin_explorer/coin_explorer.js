@@ -32,9 +32,10 @@ import {
 
 export { describeConvergence } from "../../ui/convergence_chart.js";
 export {
-  checkProbability, checkSeed, checkTrials, createRandom, createSampler, expectedFlips,
+  checkProbability, checkSeed, checkTrials, createSampler, expectedFlips,
   flipsUntilHeads, logIndices, MAX_SEED, MAX_TRIALS, runningMean, runningMeanAt,
 } from "../../maths/coin_math.js";
+export { createRandom } from "../../core/random.js";
 
 /** The traits the explorer shares with Python. */
 export const TRAITS = ["p", "n_trials", "seed"];
@@ -54,8 +55,8 @@ export function coinWords(/** @type {{n: number, mean: number, half: number, exa
 /** The explorer's elements, laid out. */
 function layout(/** @type {any} */ parts) {
   const { p, n, seed, readout, message, chart, live } = parts;
-  return h("div", { class: "chutes-coin-root" }, [
-    h("p", { class: "chutes-coin-title" }, [h("b", { text: "Waiting for heads" }),
+  return h("div", { class: "chutes-panel-root" }, [
+    h("p", { class: "chutes-panel-title" }, [h("b", { text: "Waiting for heads" }),
       ": flip a coin until it shows heads; how many flips does that take on average?"]),
     p.box,
     h("div", { class: "chutes-coin-row" }, [n.box, seed.box]),
@@ -130,7 +131,7 @@ function render(model, el) {
     }
   }
 
-  el.classList.add("chutes-explorer", "chutes-coin-explorer");
+  el.classList.add("chutes-explorer", "chutes-panel", "chutes-coin-explorer");
   el.append(layout({ p, n, seed, readout, message, chart, live }));
   for (const name of TRAITS) model.on(`change:${name}`, show);
   show();

@@ -9,7 +9,8 @@
  *
  * @module design_chart
  */
-import { niceCeiling, pyFixed } from "../../maths/board_explorer_math.js";
+import { niceCeiling } from "../../maths/board_explorer_math.js";
+import { pyFixed } from "../../core/format.js";
 import { attr, s } from "../../ui/dom.js";
 import { fixed } from "../../ui/controls.js";
 

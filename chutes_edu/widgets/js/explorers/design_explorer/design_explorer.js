@@ -24,7 +24,8 @@
  *
  * @module design_explorer
  */
-import { analyseInSteps, BoardError, formatG } from "../../maths/board_math.js";
+import { analyseInSteps, BoardError } from "../../maths/board_math.js";
+import { formatG } from "../../core/format.js";
 import { createBoardPicture } from "../../ui/heat_map_board.js";
 import { HEAT_LABELS } from "../../maths/board_explorer_math.js";
 import { createDesignChart, jumpList } from "./chart.js";
@@ -289,9 +290,9 @@ function render(model, el) {
     }
   }
 
-  el.classList.add("chutes-explorer", "chutes-design-explorer");
-  const root = h("div", { class: "chutes-design-root" }, [
-    h("p", { class: "chutes-design-title" }, [h("b", { text: "Design a board" }),
+  el.classList.add("chutes-explorer", "chutes-panel", "chutes-design-explorer");
+  const root = h("div", { class: "chutes-panel-root" }, [
+    h("p", { class: "chutes-panel-title" }, [h("b", { text: "Design a board" }),
       ": choose a goal and press ", h("i", { text: "Design" }), ". The search adds ladders and " +
       "chutes; greedy and local search are quick but can miss the best design (the exhaustive " +
       "search, in Python, proves its answer best)."]),

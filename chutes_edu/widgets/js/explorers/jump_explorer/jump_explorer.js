@@ -34,7 +34,7 @@ import {
   describeJumpEffects, heatMapTitle, jumpDestinations, jumpEffectsSteps, jumpSources, jumpWords,
   nearestJump, noJumpWords, skippedWords,
 } from "../../maths/jump_math.js";
-import { pyFixed } from "../../maths/board_explorer_math.js";
+import { pyFixed } from "../../core/format.js";
 
 export {
   describeExplorer, describeJumpEffects, heatMapTitle, isSurprise, jumpDestinations, jumpEffects,
@@ -152,7 +152,7 @@ function createView(/** @type {any} */ model) {
     } });
   x.to = squareSlider({ id: `${id}-to`, label: "to square b", className: "chutes-jump-to",
     onPick: (b) => save(x, [jumpNow(x)[0], b]) });
-  x.heading = h("p", { class: "chutes-jump-title" });
+  x.heading = h("p", { class: "chutes-panel-title chutes-jump-title" });
   x.note = h("p", { class: "chutes-note" });
   x.readout = h("p", { class: "chutes-readout" });
   x.message = messageLine();
@@ -272,8 +272,8 @@ function show(/** @type {JumpView} */ x) {
 function render(model, el) {
   const x = createView(model);
   const follow = () => show(x);
-  el.classList.add("chutes-explorer", "chutes-jump-explorer");
-  el.append(h("div", { class: "chutes-jump-root" }, [
+  el.classList.add("chutes-explorer", "chutes-panel", "chutes-jump-explorer");
+  el.append(h("div", { class: "chutes-panel-root" }, [
     x.heading, x.from.box, x.to.box, x.note, x.readout, x.message.el,
     h("div", { class: "chutes-picture chutes-jump-image" }, [x.chart.svg]),
     x.live.el,

@@ -15,7 +15,7 @@
  * @module policy_picture
  */
 import { describeBoard, stickyEnd } from "../../maths/board_explorer_math.js";
-import { formatG } from "../../maths/board_math.js";
+import { formatG } from "../../core/format.js";
 import { CHUTE, hex, LADDER, SOURCE_GREY, textOn, viridis } from "../../core/colours.js";
 import { attr, s, text } from "../../ui/dom.js";
 import { centre, grid, START_WIDTH } from "../../core/geometry.js";

@@ -25,7 +25,8 @@
  *
  * @module policy_explorer
  */
-import { BoardError, formatG } from "../../maths/board_math.js";
+import { BoardError } from "../../maths/board_math.js";
+import { formatG } from "../../core/format.js";
 import { createModel } from "../../core/model.js";
 import { h } from "../../ui/dom.js";
 import { createRunner } from "../../ui/runner.js";
@@ -98,9 +99,9 @@ function* analysis({ board, exact, lean, discount }) {
 
 /** The explorer's title, then `parts`, in `el`; returns the explorer's root. */
 function layOut(/** @type {HTMLElement} */ el, /** @type {Node[]} */ parts) {
-  el.classList.add("chutes-explorer", "chutes-policy-explorer");
-  const root = h("div", { class: "chutes-policy-root" }, [
-    h("p", { class: "chutes-policy-title" }, [h("b", { text: "Aiming" }),
+  el.classList.add("chutes-explorer", "chutes-panel", "chutes-policy-explorer");
+  const root = h("div", { class: "chutes-panel-root" }, [
+    h("p", { class: "chutes-panel-title" }, [h("b", { text: "Aiming" }),
       ": choose how accurately the token moves and the discount; the value of each square and " +
       "the best target from it follow."]),
     ...parts,

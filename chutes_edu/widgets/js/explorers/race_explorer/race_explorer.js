@@ -132,9 +132,9 @@ function render(model, el) {
     }
   }
 
-  el.classList.add("chutes-explorer", "chutes-race-explorer");
-  el.append(h("div", { class: "chutes-race-root" }, [
-    h("p", { class: "chutes-race-title" }, [h("b", { text: "Race" }),
+  el.classList.add("chutes-explorer", "chutes-panel", "chutes-race-explorer");
+  el.append(h("div", { class: "chutes-panel-root" }, [
+    h("p", { class: "chutes-panel-title" }, [h("b", { text: "Race" }),
       ": put the players anywhere; who is most likely to win? Seat 1 moves first."]),
     players.box,
     h("div", { class: "chutes-race-seats" }, seats.map((seat) => seat.box)),

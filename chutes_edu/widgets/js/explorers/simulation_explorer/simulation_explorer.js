@@ -32,7 +32,9 @@
  *
  * @module simulation_explorer
  */
-import { BoardError, compileSteps, giveBack, pyRepr, solveSteps } from "../../maths/board_math.js";
+import { BoardError, compileSteps, solveSteps } from "../../maths/board_math.js";
+import { giveBack } from "../../core/solve.js";
+import { pyRepr } from "../../core/format.js";
 import { checkSeed, logIndices, MAX_SEED, runningMeanAt } from "../../maths/coin_math.js";
 import { createConvergenceChart } from "../../ui/convergence_chart.js";
 import { h } from "../../ui/dom.js";
@@ -394,7 +396,7 @@ function drawGames(/** @type {Simulation} */ sim,
 /** The explorer's page: the title, the controls, the readout, the message line, the picture. */
 function layout(/** @type {Simulation} */ sim) {
   const c = sim.controls;
-  return h("div", { class: "chutes-simulation-root" }, [
+  return h("div", { class: "chutes-panel-root" }, [
     sim.title,
     h("div", { class: "chutes-simulation-row" }, [c.n.box, c.seed.box]),
     h("div", { class: "chutes-simulation-row" }, [c.runButton, c.progressBox]),
@@ -421,11 +423,11 @@ function render(model, el) {
     readout: h("p", { class: "chutes-readout" }),
     chart: createConvergenceChart({ id, title: "Monte Carlo convergence", unit: "turns",
       what: "games", exactLabel: "exact value", capLabel: "mean with the turn cap" }),
-    title: h("p", { class: "chutes-simulation-title" }),
+    title: h("p", { class: "chutes-panel-title" }),
     show: () => show(sim),
   };
   sim.controls = controls(sim);
-  el.classList.add("chutes-explorer", "chutes-simulation-explorer");
+  el.classList.add("chutes-explorer", "chutes-panel", "chutes-simulation-explorer");
   el.append(layout(sim));
   for (const trait of TRAITS) model.on(`change:${trait}`, sim.show);
   sim.show();
