@@ -26,6 +26,7 @@ Skipped, with the reason, only where npm/node, bubblewrap or a free port on 127.
 
 from __future__ import annotations
 
+import fcntl
 import html
 import inspect
 import json
@@ -40,7 +41,9 @@ import threading
 import time
 import urllib.parse
 import uuid
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -66,7 +69,7 @@ EXERCISE = f"exercises/{next((ROOT / 'exercises').glob('01_*.ipynb')).name}"
 CHP_VERSION = "5.3.0"
 PASSWORD = "chutes-and-ladders-" + uuid.uuid4().hex[:8]
 BRANCH = "main"
-DEADLINE = 900  # seconds for the whole class, hub start to hub stop: the test is bounded
+DEADLINE = 1800  # seconds for the whole class, hub start to hub stop: a hang guard (a loaded machine)
 REQUEST_TIMEOUT = 120
 CELL_TIMEOUT = 180
 TEACHER_FIX = "Errata from your teacher"
@@ -130,6 +133,45 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@contextmanager
+def cache_lock(cache: Path) -> Iterator[None]:
+    """One installer of a cache folder at a time: the hub tests on either pytest worker and
+    `make test`'s install ahead of them (tests/hub_caches.py, in the background while lint runs)
+    wait for each other instead of installing the same thing twice. Released when the holder
+    ends, however it ends (flock)."""
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    with open(cache.parent / f".{cache.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def install_cache(cache: Path, ready: Path, what: str,
+                  commands: Callable[[Path], list[list[str]]]) -> None:
+    """Install ``what`` into the cache folder ``cache`` unless ``ready`` (a file in it) exists:
+    ``commands(partial)`` run into a folder of this process's own, renamed to ``cache`` once they
+    all succeed, so that no one ever sees half an install; one installer at a time
+    (``cache_lock``). Where they fail or time out, the test is skipped with the reason."""
+    with cache_lock(cache):
+        if ready.exists():
+            return
+        partial = cache.with_name(cache.name + f".partial-{os.getpid()}")
+        shutil.rmtree(partial, ignore_errors=True)
+        partial.mkdir(parents=True)
+        try:
+            for command in commands(partial):
+                done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+                if done.returncode != 0:
+                    shutil.rmtree(partial, ignore_errors=True)
+                    pytest.skip(f"could not install {what}:\n{done.stderr[-1500:]}")
+        except subprocess.TimeoutExpired:
+            shutil.rmtree(partial, ignore_errors=True)
+            pytest.skip(f"installing {what} timed out (is its registry reachable?)")
+        if not cache.exists():
+            partial.rename(cache)
+        else:
+            shutil.rmtree(partial, ignore_errors=True)
+
+
 def _configurable_http_proxy() -> str:
     """configurable-http-proxy from PATH, or from npm into a cache folder under the venv."""
     found = shutil.which("configurable-http-proxy")
@@ -140,24 +182,9 @@ def _configurable_http_proxy() -> str:
         pytest.skip("npm/node not found: configurable-http-proxy cannot be installed")
     cache = Path(sys.prefix) / "share" / "chutes-hub-test" / f"configurable-http-proxy-{CHP_VERSION}"
     binary = cache / "node_modules" / ".bin" / "configurable-http-proxy"
-    if not binary.exists():
-        partial = cache.with_name(cache.name + f".partial-{os.getpid()}")
-        shutil.rmtree(partial, ignore_errors=True)
-        partial.mkdir(parents=True)
-        try:
-            done = subprocess.run([npm, "install", "--prefix", str(partial), "--no-audit", "--no-fund",
-                                   "--no-save", "--loglevel=error",
-                                   f"configurable-http-proxy@{CHP_VERSION}"],
-                                  capture_output=True, text=True, timeout=300)
-        except subprocess.TimeoutExpired:
-            pytest.skip("npm install configurable-http-proxy timed out (is the npm registry reachable?)")
-        if done.returncode != 0:
-            shutil.rmtree(partial, ignore_errors=True)
-            pytest.skip(f"npm could not install configurable-http-proxy:\n{done.stderr[-1500:]}")
-        if not cache.exists():
-            partial.rename(cache)
-        else:
-            shutil.rmtree(partial, ignore_errors=True)
+    install_cache(cache, binary, "configurable-http-proxy (npm)", lambda partial: [
+        [npm, "install", "--prefix", str(partial), "--no-audit", "--no-fund", "--no-save",
+         "--loglevel=error", f"configurable-http-proxy@{CHP_VERSION}"]])
     return str(binary)
 
 
@@ -927,3 +954,29 @@ def test_a_pod_hides_other_servers_tokens_and_homes(tmp_path: Path) -> None:
     finally:
         ada_server.kill()
         ada_server.wait(timeout=30)
+
+
+HOLDER = """import fcntl, pathlib, sys, time
+lock = open(sys.argv[1], "w")
+fcntl.flock(lock, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(1)                          # an install under way
+pathlib.Path(sys.argv[2]).write_text("installed")
+"""
+
+
+def test_a_cache_waits_for_the_install_under_way(tmp_path: Path) -> None:
+    """`make test` installs the caches in the background (tests/hub_caches.py): a hub test that
+    starts meanwhile must wait for that install (cache_lock), not install again beside it."""
+    cache = tmp_path / "share" / "some-cache"
+    cache.parent.mkdir(parents=True)
+    done = tmp_path / "installed"
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(cache.parent / f".{cache.name}.lock"),
+                               str(done)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with cache_lock(cache):
+            assert done.read_text() == "installed"     # we got in only after the install
+    finally:
+        holder.kill()
+        holder.wait(timeout=60)

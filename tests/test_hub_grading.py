@@ -71,6 +71,7 @@ from tests.test_hub import (
     _failures,
     _free_port,
     _version,
+    install_cache,
 )
 
 psutil = pytest.importorskip("psutil")
@@ -161,25 +162,11 @@ def _ngshare_python() -> str:
 
     cache = Path(sys.prefix) / "share" / "chutes-hub-test" / "ngshare-0.6.0"
     python = cache / "bin" / "python"
-    if not python.exists():
-        partial = cache.with_name(cache.name + f".partial-{os.getpid()}")
-        shutil.rmtree(partial, ignore_errors=True)
-        try:
-            subprocess.run([sys.executable, "-m", "venv", str(partial)], check=True, timeout=300,
-                           capture_output=True)
-            done = subprocess.run([str(partial / "bin" / "python"), "-m", "pip", "install", "--quiet",
-                                   "--disable-pip-version-check", *NGSHARE_ENVIRONMENT,
-                                   f"jupyterhub=={version('jupyterhub')}"],
-                                  capture_output=True, text=True, timeout=600)
-        except subprocess.TimeoutExpired:
-            pytest.skip("installing ngshare's environment timed out (is PyPI reachable?)")
-        if done.returncode != 0:
-            shutil.rmtree(partial, ignore_errors=True)
-            pytest.skip(f"pip could not install ngshare's environment:\n{done.stderr[-1500:]}")
-        if not cache.exists():
-            partial.rename(cache)
-        else:
-            shutil.rmtree(partial, ignore_errors=True)
+    install_cache(cache, python, "ngshare's environment (pip)", lambda partial: [
+        [sys.executable, "-m", "venv", str(partial)],
+        [str(partial / "bin" / "python"), "-m", "pip", "install", "--quiet",
+         "--disable-pip-version-check", *NGSHARE_ENVIRONMENT,
+         f"jupyterhub=={version('jupyterhub')}"]])
     return str(python)
 
 
@@ -192,23 +179,11 @@ def _ngshare_exchange() -> Path:
     hub/README.md, section 6), into a cache folder under the venv that the servers put first on
     their PYTHONPATH (and its bin/, with ngshare-course-management, on their PATH)."""
     cache = Path(sys.prefix) / "share" / "chutes-hub-test" / "ngshare-exchange-0.5.3"
-    if not (cache / "ngshare_exchange" / "__init__.py").exists():
-        partial = cache.with_name(cache.name + f".partial-{os.getpid()}")
-        shutil.rmtree(partial, ignore_errors=True)
-        try:
-            done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                                   "--disable-pip-version-check", "--target", str(partial),
-                                   *NGSHARE_CLIENT], capture_output=True, text=True, timeout=600)
-        except subprocess.TimeoutExpired:
-            pytest.skip("installing ngshare-exchange timed out (is PyPI reachable?)")
-        if done.returncode != 0:
-            shutil.rmtree(partial, ignore_errors=True)
-            pytest.skip(f"pip could not install ngshare-exchange:\n{done.stderr[-1500:]}")
-        if not cache.exists():
-            # the console script's shebang names this venv's Python, not the folder: safe to move
-            partial.rename(cache)
-        else:
-            shutil.rmtree(partial, ignore_errors=True)
+    # (the console script's shebang names this venv's Python, not the folder: safe to move)
+    install_cache(cache, cache / "ngshare_exchange" / "__init__.py", "ngshare-exchange (pip)",
+                  lambda partial: [[sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                                    "--disable-pip-version-check", "--target", str(partial),
+                                    *NGSHARE_CLIENT]])
     return cache
 
 

@@ -44,7 +44,7 @@ _ONE_PIXEL_PNG = base64.b64decode(
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 ARTIFACTS = ROOT / "tests" / "artifacts"
-PAGE_TIMEOUT = 30_000     # ms for a page, its maths and its widgets
+PAGE_TIMEOUT = 180_000    # ms, a hang guard for a page, its maths and its widgets on a busy machine
 # The pages IBM's engine audits too (it takes seconds per long page, axe a fraction of one): the
 # front page, a lesson with a live board editor, an exercise set, its worked solutions, the
 # playground and the accessibility page.

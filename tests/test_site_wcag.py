@@ -43,7 +43,7 @@ def _requirements() -> str | None:
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(_requirements() is not None, reason=str(_requirements()))]
 
-PAGE_TIMEOUT = 60_000
+PAGE_TIMEOUT = 180_000    # ms, a hang guard: long pages on a busy machine
 # Long pages with many formulas and outputs (a phone's width).
 PHONE_PAGES = ["lessons/04_fundamental_matrix.html", "lessons/06_game_length.html",
                "lessons/11_long_run.html", "lessons/12_design_a_board.html",
