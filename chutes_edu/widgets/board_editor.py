@@ -10,7 +10,7 @@ and built into one module by esbuild (:mod:`chutes_edu.widgets._front_end`). On 
 page computes, with
 ``js/maths/board_math.js`` (the library's maths in JavaScript, held equal to it to :math:`10^{-9}`
 by
-``tests/js/board_math.test.mjs`` and ``tests/test_board_math_js.py`` on hundreds of boards):
+``tests/js/board_math.test.mjs`` and ``tests/test_js_parity.py`` on hundreds of boards):
 
 - the expected number of turns :math:`t_s` to finish from every square, the solution of
   :math:`(I - Q)\,t = \mathbf 1` over the transient squares (bonus rolls folded into one turn, as

@@ -1,11 +1,10 @@
 // The aimed game's maths in the page against the Python library (node --test tests/js/).
 //
-// The fixtures come from tools/policy_math_fixtures.py (their path is in POLICY_MATH_FIXTURES;
-// tests/test_policy_math_js.py writes them and runs this file). Without that variable only the
-// tests that need no library answers run: the known answers of LosAlfajores (2021), the
-// step-by-step forms' slices and the properties of the fewest-turns policy.
+// The library's answers come from tools/fixtures/policy_math.py; ./support.mjs loads them
+// (tests/test_js_parity.py runs this file with them, and `node --test` alone makes them). Besides
+// them: the known answers of LosAlfajores (2021), the step-by-step forms' slices and the properties
+// of the fewest-turns policy.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import { BoardError } from "../../chutes_edu/widgets/js/maths/board_math.js";
@@ -13,11 +12,9 @@ import {
   aimLandings, aimTable, checkAccuracy, DEFAULT_ACCURACY, optimalPolicy, optimalPolicySteps,
   policyAnalysisSteps, policyExpectedTurns, run, sliderAccuracy, valueIteration,
 } from "../../chutes_edu/widgets/js/maths/policy_math.js";
+import { assertAllClose, loadFixtures } from "./support.mjs";
 
-const TOLERANCE = 1e-9;
-const path = process.env.POLICY_MATH_FIXTURES;
-const fixtures = path ? JSON.parse(readFileSync(path, "utf8")) : null;
-const skip = fixtures ? false : "POLICY_MATH_FIXTURES is not set (tests/test_policy_math_js.py sets it)";
+const { fixtures, skip } = loadFixtures("policy_math");
 
 /** The board of LosAlfajores (2021), as chutes_edu.AIMING_GAME_2021 writes it in JSON. */
 const AIMING_GAME_2021 = {
@@ -33,19 +30,6 @@ const MILTON_BRADLEY_1943 = {
     [16, 6], [47, 26], [49, 11], [56, 53], [62, 19], [64, 60], [87, 24], [93, 73], [95, 75],
     [98, 78]],
 };
-
-/** Equal to 1e-9 relative (or exactly, for 0 and infinities; null stands for Infinity). */
-function assertClose(actual, expected, what) {
-  const want = expected ?? Infinity;
-  if (actual === want) return;
-  assert.ok(Math.abs(actual - want) <= TOLERANCE * Math.abs(want),
-    `${what}: ${actual} against the library's ${want}`);
-}
-
-function assertAllClose(actual, expected, what) {
-  assert.equal(actual.length, expected.length, `${what}: length`);
-  for (let i = 0; i < expected.length; i += 1) assertClose(actual[i], expected[i], `${what}[${i}]`);
-}
 
 describe("the library's numbers", { skip }, () => {
   test("where aimed moves land", () => {
