@@ -201,6 +201,8 @@ def test_policy_math_fixtures_hold_at_least_300_inputs_per_function(
         assert len(data[key]) >= 300, key
     assert any(None in item["turns"] for item in data["expected"])     # policies that never end
     assert len(data["refusals"]) >= 25
+    # the tie band's edge, both ways: rivals inside it (the first wins) and outside (the best wins)
+    assert len(data["ties"]) >= 200 and {t["best"] for t in data["ties"]} == {0, 1, 2}
 
 
 @pytest.mark.xdist_group("js-race_board")

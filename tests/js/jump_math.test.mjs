@@ -90,6 +90,19 @@ describe("the library's numbers", { skip }, () => {
     assert.ok(fixtures.words.length - ties >= 50, `${ties} near ties of ${fixtures.words.length}`);
   });
 
+  test("the heat map's best and worst jump against a rival at the tie band's edges", () => {
+    // The library names the first of the smallest float (nanargmin); the page counts rivals
+    // within its band (1e-11 of the baseline) as equal. An exact float tie names the first on
+    // both sides, a rival better by 3 bands or more the rival (tools/fixtures/jump_math.py).
+    assert.ok(fixtures.tie_edges.length >= 40);
+    for (const [i, item] of fixtures.tie_edges.entries()) {
+      const effects = Float64Array.from(item.effects, (v) => v ?? Number.NaN);
+      assert.equal(describeJumpEffects({ n: item.n, effects, baseline: item.baseline }, item.title),
+        item.alt, `edge ${i}: ${item.kind}, rival ${item.gap} bands away, baseline ${item.baseline}`);
+    }
+    assert.deepEqual(new Set(fixtures.tie_edges.map((item) => item.gap)), new Set([0, -1, 3, 100, 1e6]));
+  });
+
   test("min_length refused in the library's words", () => {
     assert.ok(fixtures.refusals.length >= 5);
     for (const { board, min_length: minLength, message } of fixtures.refusals) {

@@ -9,7 +9,7 @@ import { describe, test } from "node:test";
 
 import { BoardError } from "../../chutes_edu/widgets/js/maths/board_math.js";
 import {
-  aimLandings, aimTable, checkAccuracy, DEFAULT_ACCURACY, optimalPolicy, optimalPolicySteps,
+  aimLandings, aimTable, checkAccuracy, DEFAULT_ACCURACY, firstBest, optimalPolicy, optimalPolicySteps,
   policyAnalysisSteps, policyExpectedTurns, run, sliderAccuracy, valueIteration,
 } from "../../chutes_edu/widgets/js/maths/policy_math.js";
 import { assertAllClose, loadFixtures } from "./support.mjs";
@@ -71,6 +71,16 @@ describe("the library's numbers", { skip }, () => {
       assertAllClose(got.expectedTurns, turns, `board ${i}: expected turns`);
       assert.equal(got.iterations, iterations, `board ${i}: rounds`);
     }
+  });
+
+  test("equally good targets: the library's tie band, decided the same way at its edge's last bit", () => {
+    assert.ok(fixtures.ties.length >= 200);
+    const picked = new Set();
+    for (const [i, { q, largest, best }] of fixtures.ties.entries()) {
+      assert.equal(firstBest(Float64Array.from(q), 0, q.length, largest), best, `row ${i}: ${q}`);
+      picked.add(best);
+    }
+    assert.deepEqual([...picked].sort(), [0, 1, 2]);       // rivals inside and outside the band
   });
 
   test("refusals in the library's words", () => {
