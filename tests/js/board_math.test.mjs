@@ -23,6 +23,7 @@ import {
   turnDistribution,
   validate,
 } from "../../chutes_edu/widgets/js/maths/board_math.js";
+import { SLOW_BOARDS, weighted } from "./boards.mjs";
 import { assertAllClose, assertClose, loadFixtures, REL } from "./support.mjs";
 
 const { fixtures, skip } = loadFixtures("board_math");
@@ -430,22 +431,8 @@ describe("the audits' boards, known answers", () => {
 });
 
 describe("the analysis in steps never holds the page for long", () => {
-  /** `count` long chutes on a board of `size` squares: sources spread over the top half, each
-   * back to one of the first tenth of the squares. */
-  const longChutes = (/** @type {number} */ size, /** @type {number} */ count, extra = {}) => ({
-    size, die: 6, overshoot: "stay", bonus_roll: null, traps: [], ...extra,
-    jumps: Array.from({ length: count }, (_, i) => [
-      Math.floor(size / 2) + Math.floor((i * (size / 2 - 1)) / count),
-      (i * 37) % Math.floor(size / 10)]),
-  });
-  const weighted = Array.from({ length: 1000 }, (_, i) => 1 + (i % 3));
   const boards = {
-    "1000 squares, die 1000": { size: 1000, die: 1000 },
-    "1000 squares, die 1000, bounce": { size: 1000, die: 1000, overshoot: "bounce" },
-    "1000 squares, die 6, 200 long chutes": longChutes(1000, 200),
-    "1000 squares, die 1000, 200 long chutes, bonus roll 7":
-      longChutes(1000, 200, { die: 1000, bonus_roll: 7 }),
-    "1000 squares, 1000 weighted faces, 200 long chutes": longChutes(1000, 200, { die: weighted }),
+    ...SLOW_BOARDS,
     "1000 squares, 13 weighted faces, bounce":
       { size: 1000, die: weighted.slice(0, 13), overshoot: "bounce" },
     "the die-2 board of 4,194,341.56 turns":
