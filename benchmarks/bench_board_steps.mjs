@@ -9,25 +9,9 @@
 //
 // Usage: node benchmarks/bench_board_steps.mjs
 import { analyseInSteps } from "../chutes_edu/widgets/js/maths/board_math.js";
+import { SLOW_BOARDS as boards } from "../tests/js/boards.mjs";
 
 const GOAL_MS = 25;
-
-/** `count` long chutes on a board of `size` squares (as tests/js/board_math.test.mjs draws them). */
-const longChutes = (size, count, extra = {}) => ({
-  size, die: 6, overshoot: "stay", bonus_roll: null, traps: [], ...extra,
-  jumps: Array.from({ length: count }, (_, i) => [
-    Math.floor(size / 2) + Math.floor((i * (size / 2 - 1)) / count),
-    (i * 37) % Math.floor(size / 10)]),
-});
-const weighted = Array.from({ length: 1000 }, (_, i) => 1 + (i % 3));
-const boards = {
-  "1000 squares, die 1000": { size: 1000, die: 1000 },
-  "1000 squares, die 1000, bounce": { size: 1000, die: 1000, overshoot: "bounce" },
-  "1000 squares, die 6, 200 long chutes": longChutes(1000, 200),
-  "1000 squares, die 1000, 200 long chutes, bonus roll 7":
-    longChutes(1000, 200, { die: 1000, bonus_roll: 7 }),
-  "1000 squares, 1000 weighted faces, 200 long chutes": longChutes(1000, 200, { die: weighted }),
-};
 
 /** The time (ms) of each step of one run. */
 function timed(board) {

@@ -40,10 +40,10 @@ pytestmark = pytest.mark.skipif(NODE is None, reason="node is not on PATH")
 
 _SCRIPT = """
 import { readFileSync } from "node:fs";
-import { logIndices, runningMeanAt } from "%(js)s/coin_math.js";
-import { describeConvergence } from "%(js)s/convergence_chart.js";
-import { cappedMean } from "%(js)s/simulation_math.js";
-import { cappedRunning, simulationWords } from "%(js)s/simulation_explorer.js";
+import { logIndices, runningMeanAt } from "%(js)s/maths/coin_math.js";
+import { describeConvergence } from "%(js)s/ui/convergence_chart.js";
+import { cappedMean } from "%(js)s/maths/simulation_math.js";
+import { cappedRunning, simulationWords } from "%(js)s/explorers/simulation_explorer/simulation_explorer.js";
 
 const cases = JSON.parse(readFileSync(0, "utf-8"));
 const out = cases.map(({ turns: list, exact, cap }) => {
@@ -120,8 +120,8 @@ def test_the_page_says_what_the_library_says() -> None:
 
 
 _SEED_SCRIPT = """
-import { newSeed } from "%(js)s/simulation_explorer.js";
-import { MAX_SEED } from "%(js)s/coin_math.js";
+import { newSeed } from "%(js)s/explorers/simulation_explorer/simulation_explorer.js";
+import { MAX_SEED } from "%(js)s/maths/coin_math.js";
 const at = (x) => () => x;                 // a source that always gives x
 const below1 = 1 - Number.EPSILON / 2;     // the largest number Math.random can give
 const out = { max: MAX_SEED, cases: [] };

@@ -5,9 +5,9 @@ without building the site.
   (issue 38: the formula box's example was exercise 1.2's answer). The old example is typed too,
   to show that the test sees an example that is an answer.
 - Each box's form text shows the examples of its kind.
-- Node's runner runs tests/js/answers.test.mjs: arithmetic where a number is wanted, a number
-  read off an explorer judged at the precision typed (or told the digits it needs), an exact
-  fraction refusing a decimal with a message.
+- tests/js/answers.test.mjs (Node's runner; tests/test_js_parity.py runs it with every suite):
+  arithmetic where a number is wanted, a number read off an explorer judged at the precision
+  typed (or told the digits it needs), an exact fraction refusing a decimal with a message.
 """
 
 from __future__ import annotations
@@ -100,10 +100,3 @@ def test_a_code_exercise_names_its_notebook_and_how_to_open_it():
     assert "<code>make lab</code>" in note and "Binder" in note and "JupyterHub" in note
     assert "<a " not in note               # no address given: no link, only how to open it
 
-
-def test_node_suite():
-    assert NODE is not None
-    done = subprocess.run([NODE, "--test", "tests/js/answers.test.mjs"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    assert "# fail 0" in done.stdout and "# pass 0" not in done.stdout, done.stdout[-2000:]

@@ -7,8 +7,8 @@ runner that computes in chunks of a few milliseconds, so that the page is never 
 edit cancels the work of the last), put together by ``js/explorers/board_editor/board_editor.js``
 and built into one module by esbuild (:mod:`chutes_edu.widgets._front_end`). On every edit the page
 computes, with ``js/maths/board_math.js`` (the library's maths in JavaScript, held equal to it to
-:math:`10^{-9}` by ``tests/js/board_math.test.mjs`` and ``tests/test_board_math_js.py`` on hundreds
-of boards):
+:math:`10^{-9}` by ``tests/js/board_math.test.mjs`` and ``tests/test_js_parity.py`` on hundreds of
+boards):
 
 - the expected number of turns :math:`t_s` to finish from every square, the solution of
   :math:`(I - Q)\,t = \mathbf 1` over the transient squares (bonus rolls folded into one turn, as

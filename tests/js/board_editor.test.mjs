@@ -1,5 +1,5 @@
 // The board editor's state logic, words and geometry (chutes_edu/widgets/js/explorers/board_editor/board_editor.js), with
-// no DOM: node --test tests/js/ (tests/test_board_math_js.py runs it). What needs the Python library
+// no DOM: node --test tests/js/ (tests/test_js_parity.py runs it). What needs the Python library
 // (the refusals' words against Board's, the geometry against square_center) is in
 // tests/test_board_editor.py, which drives this module through Node.
 import assert from "node:assert/strict";

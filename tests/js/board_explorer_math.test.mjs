@@ -1,12 +1,10 @@
 // The board explorer's maths in the page against the Python library (node --test tests/js/).
 //
-// The fixtures come from tools/board_explorer_math_fixtures.py (their path is in
-// BOARD_EXPLORER_MATH_FIXTURES; tests/test_board_explorer_math_js.py writes them and runs this
-// file). Without that variable only the tests that need no library answers run: known answers
-// and properties (visits sum to the expected length; the distribution after k turns sums to 1
-// and its final entry is P(T <= k) from the pmf).
+// The library's answers come from tools/fixtures/board_explorer_math.py; ./support.mjs loads them
+// (tests/test_js_parity.py runs this file with them, and `node --test` alone makes them). Besides
+// them: known answers and properties (visits sum to the expected length; the distribution after k
+// turns sums to 1 and its final entry is P(T <= k) from the pmf).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import {
@@ -17,12 +15,9 @@ import {
   heatMap, HEAT_LABELS, niceCeiling, squareDistribution, stickyEnd,
 } from "../../chutes_edu/widgets/js/maths/board_explorer_math.js";
 import { pyFixed } from "../../chutes_edu/widgets/js/core/format.js";
+import { assertAllClose, assertClose, loadFixtures } from "./support.mjs";
 
-const TOLERANCE = 1e-9;
-const path = process.env.BOARD_EXPLORER_MATH_FIXTURES;
-const fixtures = path ? JSON.parse(readFileSync(path, "utf8")) : null;
-const skip = fixtures ? false
-  : "BOARD_EXPLORER_MATH_FIXTURES is not set (tests/test_board_explorer_math_js.py sets it)";
+const { fixtures, skip } = loadFixtures("board_explorer_math");
 
 const JUMPS_1943 = [[1, 38], [4, 14], [9, 31], [16, 6], [21, 42], [28, 84], [36, 44], [47, 26],
   [49, 11], [51, 67], [56, 53], [62, 19], [64, 60], [71, 91], [80, 100], [87, 24], [93, 73],
@@ -32,14 +27,7 @@ const BOARD_1943 = { size: 100, die: 6, overshoot: "stay", bonus_roll: null, jum
 
 /** Probabilities: to 1e-9 relative, or 1e-15 absolute where the library's is below 1e-6 (the
  * page steps turn by turn, the library multiplies matrix powers: the roundings differ). */
-function assertProbabilities(actual, expected, what) {
-  assert.equal(actual.length, expected.length, `${what}: length`);
-  for (let i = 0; i < expected.length; i += 1) {
-    const err = Math.abs(actual[i] - expected[i]);
-    const ok = expected[i] >= 1e-6 ? err <= TOLERANCE * expected[i] : err <= 1e-15;
-    assert.ok(ok, `${what}[${i}]: ${actual[i]} against the library's ${expected[i]}`);
-  }
-}
+const PROBABILITIES = { abs: 1e-15 };
 
 describe("the library's numbers", { skip }, () => {
   test("expected visits from the start: fundamental_matrix(board)[0]", () => {
@@ -49,11 +37,7 @@ describe("the library's numbers", { skip }, () => {
       // Visits near zero are differences of rounded numbers in the library too: relative to the
       // largest entry there.
       const scale = Math.max(...item.visits);
-      for (let s = 0; s < visits.length; s += 1) {
-        const err = Math.abs(visits[s] - item.visits[s]);
-        assert.ok(err <= TOLERANCE * Math.max(Math.abs(item.visits[s]), 1e-6 * scale),
-          `board ${i}, square ${s}: ${visits[s]} against the library's ${item.visits[s]}`);
-      }
+      assertAllClose(visits, item.visits, `board ${i}, visits`, { abs: 1e-9 * 1e-6 * scale });
       assert.equal(visits.length, item.board.size);
     }
   });
@@ -61,8 +45,8 @@ describe("the library's numbers", { skip }, () => {
   test("where the token is after k turns: square_distribution(board, k)", () => {
     assert.ok(fixtures.boards.length >= 300);
     for (const [i, item] of fixtures.boards.entries()) {
-      assertProbabilities(squareDistribution(item.board, item.turns), item.after,
-        `board ${i}, after ${item.turns} turns`);
+      assertAllClose(squareDistribution(item.board, item.turns), item.after,
+        `board ${i}, after ${item.turns} turns`, PROBABILITIES);
     }
   });
 
@@ -82,7 +66,7 @@ describe("the library's numbers", { skip }, () => {
       let shown = null;
       for (const [j, item] of run.entries()) {
         const stats = distributionStats(item.pmf);
-        assert.ok(Math.abs(stats.mean - item.mean) <= TOLERANCE * item.mean, `run ${i}.${j} mean`);
+        assertClose(stats.mean, item.mean, `run ${i}.${j} mean`);
         assert.equal(stats.median, item.median, `run ${i}.${j} median`);
         assert.equal(stats.mode, item.mode, `run ${i}.${j} mode`);
         shown = stickyEnd(shown, stats.needed, true);

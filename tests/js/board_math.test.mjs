@@ -1,10 +1,8 @@
 // The JavaScript board maths against the Python library (node --test tests/js/).
 //
-// The fixtures come from tools/board_math_fixtures.py (their path is in BOARD_MATH_FIXTURES;
-// tests/test_board_math_js.py writes them and runs this file). Without that variable only the
-// tests that need no library answers run.
+// The library's answers come from tools/fixtures/board_math.py; ./support.mjs loads them
+// (tests/test_js_parity.py runs this file with them, and `node --test` alone makes them).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import {
@@ -25,23 +23,12 @@ import {
   validate,
 } from "../../chutes_edu/widgets/js/maths/board_math.js";
 import { pyRepr } from "../../chutes_edu/widgets/js/core/format.js";
+import { SLOW_BOARDS, weighted } from "./boards.mjs";
+import { assertAllClose, assertClose, loadFixtures, REL } from "./support.mjs";
 
-const TOLERANCE = 1e-9;
-const path = process.env.BOARD_MATH_FIXTURES;
-const fixtures = path ? JSON.parse(readFileSync(path, "utf8")) : null;
-const skip = fixtures ? false : "BOARD_MATH_FIXTURES is not set (tests/test_board_math_js.py sets it)";
+const { fixtures, skip } = loadFixtures("board_math");
 
-/** Relative closeness for expected turns (exact 0 on the absorbing squares). */
-function assertRelative(actual, expected, what) {
-  assert.equal(actual.length, expected.length, `${what}: length`);
-  for (let i = 0; i < expected.length; i += 1) {
-    const err = Math.abs(actual[i] - expected[i]);
-    assert.ok(err <= TOLERANCE * Math.abs(expected[i]) || actual[i] === expected[i],
-      `${what}[${i}]: ${actual[i]} against the library's ${expected[i]}`);
-  }
-}
-
-/** pmfs equal to 1e-9 at every k (missing entries are 0), in total mass, and in length up to
+/** pmfs equal to 1e-9 absolute at every k (probabilities: at most 1) (missing entries are 0), in total mass, and in length up to
  * entries below the tail. */
 function assertPmf(actual, expected, tail, what) {
   const length = Math.max(actual.length, expected.length);
@@ -52,14 +39,14 @@ function assertPmf(actual, expected, tail, what) {
     const e = expected[k] ?? 0;
     sumA += a;
     sumE += e;
-    assert.ok(Math.abs(a - e) <= TOLERANCE, `${what}: P(T = ${k}) = ${a} against ${e}`);
+    assertClose(a, e, `${what}: P(T = ${k})`, { abs: REL });
     if (k >= Math.min(actual.length, expected.length)) {
       assert.ok(a < tail && e < tail, `${what}: the lengths ${actual.length} and ` +
         `${expected.length} differ by an entry above the tail at k = ${k}`);
     }
   }
-  assert.ok(Math.abs(sumA - sumE) <= TOLERANCE, `${what}: total mass ${sumA} against ${sumE}`);
-  assert.ok(1 - sumA < TOLERANCE, `${what}: total mass ${sumA}`);
+  assertClose(sumA, sumE, `${what}: total mass`, { abs: REL });
+  assert.ok(1 - sumA < REL, `${what}: total mass ${sumA}`);
 }
 
 /** The mode, allowing a float tie: the library's mode and ours must be equally likely. */
@@ -74,12 +61,12 @@ describe("valid boards match the library", { skip }, () => {
     test(`${item.label}: ${item.repr}`, () => {
       const board = item.board;
       assert.equal(validate(board), null);
-      assertRelative(expectedTurns(board), item.expected, "expected turns");
+      assertAllClose(expectedTurns(board), item.expected, "expected turns");
       const pmf = turnDistribution(board);
       assertPmf(pmf, item.pmf, fixtures.tail, "pmf");
 
       const summary = lengthSummary(pmf, { shortest: shortestGame(board) });
-      assert.ok(Math.abs(summary.mean - item.mean) <= TOLERANCE * item.mean, "mean");
+      assertClose(summary.mean, item.mean, "mean");
       assert.equal(summary.median, item.median, "median");
       assertMode(summary.mode, item);
       assert.equal(summary.shortest, item.shortest, "shortest game");
@@ -88,7 +75,7 @@ describe("valid boards match the library", { skip }, () => {
 
       const edge = firstMoverEdge(board);
       if (item.edge === null) assert.equal(edge, null, "no race with traps");
-      else assert.ok(Math.abs(edge - item.edge) <= TOLERANCE, `edge ${edge} against ${item.edge}`);
+      else assertClose(edge, item.edge, "edge", { abs: REL });      // an edge is near 0: absolute
 
       if (item.other_start) {
         const { start } = item.other_start;
@@ -149,15 +136,14 @@ describe("the audits' big and slow boards match the library", { skip }, () => {
   for (const item of fixtures?.expected_only ?? []) {
     test(`${item.label}: expected turns, and a pmf whose mean is them`, () => {
       const all = analyse(item.board);
-      assertRelative(all.expected, item.expected, "expected turns");
+      assertAllClose(all.expected, item.expected, "expected turns");
       if (all.pmf === null) {
         assert.match(all.lengthError, /^this board is too slow for the page's distribution: /);
         return;
       }
       const mass = all.pmf.reduce((sum, p) => sum + p, 0);
-      assert.ok(1 - mass < TOLERANCE, `total mass ${mass}`);
-      assert.ok(Math.abs(all.summary.mean - item.expected[0]) <= TOLERANCE * item.expected[0],
-        `mean ${all.summary.mean} against the library's expected turns ${item.expected[0]}`);
+      assert.ok(1 - mass < REL, `total mass ${mass}`);
+      assertClose(all.summary.mean, item.expected[0], "the mean against the expected turns");
     });
   }
   // Above 200 squares the library estimates the terms needed with ARPACK (tol=1e-8 on the
@@ -174,7 +160,7 @@ describe("the audits' big and slow boards match the library", { skip }, () => {
     test(`${item.label}: the library's refusal of the distribution, in its words`, () => {
       const message = refusalLine(item.message);
       const all = analyse(item.board);
-      assertRelative(all.expected, item.expected, "expected turns");
+      assertAllClose(all.expected, item.expected, "expected turns");
       assert.deepEqual({ ...all, expected: null, lengthError: null },
         { expected: null, pmf: null, summary: null, edge: null, lengthError: null });
       sameWords(all.lengthError, message, item.board.size > 200);
@@ -445,22 +431,8 @@ describe("the audits' boards, known answers", () => {
 });
 
 describe("the analysis in steps never holds the page for long", () => {
-  /** `count` long chutes on a board of `size` squares: sources spread over the top half, each
-   * back to one of the first tenth of the squares. */
-  const longChutes = (/** @type {number} */ size, /** @type {number} */ count, extra = {}) => ({
-    size, die: 6, overshoot: "stay", bonus_roll: null, traps: [], ...extra,
-    jumps: Array.from({ length: count }, (_, i) => [
-      Math.floor(size / 2) + Math.floor((i * (size / 2 - 1)) / count),
-      (i * 37) % Math.floor(size / 10)]),
-  });
-  const weighted = Array.from({ length: 1000 }, (_, i) => 1 + (i % 3));
   const boards = {
-    "1000 squares, die 1000": { size: 1000, die: 1000 },
-    "1000 squares, die 1000, bounce": { size: 1000, die: 1000, overshoot: "bounce" },
-    "1000 squares, die 6, 200 long chutes": longChutes(1000, 200),
-    "1000 squares, die 1000, 200 long chutes, bonus roll 7":
-      longChutes(1000, 200, { die: 1000, bonus_roll: 7 }),
-    "1000 squares, 1000 weighted faces, 200 long chutes": longChutes(1000, 200, { die: weighted }),
+    ...SLOW_BOARDS,
     "1000 squares, 13 weighted faces, bounce":
       { size: 1000, die: weighted.slice(0, 13), overshoot: "bounce" },
     "the die-2 board of 4,194,341.56 turns":

@@ -1,11 +1,10 @@
 // The coin-flip explorer's maths in the page against the Python library (node --test tests/js/).
 //
-// The fixtures come from tools/coin_math_fixtures.py (their path is in COIN_MATH_FIXTURES;
-// tests/test_coin_math_js.py writes them and runs this file). Without that variable only the
-// tests that need no library answers run: the simulation's own checks (the same seed gives the
-// same waits; the mean of 10^5 waits is 1/p within 4 standard errors).
+// The library's answers come from tools/fixtures/coin_math.py; ./support.mjs loads them
+// (tests/test_js_parity.py runs this file with them, and `node --test` alone makes them). Besides
+// them: the simulation's own checks (the same seed gives the same waits; the mean of 10^5 waits is
+// 1/p within 4 standard errors).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import { BoardError } from "../../chutes_edu/widgets/js/maths/board_math.js";
@@ -16,18 +15,9 @@ import {
 import { createRandom } from "../../chutes_edu/widgets/js/core/random.js";
 import { describeConvergence } from "../../chutes_edu/widgets/js/ui/convergence_chart.js";
 import { coinWords } from "../../chutes_edu/widgets/js/explorers/coin_explorer/coin_explorer.js";
+import { assertClose, loadFixtures } from "./support.mjs";
 
-const TOLERANCE = 1e-9;
-const path = process.env.COIN_MATH_FIXTURES;
-const fixtures = path ? JSON.parse(readFileSync(path, "utf8")) : null;
-const skip = fixtures ? false : "COIN_MATH_FIXTURES is not set (tests/test_coin_math_js.py sets it)";
-
-/** Equal to 1e-9 relative (or exactly, for 0 and infinities). */
-function assertClose(actual, expected, what) {
-  if (actual === expected) return;
-  assert.ok(Math.abs(actual - expected) <= TOLERANCE * Math.abs(expected),
-    `${what}: ${actual} against the library's ${expected}`);
-}
+const { fixtures, skip } = loadFixtures("coin_math");
 
 describe("the library's numbers", { skip }, () => {
   test("expected flips 1/p", () => {

@@ -1,10 +1,8 @@
 // The design explorer's maths in the page against the Python library (node --test tests/js/).
 //
-// The fixtures come from tools/design_math_fixtures.py (their path is in DESIGN_MATH_FIXTURES;
-// tests/test_design_math_js.py writes them and runs this file). Without that variable only the
-// tests that need no library answers run.
+// The library's answers come from tools/fixtures/design_math.py; ./support.mjs loads them
+// (tests/test_js_parity.py runs this file with them, and `node --test` alone makes them).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import { BoardError } from "../../chutes_edu/widgets/js/maths/board_math.js";
@@ -12,23 +10,17 @@ import { run } from "../../chutes_edu/widgets/js/core/steps.js";
 import {
   checkGoal, designBoard, designSteps, describeGoal,
 } from "../../chutes_edu/widgets/js/maths/design_math.js";
+import { assertClose, loadFixtures } from "./support.mjs";
 
-const TOLERANCE = 1e-9;
-// Fewer only for a quick look at a small fixture file (tests/test_design_math_js.py never sets it).
+// Fewer only for a quick look at a small fixture file (tests/test_js_parity.py never sets it).
 const AT_LEAST = Number(process.env.DESIGN_MATH_AT_LEAST ?? 300);
 const GOALS = ["target", "short", "long", "spread", "race"];
-const path = process.env.DESIGN_MATH_FIXTURES;
-const fixtures = path ? JSON.parse(readFileSync(path, "utf8")) : null;
-const skip = fixtures ? false : "DESIGN_MATH_FIXTURES is not set (tests/test_design_math_js.py sets it)";
+const { fixtures, skip } = loadFixtures("design_math");
+// Goal values sit near 0 (a spread, a race's edge, the distance to a target length): there 1e-9
+// absolute, as differences of rounded numbers on both sides.
+const BAND = { abs: 1e-9 };
 
 const FUNNEL = { size: 9, die: 2, overshoot: "stay", bonus_roll: null, jumps: [[5, 3]], traps: [] };
-
-/** Equal to 1e-9 relative (absolute near 0). */
-function assertClose(actual, expected, what) {
-  if (actual === expected) return;
-  assert.ok(Math.abs(actual - expected) <= TOLERANCE * Math.max(1, Math.abs(expected)),
-    `${what}: ${actual} against the library's ${expected}`);
-}
 
 /**
  * The library's lines with the same words and the same numbers to the last digit written, give
@@ -74,15 +66,15 @@ function checkDesign(fixture, n) {
     assert.equal(got.added.length, fixture.added.length, `${what}: how many jumps`);
   }
   got.steps.forEach((s, i) => {
-    assertClose(s.value, fixture.steps[i].value, `${what}: step ${i} value`);
-    assertClose(s.mean, fixture.steps[i].mean, `${what}: step ${i} mean`);
+    assertClose(s.value, fixture.steps[i].value, `${what}: step ${i} value`, BAND);
+    assertClose(s.mean, fixture.steps[i].mean, `${what}: step ${i} mean`, BAND);
   });
   for (const [mine, theirs] of [["value", "value"], ["mean", "mean"], ["exactMean", "exact_mean"],
     ["originalValue", "original_value"], ["originalMean", "original_mean"]]) {
-    assertClose(got[mine], fixture[theirs], `${what}: ${theirs}`);
+    assertClose(got[mine], fixture[theirs], `${what}: ${theirs}`, BAND);
   }
   if (fixture.exact_value === null) assert.equal(got.exactValue, null, what);
-  else assertClose(got.exactValue, fixture.exact_value, `${what}: exact value`);
+  else assertClose(got.exactValue, fixture.exact_value, `${what}: exact value`, BAND);
   assert.equal(got.provenOptimal, fixture.proven_optimal, `${what}: proven`);
   if (same) assert.equal(got.priced, fixture.priced, `${what}: designs priced`);
   return same;

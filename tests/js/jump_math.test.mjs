@@ -1,10 +1,8 @@
 // The jump explorer's maths in the page against the Python library (node --test tests/js/).
 //
-// The fixtures come from tools/jump_math_fixtures.py (their path is in JUMP_MATH_FIXTURES;
-// tests/test_jump_math_js.py writes them and runs this file). Without that variable only the
-// tests that need no library answers run.
+// The library's answers come from tools/fixtures/jump_math.py; ./support.mjs loads them
+// (tests/test_js_parity.py runs this file with them, and `node --test` alone makes them).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import { BoardError, expectedTurns } from "../../chutes_edu/widgets/js/maths/board_math.js";
@@ -13,11 +11,9 @@ import {
   describeExplorer, describeJumpEffects, isSurprise, jumpDestinations, jumpEffects,
   jumpEffectsSteps, jumpSources, jumpWords, nearestJump, skippedWords,
 } from "../../chutes_edu/widgets/js/maths/jump_math.js";
+import { assertClose, loadFixtures } from "./support.mjs";
 
-const TOLERANCE = 1e-9;
-const path = process.env.JUMP_MATH_FIXTURES;
-const fixtures = path ? JSON.parse(readFileSync(path, "utf8")) : null;
-const skip = fixtures ? false : "JUMP_MATH_FIXTURES is not set (tests/test_jump_math_js.py sets it)";
+const { fixtures, skip } = loadFixtures("jump_math");
 
 const MB1943 = {
   size: 100, die: 6, overshoot: "stay", bonus_roll: null, traps: [],
@@ -25,13 +21,6 @@ const MB1943 = {
     [51, 67], [56, 53], [62, 19], [64, 60], [71, 91], [80, 100], [87, 24], [93, 73], [95, 75],
     [98, 78]],
 };
-
-/** Equal to 1e-9 relative (or exactly, for 0). */
-function assertClose(actual, expected, what) {
-  if (actual === expected) return;
-  assert.ok(Math.abs(actual - expected) <= TOLERANCE * Math.abs(expected),
-    `${what}: ${actual} against the library's ${expected}`);
-}
 
 describe("the library's numbers", { skip }, () => {
   test("the add-a-jump sweep on at least 300 boards: the same candidates and prices", () => {
@@ -100,6 +89,19 @@ describe("the library's numbers", { skip }, () => {
       assert.equal(skippedWords(item.board.size, item.min_length), item.skipped, what);
     }
     assert.ok(fixtures.words.length - ties >= 50, `${ties} near ties of ${fixtures.words.length}`);
+  });
+
+  test("the heat map's best and worst jump against a rival at the tie band's edges", () => {
+    // The library names the first of the smallest float (nanargmin); the page counts rivals
+    // within its band (1e-11 of the baseline) as equal. An exact float tie names the first on
+    // both sides, a rival better by 3 bands or more the rival (tools/fixtures/jump_math.py).
+    assert.ok(fixtures.tie_edges.length >= 40);
+    for (const [i, item] of fixtures.tie_edges.entries()) {
+      const effects = Float64Array.from(item.effects, (v) => v ?? Number.NaN);
+      assert.equal(describeJumpEffects({ n: item.n, effects, baseline: item.baseline }, item.title),
+        item.alt, `edge ${i}: ${item.kind}, rival ${item.gap} bands away, baseline ${item.baseline}`);
+    }
+    assert.deepEqual(new Set(fixtures.tie_edges.map((item) => item.gap)), new Set([0, -1, 3, 100, 1e6]));
   });
 
   test("min_length refused in the library's words", () => {

@@ -1,24 +1,21 @@
 // The aimed game's maths in the page against the Python library (node --test tests/js/).
 //
-// The fixtures come from tools/policy_math_fixtures.py (their path is in POLICY_MATH_FIXTURES;
-// tests/test_policy_math_js.py writes them and runs this file). Without that variable only the
-// tests that need no library answers run: the known answers of LosAlfajores (2021), the
-// step-by-step forms' slices and the properties of the fewest-turns policy.
+// The library's answers come from tools/fixtures/policy_math.py; ./support.mjs loads them
+// (tests/test_js_parity.py runs this file with them, and `node --test` alone makes them). Besides
+// them: the known answers of LosAlfajores (2021), the step-by-step forms' slices and the properties
+// of the fewest-turns policy.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import { BoardError } from "../../chutes_edu/widgets/js/maths/board_math.js";
 import {
-  aimLandings, aimTable, checkAccuracy, DEFAULT_ACCURACY, optimalPolicy, optimalPolicySteps,
-  policyAnalysisSteps, policyExpectedTurns, sliderAccuracy, valueIteration,
+  aimLandings, aimTable, checkAccuracy, DEFAULT_ACCURACY, firstBest, optimalPolicy,
+  optimalPolicySteps, policyAnalysisSteps, policyExpectedTurns, sliderAccuracy, valueIteration,
 } from "../../chutes_edu/widgets/js/maths/policy_math.js";
 import { run } from "../../chutes_edu/widgets/js/core/steps.js";
+import { assertAllClose, loadFixtures } from "./support.mjs";
 
-const TOLERANCE = 1e-9;
-const path = process.env.POLICY_MATH_FIXTURES;
-const fixtures = path ? JSON.parse(readFileSync(path, "utf8")) : null;
-const skip = fixtures ? false : "POLICY_MATH_FIXTURES is not set (tests/test_policy_math_js.py sets it)";
+const { fixtures, skip } = loadFixtures("policy_math");
 
 /** The board of LosAlfajores (2021), as chutes_edu.AIMING_GAME_2021 writes it in JSON. */
 const AIMING_GAME_2021 = {
@@ -34,19 +31,6 @@ const MILTON_BRADLEY_1943 = {
     [16, 6], [47, 26], [49, 11], [56, 53], [62, 19], [64, 60], [87, 24], [93, 73], [95, 75],
     [98, 78]],
 };
-
-/** Equal to 1e-9 relative (or exactly, for 0 and infinities; null stands for Infinity). */
-function assertClose(actual, expected, what) {
-  const want = expected ?? Infinity;
-  if (actual === want) return;
-  assert.ok(Math.abs(actual - want) <= TOLERANCE * Math.abs(want),
-    `${what}: ${actual} against the library's ${want}`);
-}
-
-function assertAllClose(actual, expected, what) {
-  assert.equal(actual.length, expected.length, `${what}: length`);
-  for (let i = 0; i < expected.length; i += 1) assertClose(actual[i], expected[i], `${what}[${i}]`);
-}
 
 describe("the library's numbers", { skip }, () => {
   test("where aimed moves land", () => {
@@ -88,6 +72,16 @@ describe("the library's numbers", { skip }, () => {
       assertAllClose(got.expectedTurns, turns, `board ${i}: expected turns`);
       assert.equal(got.iterations, iterations, `board ${i}: rounds`);
     }
+  });
+
+  test("equally good targets: the library's tie band, decided the same way at its edge's last bit", () => {
+    assert.ok(fixtures.ties.length >= 200);
+    const picked = new Set();
+    for (const [i, { q, largest, best }] of fixtures.ties.entries()) {
+      assert.equal(firstBest(Float64Array.from(q), 0, q.length, largest), best, `row ${i}: ${q}`);
+      picked.add(best);
+    }
+    assert.deepEqual([...picked].sort(), [0, 1, 2]);       // rivals inside and outside the band
   });
 
   test("refusals in the library's words", () => {

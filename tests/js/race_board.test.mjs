@@ -1,20 +1,17 @@
 // The race explorer's board picture in the page against the Python library (node --test
 // tests/js/): its text alternative is draw_board's description with the tokens.
 //
-// The fixtures come from tools/race_board_fixtures.py (their path is in RACE_BOARD_FIXTURES;
-// tests/test_race_board_js.py writes them and runs this file). Without that variable only the
-// tests that need no library answers run: known answers and properties of where the tokens sit.
+// The library's answers come from tools/fixtures/race_board.py; ./support.mjs loads them
+// (tests/test_js_parity.py runs this file with them, and `node --test` alone makes them). Besides
+// them: known answers and properties of where the tokens sit.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import { centre, START_WIDTH } from "../../chutes_edu/widgets/js/core/geometry.js";
 import { describeRaceBoard, tokenPlaces } from "../../chutes_edu/widgets/js/explorers/race_explorer/board.js";
+import { loadFixtures } from "./support.mjs";
 
-const path = process.env.RACE_BOARD_FIXTURES;
-const fixtures = path ? JSON.parse(readFileSync(path, "utf8")) : null;
-const skip = fixtures ? false
-  : "RACE_BOARD_FIXTURES is not set (tests/test_race_board_js.py sets it)";
+const { fixtures, skip } = loadFixtures("race_board");
 
 const JUMPS_1943 = [[1, 38], [4, 14], [9, 31], [16, 6], [21, 42], [28, 84], [36, 44], [47, 26],
   [49, 11], [51, 67], [56, 53], [62, 19], [64, 60], [71, 91], [80, 100], [87, 24], [93, 73],

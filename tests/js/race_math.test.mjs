@@ -1,10 +1,8 @@
 // The race explorer's maths in the page against the Python library (node --test tests/js/).
 //
-// The fixtures come from tools/race_math_fixtures.py (their path is in RACE_MATH_FIXTURES;
-// tests/test_race_math_js.py writes them and runs this file). Without that variable only the
-// tests that need no library answers run.
+// The library's answers come from tools/fixtures/race_math.py; ./support.mjs loads them
+// (tests/test_js_parity.py runs this file with them, and `node --test` alone makes them).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import { BoardError } from "../../chutes_edu/widgets/js/maths/board_math.js";
@@ -12,20 +10,11 @@ import {
   checkPositions, createRace, winProbabilities, winsFromDistributions,
 } from "../../chutes_edu/widgets/js/maths/race_math.js";
 import { raceWords } from "../../chutes_edu/widgets/js/explorers/race_explorer/race_explorer.js";
+import { assertClose, loadFixtures } from "./support.mjs";
 
-const TOLERANCE = 1e-9;
-const path = process.env.RACE_MATH_FIXTURES;
-const fixtures = path ? JSON.parse(readFileSync(path, "utf8")) : null;
-const skip = fixtures ? false : "RACE_MATH_FIXTURES is not set (tests/test_race_math_js.py sets it)";
+const { fixtures, skip } = loadFixtures("race_math");
 
 const SMALL = { size: 10, die: 6, overshoot: "stay", bonus_roll: null, jumps: [[3, 7]], traps: [] };
-
-/** Equal to 1e-9 relative (or exactly, for 0). */
-function assertClose(actual, expected, what) {
-  if (actual === expected) return;
-  assert.ok(Math.abs(actual - expected) <= TOLERANCE * Math.abs(expected),
-    `${what}: ${actual} against the library's ${expected}`);
-}
 
 describe("the library's numbers", { skip }, () => {
   test("each seat's chance of winning, on at least 300 races", () => {

@@ -1,22 +1,18 @@
 // The page's simulation of the game against the Python library (node --test tests/js/).
 //
-// The fixtures come from tools/simulation_math_fixtures.py (their path is in
-// SIMULATION_MATH_FIXTURES; tests/test_simulation_math_js.py writes them and runs this file).
-// Without that variable only the tests that need no library answers run.
+// The library's answers come from tools/fixtures/simulation_math.py; ./support.mjs loads them
+// (tests/test_js_parity.py runs this file with them, and `node --test` alone makes them).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import { BoardError, expectedTurns } from "../../chutes_edu/widgets/js/maths/board_math.js";
 import {
   cappedMean, checkGames, MAX_GAMES, simulateGames, simulateInSteps,
 } from "../../chutes_edu/widgets/js/maths/simulation_math.js";
+import { assertClose, loadFixtures } from "./support.mjs";
 
 const GAMES = 100_000;
-const path = process.env.SIMULATION_MATH_FIXTURES;
-const fixtures = path ? JSON.parse(readFileSync(path, "utf8")) : null;
-const skip = fixtures ? false : "SIMULATION_MATH_FIXTURES is not set " +
-  "(tests/test_simulation_math_js.py sets it)";
+const { fixtures, skip } = loadFixtures("simulation_math");
 
 const SMALL = { size: 10, die: 6, overshoot: "stay", bonus_roll: null, jumps: [[3, 7]], traps: [] };
 
@@ -48,7 +44,7 @@ describe("the library's numbers", { skip }, () => {
     assert.ok(fixtures.capped.length >= 300);
     for (const { turns, cap, mean } of fixtures.capped) {
       const got = cappedMean(turns, cap);
-      assert.ok(Math.abs(got - mean) <= 1e-9 * Math.abs(mean), `${got} against ${mean}`);
+      assertClose(got, mean, "capped mean");
     }
   });
 

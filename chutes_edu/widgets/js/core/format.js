@@ -112,7 +112,7 @@ export function formatG(x, precision = 6) {
  * engine with newer Unicode data (Node 20.20: ICU 78, Unicode 17.0) reads them as printable;
  * with older data the engine escapes them too. Found by comparing Python 3.11's
  * `str.isprintable` with Node's `\p{...}` classes on every code point (no code point differs the
- * other way); `tests/test_board_math_js.py` repeats that comparison on the whole of Unicode.
+ * other way); `tests/test_js_parity.py` repeats that comparison on the whole of Unicode.
  */
 const NEWER_THAN_UNICODE_14 = (
   "88f 897 c5c cdc cf3 ece 1acf-1add 1ae0-1aeb 1b4e-1b4f 1b7f 1c89-1c8a 20c1 2427-2429 2b96 " +

@@ -208,9 +208,11 @@ export function aimLandings(board, square, target) {
 
 /**
  * The best target (0-based) of square s from q[s * m ..], the smallest among near ties (the
- * library's `_first_best`).
+ * library's `_first_best`: the same relative 1e-12 band, computed in the same float operations,
+ * so both sides decide a rival on the band's edge the same way; tests/js/policy_math.test.mjs
+ * holds them to it at the edge's last bit).
  */
-function firstBest(/** @type {Float64Array} */ q, /** @type {number} */ s, /** @type {number} */ m,
+export function firstBest(/** @type {Float64Array} */ q, /** @type {number} */ s, /** @type {number} */ m,
   /** @type {boolean} */ largest) {
   let best = q[s * m];
   for (let t = 1; t < m; t += 1) {
