@@ -5,27 +5,44 @@
 
 What it writes, into ``--out`` (default ``_build/pdf``):
 
-- ``course.pdf``: the start page, then each lesson followed by its exercise set (and, with
-  ``--solutions`` or ``SOLUTIONS=1``, its worked solutions with their rubrics: a teacher's copy), in
-  the order of the website, each beginning on a new page;
+- ``course.pdf``, the whole course: the start page, then each lesson followed by its exercise set
+  (and, with ``--solutions`` or ``SOLUTIONS=1``, its worked solutions with their rubrics: a
+  teacher's copy), in the order of the website, then the maths toolbox, the glossary, the sources
+  and the index, with the page number of every place an index entry names; each chapter begins on
+  a new page;
 - one PDF per lesson, exercise set (and solutions), named like its page:
   ``lessons/01_waiting_for_heads.pdf``, ``exercises/01_exercises_waiting_for_heads.pdf``, ...
+  (the start page and the reference pages only when ``--only`` names them, e.g.
+  ``--only lessons/glossary``).
 
 How: the pages of the offline website (``make site``), as they are, are put together in one HTML
 page (``<site>/_print/course.html``, or one per chapter, removed when done: the site is left as it
 was), which Debian's Chromium opens from disk
 and prints (Playwright's ``page.pdf`` with ``tagged=True`` and ``outline=True``). One HTML page per
 PDF keeps one structure tree and one outline, which merging PDFs would not. Each chapter's ids are
-given the chapter's name as a prefix, so that a link from one chapter to another becomes a link
-inside the PDF; a link to a page the PDF leaves out becomes plain text. Before printing, the page
-waits until MathJax has typeset every formula, the board editor has drawn its board, and every
-picture has loaded; the site's print stylesheet (``book/static/course.css``) hides the navigation,
-wraps code and its output at the margin, and starts each chapter on a new page; a display formula
-wider than the page is scaled down to fit (CSS ``zoom``) rather than cut, and the printing stops
-if anything would still reach past the margin. On paper MathJax draws with its SVG output: its
-CommonHTML output draws symbols as CSS generated content, which Chromium leaves out of the
+given the chapter's name as a prefix, so that a link from one chapter to another (a lesson's link
+to the toolbox or to a term of the glossary) becomes a link inside the PDF; a link to a page the
+PDF leaves out becomes plain text. Every hint (``<details>``) is printed open. Before printing, the
+page waits until MathJax has typeset every formula, the board editor has drawn its board, and
+every picture has loaded; the site's print stylesheet (``book/static/course.css``) hides the
+navigation, wraps code and its output at the margin, keeps a code cell with its output (the line
+that makes an explorer with the explorer), and starts each chapter on a new page; a display
+formula wider than the page is scaled down to fit (CSS ``zoom``) rather than cut, and the printing
+stops if anything would still reach past the margin. On paper MathJax draws with its SVG output:
+its CommonHTML output draws symbols as CSS generated content, which Chromium leaves out of the
 structure tree, whereas an SVG formula labelled with its words (written out from its MathML:
-``G(z) = E[z^T]``) becomes a ``Figure`` with that ``/Alt``.
+``G(z) = E[z^T]``) becomes a ``Figure`` with that ``/Alt``. The same words are drawn over the
+formula as transparent text, squeezed to its width and ``aria-hidden`` (Chromium leaves them out
+of the structure tree: a screen reader reads the ``/Alt`` once), so that the text layer holds them
+too: ``pdftotext``, a search or a copy finds "with probability p (a fair coin has p = 1/2)".
+
+The index's page numbers: Chromium has no CSS ``target-counter()``, so ``course.pdf`` is printed
+twice. Chromium writes a named destination (``/Dests``) for every target of a link inside the
+PDF; the first print's destinations give each place the index links to its page, the numbers are
+written into the page already open (after each place, "p. 123", a link too), and it is printed
+again, until the numbers read back are those written (:data:`MAX_INDEX_PRINTS`; the index is the
+last chapter, so its numbers move no page before it and the second print settles them). The
+second print costs one more ``page.pdf`` of the open page, not another load and typesetting.
 
 After printing, pikepdf sets what a reader's software shows and reads: the title (the document's
 title, shown as the window's title: ``/ViewerPreferences /DisplayDocTitle``), the language
@@ -407,7 +424,7 @@ _PAGE_NUMBERS = """([id, places]) => {
       const target = link.getAttribute('href').slice(1);
       const page = places[target];
       if (!page) { missing.push(target); continue; }
-      const words = ` p.\u00a0${page}`;
+      const words = `p.\u00a0${page}`;
       let after = link.nextElementSibling;
       if (after && after.matches('span.course-index-place')) after = after.nextElementSibling;
       if (after && after.matches('a.course-index-page')) {
@@ -420,7 +437,7 @@ _PAGE_NUMBERS = """([id, places]) => {
       number.textContent = words;
       const before = (link.nextElementSibling && link.nextElementSibling.matches(
         'span.course-index-place')) ? link.nextElementSibling : link;
-      before.after(number);
+      before.after(' ', number);
       changed += 1;
     }
   }

@@ -1,7 +1,8 @@
 """The course on paper (``make pdf``, book/pdf.py): tagged PDFs printed by Chromium from the website.
 
 The website built once for the site's tests (tests/conftest.py) is printed as ``make pdf`` prints
-it: ``course.pdf`` (the start page, every lesson and exercise set) and, through the same command
+it: ``course.pdf`` (the start page, every lesson and exercise set, the toolbox, the glossary, the
+sources and the index) and, through the same command
 line, two chapters' own PDFs (a lesson with a live board editor, and a set's worked solutions as
 ``SOLUTIONS=1`` prints them), not all thirty-seven: the loop is the same for each. Then, read back
 with pikepdf and pypdf:
@@ -13,7 +14,14 @@ with pikepdf and pypdf:
 - bookmarks: one per chapter, in the course's order, with each chapter's sections under it, in
   the headings' own words; each chapter begins on a new page;
 - the text holds the numbers the library computes (the 1943 board's expected length), the page
-  numbers, the solutions' rubrics, and no raw TeX, test or solution plumbing, or "Loading widget".
+  numbers, the solutions' rubrics, and no raw TeX, test or solution plumbing, or "Loading widget";
+- the whole course (course.pdf read once, in pypdf's layout mode): the reference pages are
+  chapters, every link of a lesson or exercise set to the toolbox or the glossary is a link inside
+  the PDF to a page of that chapter, the text holds a formula's words, a hint's text and a glossary
+  term's definition, every page number of the index is the page its place is on, no page is empty
+  and none ends with the code of an explorer printed on the next page. Each ``check_*`` below takes
+  a :class:`Course`, so that it can be run on any PDF printed like course.pdf: on the course.pdf
+  printed before these were built, each of them fails.
 
 What this does not check (ACCESSIBILITY.md): conformance to PDF/UA, for which no validator is
 available here, and the reading order of every page.
