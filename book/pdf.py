@@ -60,6 +60,7 @@ import posixpath
 import re
 import shutil
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,7 +77,7 @@ PRINT_DIR = "_print"            # under the site: one folder down, like lessons/
 MATHJAX_SCREEN, MATHJAX_PAPER = "tex-chtml.js", "tex-svg.js"    # in _static/vendor/mathjax/
 PAGE_TIMEOUT = 180_000          # ms for a page to load, typeset and draw
 INDEX = "genindex"              # the site's index (Sphinx's page), course.pdf's last chapter
-MAX_INDEX_PRINTS = 3            # prints of course.pdf to settle the index's page numbers (2 do)
+MAX_INDEX_PRINTS = 3            # prints of course.pdf at most to settle the index's numbers (2 do)
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}          # mm
 MARGIN = {"top": 18.0, "bottom": 18.0, "left": 16.0, "right": 16.0}  # mm
@@ -520,20 +521,23 @@ class Printer:
 
 
     @staticmethod
-    def _number_the_index(page: Any, out: Path, print_it: Any) -> None:
+    def _number_the_index(page: Any, out: Path, print_it: Callable[[], None]) -> None:
         """Write into the index the page number of each place it links to, as the PDF just
         printed has it, and print again, until the numbers are those of the PDF (the index is
         the last chapter: its numbers move no page before it, so a second print settles them)."""
-        for _ in range(MAX_INDEX_PRINTS):
+        prints = 1
+        while True:
             numbers = page.evaluate(_PAGE_NUMBERS, [Chapter(INDEX).key, destinations(out)])
             if numbers["missing"]:
                 raise PdfError(f"{out.name}: the index links to places the PDF has no "
                                f"destination for: {', '.join(numbers['missing'][:5])}")
             if not numbers["changed"]:
                 return
+            if prints == MAX_INDEX_PRINTS:
+                raise PdfError(f"{out.name}: the index's page numbers still moved after "
+                               f"{prints} prints")
             print_it()
-        raise PdfError(f"{out.name}: the index's page numbers still moved after "
-                       f"{MAX_INDEX_PRINTS} prints")
+            prints += 1
 
 
 def finish(path: Path, *, title: str, headings: list[tuple[int, str]], lang: str = "en") -> None:
