@@ -5,27 +5,44 @@
 
 What it writes, into ``--out`` (default ``_build/pdf``):
 
-- ``course.pdf``: the start page, then each lesson followed by its exercise set (and, with
-  ``--solutions`` or ``SOLUTIONS=1``, its worked solutions with their rubrics: a teacher's copy), in
-  the order of the website, each beginning on a new page;
+- ``course.pdf``, the whole course: the start page, then each lesson followed by its exercise set
+  (and, with ``--solutions`` or ``SOLUTIONS=1``, its worked solutions with their rubrics: a
+  teacher's copy), in the order of the website, then the maths toolbox, the glossary, the sources
+  and the index, with the page number of every place an index entry names; each chapter begins on
+  a new page;
 - one PDF per lesson, exercise set (and solutions), named like its page:
   ``lessons/01_waiting_for_heads.pdf``, ``exercises/01_exercises_waiting_for_heads.pdf``, ...
+  (the start page and the reference pages only when ``--only`` names them, e.g.
+  ``--only lessons/glossary``).
 
 How: the pages of the offline website (``make site``), as they are, are put together in one HTML
 page (``<site>/_print/course.html``, or one per chapter, removed when done: the site is left as it
 was), which Debian's Chromium opens from disk
 and prints (Playwright's ``page.pdf`` with ``tagged=True`` and ``outline=True``). One HTML page per
 PDF keeps one structure tree and one outline, which merging PDFs would not. Each chapter's ids are
-given the chapter's name as a prefix, so that a link from one chapter to another becomes a link
-inside the PDF; a link to a page the PDF leaves out becomes plain text. Before printing, the page
-waits until MathJax has typeset every formula, the board editor has drawn its board, and every
-picture has loaded; the site's print stylesheet (``book/static/course.css``) hides the navigation,
-wraps code and its output at the margin, and starts each chapter on a new page; a display formula
-wider than the page is scaled down to fit (CSS ``zoom``) rather than cut, and the printing stops
-if anything would still reach past the margin. On paper MathJax draws with its SVG output: its
-CommonHTML output draws symbols as CSS generated content, which Chromium leaves out of the
+given the chapter's name as a prefix, so that a link from one chapter to another (a lesson's link
+to the toolbox or to a term of the glossary) becomes a link inside the PDF; a link to a page the
+PDF leaves out becomes plain text. Every hint (``<details>``) is printed open. Before printing, the
+page waits until MathJax has typeset every formula, the board editor has drawn its board, and
+every picture has loaded; the site's print stylesheet (``book/static/course.css``) hides the
+navigation, wraps code and its output at the margin, keeps a code cell with its output (the line
+that makes an explorer with the explorer), and starts each chapter on a new page; a display
+formula wider than the page is scaled down to fit (CSS ``zoom``) rather than cut, and the printing
+stops if anything would still reach past the margin. On paper MathJax draws with its SVG output:
+its CommonHTML output draws symbols as CSS generated content, which Chromium leaves out of the
 structure tree, whereas an SVG formula labelled with its words (written out from its MathML:
-``G(z) = E[z^T]``) becomes a ``Figure`` with that ``/Alt``.
+``G(z) = E[z^T]``) becomes a ``Figure`` with that ``/Alt``. The same words are drawn over the
+formula as transparent text, squeezed to its width and ``aria-hidden`` (Chromium leaves them out
+of the structure tree: a screen reader reads the ``/Alt`` once), so that the text layer holds them
+too: ``pdftotext``, a search or a copy finds "with probability p (a fair coin has p = 1/2)".
+
+The index's page numbers: Chromium has no CSS ``target-counter()``, so ``course.pdf`` is printed
+twice. Chromium writes a named destination (``/Dests``) for every target of a link inside the
+PDF; the first print's destinations give each place the index links to its page, the numbers are
+written into the page already open (after each place, "p. 123", a link too), and it is printed
+again, until the numbers read back are those written (:data:`MAX_INDEX_PRINTS`; the index is the
+last chapter, so its numbers move no page before it and the second print settles them). The
+second print costs one more ``page.pdf`` of the open page, not another load and typesetting.
 
 After printing, pikepdf sets what a reader's software shows and reads: the title (the document's
 title, shown as the window's title: ``/ViewerPreferences /DisplayDocTitle``), the language
@@ -43,6 +60,7 @@ import posixpath
 import re
 import shutil
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,6 +76,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 PRINT_DIR = "_print"            # under the site: one folder down, like lessons/ and exercises/
 MATHJAX_SCREEN, MATHJAX_PAPER = "tex-chtml.js", "tex-svg.js"    # in _static/vendor/mathjax/
 PAGE_TIMEOUT = 180_000          # ms for a page to load, typeset and draw
+INDEX = "genindex"              # the site's index (Sphinx's page), course.pdf's last chapter
+MAX_INDEX_PRINTS = 3            # prints of course.pdf at most to settle the index's numbers (2 do)
+
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}          # mm
 MARGIN = {"top": 18.0, "bottom": 18.0, "left": 16.0, "right": 16.0}  # mm
 AUTHOR = "the chutes_edu authors"
@@ -110,8 +131,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def reference_pages() -> list[str]:
+    """course.pdf's last chapters: the maths toolbox, the glossary, the sources and the index.
+    Like the start page, they are no handout of their own unless ``--only`` names them (the index's
+    page numbers are course.pdf's)."""
+    from chutes_edu.course import GLOSSARY, SOURCES, TOOLBOX
+
+    return [*(path.with_suffix("").as_posix() for path in (TOOLBOX, GLOSSARY, SOURCES)), INDEX]
+
+
 def chapters(site: Path, *, solutions: bool) -> list[Chapter]:
-    """The start page, then each lesson, its exercise set and (``solutions``) its solutions."""
+    """The start page, then each lesson, its exercise set and (``solutions``) its solutions, then
+    the reference pages (:func:`reference_pages`), the index last."""
     from chutes_edu.course import course_lessons
 
     found = [Chapter("index")]
@@ -126,6 +157,10 @@ def chapters(site: Path, *, solutions: bool) -> list[Chapter]:
                                "solutions (SOLUTIONS=1 make site) to print them")
             elif (ROOT / path).exists():
                 raise PdfError(f"the website has no {page}.html: run `make site` again")
+    for page in reference_pages():
+        if not (site / f"{page}.html").exists():
+            raise PdfError(f"the website has no {page}.html: run `make site` again")
+        found.append(Chapter(page))
     return found
 
 
@@ -227,6 +262,8 @@ def print_page(site: Path, parts: list[Chapter], title: str, name: str) -> Path:
                                "lxml")
         article = _article(source)
         _rewrite_chapter(article, chapter, site, by_page, print_dir)
+        for hint in article.find_all("details"):      # a hint is printed open
+            hint["open"] = ""
         wrapper = soup.new_tag("div", attrs={"class": "course-chapter", "id": chapter.key})
         for child in list(article.contents):
             wrapper.append(child.extract())
@@ -320,6 +357,22 @@ _FOR_PAPER = """() => {""" + _LINEAR + """
       fitted += 1;
     }
   }
+  // Each formula's words in the text layer too (what pdftotext, a search or a copy finds): drawn
+  // transparent from the formula's start, squeezed to its width so that they never run over the
+  // words after it, and hidden from screen readers, which read the Figure's /Alt (the same words).
+  for (const container of document.querySelectorAll('mjx-container')) {
+    const svg = container.querySelector(':scope > svg');
+    const said = svg && svg.getAttribute('aria-label');
+    if (!said) continue;
+    const text = document.createElement('span');
+    text.className = 'course-formula-words';
+    text.setAttribute('aria-hidden', 'true');
+    text.textContent = said;
+    container.prepend(text);
+    const room = svg.getBoundingClientRect().width;
+    const need = text.getBoundingClientRect().width;
+    if (room > 0 && need > room) text.style.transform = `scaleX(${room / need})`;
+  }
   // What would still be cut at the margin: anything reaching past the text column (a formula's
   // or a picture's insides are measured as a whole).
   const article = document.querySelector('article.bd-article');
@@ -355,6 +408,66 @@ _HEADINGS = """() => {""" + _LINEAR + """
 }"""
 
 
+# The index on paper: after each place an entry links to, the page number it is on in course.pdf
+# (``places``: a target's id to its page, read from the printed PDF; ``id``: the index chapter's).
+# Chromium has no CSS target-counter(), hence two prints (Printer.pdf). The number is a link to the
+# place too. Returns how many numbers were written anew or changed, and the targets the PDF has no
+# place for.
+_PAGE_NUMBERS = """([id, places]) => {
+  const index = document.getElementById(id);
+  let changed = 0;
+  const missing = [];
+  for (const entry of index ? index.querySelectorAll('.genindextable li') : []) {
+    const links = [...entry.children].filter(
+      e => e.localName === 'a' && (e.getAttribute('href') || '').startsWith('#'));
+    const named = links.filter(a => a.classList.contains('course-index-place'));
+    for (const link of named.length ? named : links.slice(0, 1)) {
+      const target = link.getAttribute('href').slice(1);
+      const page = places[target];
+      if (!page) { missing.push(target); continue; }
+      const words = `p.\u00a0${page}`;
+      let after = link.nextElementSibling;
+      if (after && after.matches('span.course-index-place')) after = after.nextElementSibling;
+      if (after && after.matches('a.course-index-page')) {
+        if (after.textContent !== words) { after.textContent = words; changed += 1; }
+        continue;
+      }
+      const number = document.createElement('a');
+      number.className = 'course-index-page';
+      number.setAttribute('href', '#' + target);
+      number.textContent = words;
+      const before = (link.nextElementSibling && link.nextElementSibling.matches(
+        'span.course-index-place')) ? link.nextElementSibling : link;
+      before.after(' ', number);
+      changed += 1;
+    }
+  }
+  return {changed, missing};
+}"""
+
+
+def destinations(path: Path) -> dict[str, int]:
+    """The named destinations of a PDF Chromium printed (one per target of a link inside it: an
+    element's id): each name's page number, from 1."""
+    import pikepdf
+
+    found: dict[str, int] = {}
+    with pikepdf.open(path) as pdf:
+        number = {page.objgen: i for i, page in enumerate(pdf.pages, start=1)}
+        named: list[tuple[str, Any]] = []
+        if "/Dests" in pdf.Root:
+            named += [(str(name)[1:], dest) for name, dest in pdf.Root.Dests.items()]
+        if "/Names" in pdf.Root and "/Dests" in pdf.Root.Names:
+            named += [(str(name), dest) for name, dest in
+                      pikepdf.NameTree(pdf.Root.Names.Dests).items()]
+        for name, dest in named:
+            if isinstance(dest, pikepdf.Dictionary):
+                dest = dest.get("/D")
+            if isinstance(dest, pikepdf.Array) and len(dest) and dest[0].objgen in number:
+                found[name] = number[dest[0].objgen]
+    return found
+
+
 def _mm_to_px(mm: float) -> float:
     return mm / 25.4 * 96
 
@@ -387,16 +500,44 @@ class Printer:
                                + "; ".join(paper["cut"]))
             headings = [(int(level), str(words)) for level, words in page.evaluate(_HEADINGS)]
             out.parent.mkdir(parents=True, exist_ok=True)
-            page.pdf(path=str(out), format=self.paper.upper() if self.paper == "a4" else "Letter",
-                     tagged=True, outline=True, print_background=True,
-                     display_header_footer=True, header_template=HEADER, footer_template=FOOTER,
-                     margin={k: f"{v}mm" for k, v in MARGIN.items()})
+
+            def print_it() -> None:
+                page.pdf(path=str(out),
+                         format=self.paper.upper() if self.paper == "a4" else "Letter",
+                         tagged=True, outline=True, print_background=True,
+                         display_header_footer=True, header_template=HEADER,
+                         footer_template=FOOTER,
+                         margin={k: f"{v}mm" for k, v in MARGIN.items()})
+
+            print_it()
+            if page.evaluate(f"() => !!document.getElementById('{Chapter(INDEX).key}')"):
+                self._number_the_index(page, out, print_it)
             if errors:
                 raise PdfError(f"{html_path.name}: a script failed: {errors[0]}")
         finally:
             context.close()
         finish(out, title=title, headings=headings)
         return headings
+
+
+    @staticmethod
+    def _number_the_index(page: Any, out: Path, print_it: Callable[[], None]) -> None:
+        """Write into the index the page number of each place it links to, as the PDF just
+        printed has it, and print again, until the numbers are those of the PDF (the index is
+        the last chapter: its numbers move no page before it, so a second print settles them)."""
+        prints = 1
+        while True:
+            numbers = page.evaluate(_PAGE_NUMBERS, [Chapter(INDEX).key, destinations(out)])
+            if numbers["missing"]:
+                raise PdfError(f"{out.name}: the index links to places the PDF has no "
+                               f"destination for: {', '.join(numbers['missing'][:5])}")
+            if not numbers["changed"]:
+                return
+            if prints == MAX_INDEX_PRINTS:
+                raise PdfError(f"{out.name}: the index's page numbers still moved after "
+                               f"{prints} prints")
+            print_it()
+            prints += 1
 
 
 def finish(path: Path, *, title: str, headings: list[tuple[int, str]], lang: str = "en") -> None:
@@ -494,8 +635,9 @@ def print_pdfs(site: Path, out: Path, *, solutions: bool = False, course: bool =
     if paper not in PAPERS:
         raise PdfError(f"paper {paper!r}: choose one of {', '.join(sorted(PAPERS))}")
     every = chapters(site, solutions=solutions)
-    # the start page is course.pdf's first chapter, not a handout of its own (unless asked for)
-    wanted = ([c for c in every if c.page != "index"] if only is None
+    # the start page and the reference pages are course.pdf's, not handouts (unless asked for)
+    reference = {"index", *reference_pages()}
+    wanted = ([c for c in every if c.page not in reference] if only is None
               else [c for c in every if c.page in only])
     if only is not None and len(wanted) != len(set(only)):
         known = ", ".join(c.page for c in every)

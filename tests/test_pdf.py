@@ -1,7 +1,8 @@
 """The course on paper (``make pdf``, book/pdf.py): tagged PDFs printed by Chromium from the website.
 
 The website built once for the site's tests (tests/conftest.py) is printed as ``make pdf`` prints
-it: ``course.pdf`` (the start page, every lesson and exercise set) and, through the same command
+it: ``course.pdf`` (the start page, every lesson and exercise set, the toolbox, the glossary, the
+sources and the index) and, through the same command
 line, two chapters' own PDFs (a lesson with a live board editor, and a set's worked solutions as
 ``SOLUTIONS=1`` prints them), not all thirty-seven: the loop is the same for each. Then, read back
 with pikepdf and pypdf:
@@ -13,7 +14,14 @@ with pikepdf and pypdf:
 - bookmarks: one per chapter, in the course's order, with each chapter's sections under it, in
   the headings' own words; each chapter begins on a new page;
 - the text holds the numbers the library computes (the 1943 board's expected length), the page
-  numbers, the solutions' rubrics, and no raw TeX, test or solution plumbing, or "Loading widget".
+  numbers, the solutions' rubrics, and no raw TeX, test or solution plumbing, or "Loading widget";
+- the whole course (course.pdf read once, in pypdf's layout mode): the reference pages are
+  chapters, every link of a lesson or exercise set to the toolbox or the glossary is a link inside
+  the PDF to a page of that chapter, the text holds a formula's words, a hint's text and a glossary
+  term's definition, every page number of the index is the page its place is on, no page is empty
+  and none ends with the code of an explorer printed on the next page. Each ``check_*`` below takes
+  a :class:`Course`, so that it can be run on any PDF printed like course.pdf: on the course.pdf
+  printed before these were built, each of them fails.
 
 What this does not check (ACCESSIBILITY.md): conformance to PDF/UA, for which no validator is
 available here, and the reading order of every page.
@@ -26,6 +34,8 @@ import os
 import re
 import subprocess
 import sys
+import unicodedata
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -33,7 +43,7 @@ from typing import Any
 import pytest
 
 from chutes_edu import MILTON_BRADLEY_1943, expected_turns
-from chutes_edu.course import course_lessons
+from chutes_edu.course import GLOSSARY, SOURCES, TOOLBOX, course_lessons
 
 from . import browser
 
@@ -41,6 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PRINT_TIMEOUT = 900       # seconds for course.pdf and a chapter on a busy machine
 COURSE_TITLE = "Chutes and Ladders: a course in Markov chains"
 LESSON = "lessons/02_board_as_equations"          # a live board editor, maths, pictures
+INDEX = "genindex"                                 # the site's index: course.pdf's last chapter
 SOLUTIONS = "solutions/02_solutions_board_as_equations"
 # What a reader must never see in print.
 RAW_TEX = re.compile(r"\$\$|\\frac|\\begin\{|\\\(|\\\[|\\mathbb|\\sum")
@@ -82,9 +93,11 @@ def printed(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _chapters() -> list[str]:
-    """The pages of course.pdf, in order: the start page, each lesson and its exercise set."""
+    """The pages of course.pdf, in order: the start page, each lesson and its exercise set, the
+    toolbox, the glossary, the sources and the index."""
     return ["index", *(path.with_suffix("").as_posix() for lesson in course_lessons(ROOT)
-                       for path in (lesson.lesson, lesson.exercises) if (ROOT / path).exists())]
+                       for path in (lesson.lesson, lesson.exercises) if (ROOT / path).exists()),
+            *(path.with_suffix("").as_posix() for path in (TOOLBOX, GLOSSARY, SOURCES)), INDEX]
 
 
 class _Headings(HTMLParser):
@@ -163,13 +176,15 @@ def _figures(pdf: Any) -> list[str]:
     return alts
 
 
-def _text(path: Path, pages: range | None = None) -> list[str]:
-    """The text of each page (of ``pages``), as pypdf reads it."""
+def _text(path: Path, pages: range | None = None, *, layout: bool = False) -> list[str]:
+    """The text of each page (of ``pages``), as pypdf reads it (``layout``: in its layout mode)."""
     from pypdf import PdfReader
 
     reader = PdfReader(path)
     chosen = range(len(reader.pages)) if pages is None else pages
-    return [reader.pages[i].extract_text() for i in chosen if i < len(reader.pages)]
+    mode = "layout" if layout else "plain"
+    return [reader.pages[i].extract_text(extraction_mode=mode) for i in chosen
+            if i < len(reader.pages)]
 
 
 def _assert_accessible(path: Path, title: str) -> Any:
@@ -249,6 +264,164 @@ def test_course_pdf_text_holds_the_computed_numbers_and_no_raw_tex(printed: Path
     assert f"page 1 of {len(pdf.pages)}" in pages_text[0], "no page numbers"
     assert not RAW_TEX.findall(text), sorted(set(RAW_TEX.findall(text)))
     assert not PLUMBING.findall(text), sorted(set(PLUMBING.findall(text)))
+
+
+# ------------------------------------------------------------------------------ the whole course
+# What Chromium draws on every page besides the page's own text: the title above, the number below.
+FURNITURE = re.compile(r"^\s*Chutes and Ladders: a course in Markov chains[^\n]*|page \d+ of \d+\s*$")
+
+
+@dataclass
+class Course:
+    """course.pdf read once: each page's text in the order of the page (pypdf's layout mode: in
+    its default mode a code box comes last, and a formula's words after the line), the header and
+    footer left out, ligatures and curly apostrophes undone, white space made single spaces;
+    each chapter's pages (from its bookmark to the next one's), the pages of its
+    link annotations' named destinations, and the links (page, destination's name) by page."""
+
+    text: list[str]
+    pages: dict[str, range]
+    places: dict[str, int]
+    links: list[tuple[int, str]]
+
+    def of(self, chapter: str) -> str:
+        return " ".join(self.text[i] for i in self.pages[chapter])
+
+
+def read_course(path: Path) -> Course:
+    """course.pdf (or any PDF printed like it), read for the checks below."""
+    import pikepdf
+
+    pdf = pikepdf.open(path)
+    number = {page.objgen: i for i, page in enumerate(pdf.pages)}
+    starts = [number[place[0].objgen] for _, _, place in _outline(pdf)]
+    names = _chapters()
+    pages = {name: range(start, end) for name, start, end in
+             zip(names, starts, [*starts[1:], len(pdf.pages)], strict=False)}
+    dests = pdf.Root.get("/Dests", {})
+    places = {str(name)[1:]: number[dest[0].objgen] for name, dest in dests.items()}
+    links = [(i, str(annot.Dest)[1:]) for i, page in enumerate(pdf.pages)
+             for annot in page.get("/Annots", []) if "/Dest" in annot]
+    text = [" ".join(FURNITURE.sub("", unicodedata.normalize("NFKC", page)).replace("\u2019", "'")
+                     .split()) for page in _text(path, layout=True)]
+    return Course(text, pages, places, links)
+
+
+@pytest.fixture(scope="module")
+def course(printed: Path) -> Course:
+    return read_course(printed / "course.pdf")
+
+
+def _chapter_soup(site: Path, page: str) -> Any:
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup((site / f"{page}.html").read_text(encoding="utf-8"), "lxml")
+    return soup.find("article", class_="bd-article")
+
+
+def check_reference_pages_and_links(course: Course, site: Path) -> None:
+    """The toolbox, the glossary, the sources and the index are chapters of course.pdf, and every
+    link of a lesson or an exercise set to the toolbox or the glossary is a link inside the PDF to
+    a page of that chapter (the site's links counted on its pages)."""
+    for page in ("lessons/toolbox", "lessons/glossary", "lessons/sources", INDEX):
+        assert page in course.pages and len(course.pages[page]) >= 1, (page, list(course.pages))
+    lessons = {i for page, pages in course.pages.items()
+               if page.startswith(("lessons/0", "lessons/1", "exercises/")) for i in pages}
+    for target in ("lessons/toolbox", "lessons/glossary"):
+        key = "chapter-" + target.replace("/", "-")
+        on_site = sum(len(_chapter_soup(site, page).find_all(
+            "a", href=re.compile(rf"(^|/){Path(target).name}\.html"))) for page in _chapters()
+            if page.startswith(("lessons/0", "lessons/1", "exercises/")))
+        internal = [(i, name) for i, name in course.links if i in lessons
+                    and (name == key or name.startswith(key + "--"))]
+        # a link that wraps is two annotations: at least as many as the site has
+        assert on_site > 10 and len(internal) >= on_site, (target, on_site, len(internal))
+        for _, name in internal:
+            assert course.places.get(name) in course.pages[target], (name, target)
+
+
+def check_formulas_hints_and_glossary(course: Course, site: Path) -> None:
+    """A formula's words, a hint's text and a glossary term's definition are in the text."""
+    lesson1 = course.of(_chapters()[1])
+    assert "with probability p (a fair coin has p = 1/2" in lesson1, \
+        "Lesson 1's first formulas are not in the text layer"
+    hint = _chapter_soup(site, _chapters()[2]).find("details")
+    summary = hint.find("summary").get_text(" ", strip=True)
+    first = hint.find("p").get_text(" ", strip=True).split(".")[0]
+    assert _in_order(_words(f"{summary} {first}"), course.of(_chapters()[2])), \
+        f"the hint {summary!r} is not printed with its text"
+    term = re.search(r"^### (.+)\n\n([^$*(]+)", (ROOT / GLOSSARY).read_text(encoding="utf-8"),
+                     re.M)
+    assert term is not None
+    assert _in_order(_words(f"{term[1]} {term[2]}"), course.of("lessons/glossary")), term[0]
+
+
+# An index entry's places and their page numbers: "absorbing state: Glossary p. 395, Lesson 3 —
+# Markov chains p. 60, ..." or "Hochman (2014) (Sources) p. 404".
+_PLACE = re.compile(r"(?P<place>Glossary|Sources|Toolbox|(?:Lesson|Exercises) \d+)\b"
+                    r"(?:(?! p\. \d)[^:])*? p\. (?P<page>\d+)")
+
+
+def check_index_page_numbers(course: Course) -> None:
+    """Every page number of the index is the page its place is on: a glossary term's number is
+    the glossary's page that holds the term, a lesson's a page of that lesson, a source's a page
+    of the sources."""
+    index = course.of(INDEX)
+    by_name = {"Glossary": "lessons/glossary", "Sources": "lessons/sources",
+               "Toolbox": "lessons/toolbox"}
+    by_name.update({f"{kind} {int(Path(page).name[:2])}": page for page in _chapters()
+                    for kind, folder in (("Lesson", "lessons"), ("Exercises", "exercises"))
+                    if page.startswith(folder + "/") and Path(page).name[:2].isdigit()})
+    found = list(_PLACE.finditer(index))
+    assert len(found) > 100, f"the index shows {len(found)} page numbers"
+    for match in found:
+        page = int(match["page"]) - 1
+        assert page in course.pages[by_name[match["place"]]], match[0]
+    terms = re.findall(r"^### (.+?)\s*$", (ROOT / GLOSSARY).read_text(encoding="utf-8"), re.M)
+    checked = 0
+    for term in terms:
+        entry = re.search(rf"(?<![\w-]){re.escape(term)}(?::| \(Glossary\)) ?(?:Glossary)? "
+                          rf"p\. (\d+)", index)
+        if entry is not None:
+            assert term.lower() in course.text[int(entry[1]) - 1].lower(), (term, entry[0])
+            checked += 1
+    assert checked > len(terms) / 2, f"{checked} of {len(terms)} glossary terms in the index"
+
+
+def check_no_empty_page_and_code_with_its_explorer(course: Course, site: Path) -> None:
+    """No page is empty (an empty code box), and no page ends with the line of code that makes
+    an explorer while the explorer is on the next page."""
+    empty = [i + 1 for i, text in enumerate(course.text) if not text]
+    assert not empty, f"pages with nothing on them but the header and footer: {empty}"
+    codes = set()
+    for page in _chapters():
+        for cell in _chapter_soup(site, page).select("div.cell"):
+            code, output = cell.select_one("div.cell_input pre"), cell.select_one("div.cell_output")
+            if code and output and output.select_one(".chutes-explorer-mount, .explorer-snapshot"):
+                codes.add("".join(code.get_text().split()))
+    assert len(codes) > 10, codes
+    alone = [(i + 1, code) for i, text in enumerate(course.text) for code in codes
+             if "".join(text.split()).endswith(code)]
+    assert not alone, f"code on one page, the explorer it makes on the next: {alone}"
+
+
+def test_course_pdf_has_the_toolbox_glossary_sources_and_index_linked(
+        course: Course, site: Path) -> None:
+    check_reference_pages_and_links(course, site)
+
+
+def test_course_pdf_text_holds_formulas_open_hints_and_definitions(
+        course: Course, site: Path) -> None:
+    check_formulas_hints_and_glossary(course, site)
+
+
+def test_course_index_page_numbers_are_where_the_places_are(course: Course) -> None:
+    check_index_page_numbers(course)
+
+
+def test_course_pdf_has_no_empty_page_nor_code_apart_from_its_explorer(
+        course: Course, site: Path) -> None:
+    check_no_empty_page_and_code_with_its_explorer(course, site)
 
 
 # ------------------------------------------------------------------------------ a chapter's own PDF
