@@ -495,11 +495,15 @@ def test_tied_classes_in_a_chain_give_the_exact_quasi_stationary_distribution() 
     assert tv(conds[4002], expected) < 1e-3
 
 
-def test_tied_periodic_classes_give_q_to_the_last_bit() -> None:
+def test_tied_periodic_classes_give_q_within_one_unit_in_the_last_place() -> None:
     qsd = quasi_stationary_distribution(ROOT_TWO)
     assert qsd.decay_rate == float(1 / sympy.sqrt(2)) and qsd.period == 2
     q = qsd.distribution
-    assert q[10] == float(sympy.sqrt(2) - 1) and q[11] == float(2 - sympy.sqrt(2))
+    # the shares come out of float (complex) arithmetic after the exact Perron vectors, and
+    # numpy's vector loops differ in the last bit from one CPU to another (AMD EPYC gives
+    # sqrt(2) - 1 one ulp above the nearest float): one ulp, and no more, on every machine
+    np.testing.assert_array_max_ulp(q[10:12], np.array([float(sympy.sqrt(2) - 1),
+                                                        float(2 - sympy.sqrt(2))]), maxulp=1)
     assert np.count_nonzero(q) == 2
 
 
