@@ -7,6 +7,10 @@ PYTHON ?= python3
 # Small matrices run faster on one BLAS thread, and a second one only adds noise on 2 busy cores.
 export OPENBLAS_NUM_THREADS ?= 1
 export OMP_NUM_THREADS ?= 1
+# Where the environment sets PYTHONDONTWRITEBYTECODE, every Python process (each kernel, server,
+# nbgrader step and pytest worker) compiles each of our modules again, and pytest rewrites every test
+# module again in each worker (about 6 s of CPU each): the caches go to __pycache__ (git-ignored).
+unexport PYTHONDONTWRITEBYTECODE
 VENV      := .venv
 PY        := $(VENV)/bin/python
 STAMP     := $(VENV)/.installed

@@ -23,6 +23,7 @@ Three things, each measured before it was chosen (CONTRIBUTING.md, "Running the 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -178,6 +179,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
     items.sort(key=lambda item: -_cost(item.nodeid))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Stop the Chromium this process shares among its browser tests (tests/browser.py), if any."""
+    shared = sys.modules.get("tests.browser")
+    if shared is not None:
+        shared.close_chromium()
 
 
 class _GroupsArrived:

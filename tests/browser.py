@@ -8,7 +8,8 @@ widget benchmark (benchmarks/bench_widgets.py), so that they start, drive and st
 - :func:`voila` serves a notebook (at ``/``) or a folder (``/voila/render/<path>``) on a free port
   of 127.0.0.1 and stops Voila and every kernel it started, whatever happens;
 - :func:`chromium` launches Debian's Chromium (``/usr/bin/chromium``, never ``playwright
-  install``) with the flags this closed network needs;
+  install``) with the flags this closed network needs, once per process: every use shares it, with
+  browser contexts of its own, closed after the use (:func:`close_chromium` stops it);
 - :func:`settle` waits until a page has finished drawing (widgets, maths, pictures);
 - :func:`axe_violations` runs the pinned axe-core (tests/js/package.json) on a page, and
   :func:`ace_violations` the second auditor, IBM's Equal Access engine (pinned there too);
@@ -27,6 +28,7 @@ the timeouts here are hang guards only.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import signal
@@ -182,23 +184,58 @@ def voila(target: Path, *, timeout: float = START_TIMEOUT,
             _stop(process)
 
 
+# One Playwright and one Chromium per process (each pytest-xdist worker, each benchmark), started
+# at the first use and stopped when the process ends: a launch costs Playwright's driver and
+# Chromium's browser and GPU processes about 1.5 s of CPU here, and the browser tests opened
+# about eighty, one per test or fixture. Each use gets its own browser contexts (as private as a
+# fresh browser's: no cookies, storage or cache are shared), closed when it ends.
+_SHARED: dict[str, Any] = {}
+
+
+def _shared_chromium() -> Any:
+    browser = _SHARED.get("browser")
+    if browser is not None and browser.is_connected():
+        return browser
+    if "playwright" not in _SHARED:
+        from playwright.sync_api import sync_playwright
+
+        _SHARED["playwright"] = sync_playwright().start()
+        atexit.register(close_chromium)
+    _SHARED["browser"] = _SHARED["playwright"].chromium.launch(
+        executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, timeout=60_000)
+    return _SHARED["browser"]
+
+
+def close_chromium() -> None:
+    """Stop this process's Chromium and Playwright, if :func:`chromium` started them."""
+    browser, playwright = _SHARED.pop("browser", None), _SHARED.pop("playwright", None)
+    try:
+        if browser is not None and browser.is_connected():
+            browser.close()
+    finally:
+        if playwright is not None:
+            playwright.stop()
+
+
 @contextmanager
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium under Playwright: yield the browser; close it and Playwright after.
+    """Debian's Chromium under Playwright: yield the browser, shared by every use in this process;
+    afterwards close every browser context (and so every page) opened meanwhile.
 
     Playwright's ``expect`` waits up to :data:`EXPECT_MS` from here on (its default, 5 s, is a
     wall-clock budget that a loaded machine can miss): a hang guard, not a budget."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     expect.set_options(timeout=EXPECT_MS)
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=CHROMIUM_ARGS, timeout=60_000)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    browser = _shared_chromium()
+    before = list(browser.contexts)
+    try:
+        yield browser
+    finally:
+        if browser.is_connected():
+            for context in browser.contexts:
+                if not any(context is kept for kept in before):
+                    context.close()
 
 
 # After Voila has sent the executed notebook, the widget manager draws the widgets and MathJax

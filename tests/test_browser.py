@@ -114,3 +114,19 @@ def test_every_explorer_answers_its_slider_in_a_real_browser(voila_url):
             expect(root.locator(".chutes-message").first).to_have_text("")
             root.screenshot(path=str(ARTIFACTS / f"browser_{root_class}.png"))
         assert "Traceback" not in page.content()
+
+
+def test_each_use_of_the_shared_chromium_starts_from_fresh_contexts():
+    """tests/browser.py shares one Chromium per process: what one use opens (a context with a
+    cookie, a page) is closed when the use ends, and the next use starts with none of it."""
+    with browser.chromium() as first:
+        kept = list(first.contexts)
+        context = first.new_context()
+        context.add_cookies([{"name": "left", "value": "behind", "url": "http://127.0.0.1/"}])
+        page = first.new_page()
+        assert len(first.contexts) == len(kept) + 2
+    assert context.pages == [] and page.is_closed()
+    with browser.chromium() as second:
+        assert second is first and second.is_connected()
+        assert [c for c in second.contexts if c is context] == []
+        assert second.new_context().cookies() == []
