@@ -58,8 +58,9 @@ WORKERS   ?= 2
 PARALLEL  := -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
 STAGE_LOG := $(CURDIR)/tests/artifacts/stages.txt
 STAGE     := STAGE_LOG=$(STAGE_LOG) tools/stage.sh
+TEST_SITE := $(CURDIR)/_build/test-site
 
-.PHONY: help lab lab-env teacher autograde test test-fast test-start hub-caches lint fmt front-end \
+.PHONY: help lab lab-env teacher autograde test test-fast test-start hub-caches test-site lint fmt front-end \
 	notebooks-kernels site pdf bench exercises resave student clean
 
 help:
@@ -173,6 +174,13 @@ notebooks-kernels: $(STAMP)
 test-start:
 	@mkdir -p $(dir $(STAGE_LOG)) && rm -f $(STAGE_LOG)
 
+# The website the site's tests share (tests/site_build.py), built afresh in the background while lint
+# runs, mostly on the core mypy leaves idle; a test that needs it sooner waits for it.
+test-site: $(STAMP)
+	@mkdir -p $(dir $(STAGE_LOG)) $(dir $(TEST_SITE)) && rm -rf $(TEST_SITE)
+	@($(STAGE) "set-up: the website for the tests (in the background)" $(PY) -m tests.site_build \
+		$(TEST_SITE) > $(dir $(STAGE_LOG))site_build.log 2>&1 &)
+
 # The hub tests' caches (configurable-http-proxy, ngshare's environment and client; a minute or more
 # of installs at a fresh clone's first run) go in in the background while lint runs: a hub test
 # that starts before they are in waits for them (tests/hub_caches.py). Its stage line comes when done.
@@ -181,9 +189,10 @@ hub-caches: $(STAMP)
 	@($(STAGE) "set-up: the hub tests' caches (in the background)" $(PY) -m tests.hub_caches \
 		> $(dir $(STAGE_LOG))hub_caches.log 2>&1 &)
 
-test: test-start hub-caches lint $(TEST_NPM)
+test: test-start hub-caches test-site lint $(TEST_NPM)
 	@$(STAGE) "tests: pytest on $(WORKERS) workers (notebooks also under $(KERNELS))" \
-		$(PY) -m pytest $(PARALLEL) --openblas-kernels "$(KERNELS)" --durations=10; status=$$?; \
+		env CHUTES_TEST_SITE=$(TEST_SITE) $(PY) -m pytest $(PARALLEL) --openblas-kernels "$(KERNELS)" \
+		--durations=10; status=$$?; \
 		echo; echo "make test, stage by stage (wall seconds):"; cat $(STAGE_LOG); exit $$status
 
 # While you work: everything but the browser, server and build tests and the other BLAS kernels

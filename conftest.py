@@ -12,10 +12,9 @@ Three things, each measured before it was chosen (CONTRIBUTING.md, "Running the 
    instead of waiting in line.
 2. **Work that shares a costly set-up stays on one worker** (pytest-xdist's ``--dist loadgroup``):
    every test that uses a module- or class-scoped fixture (a running Voila, JupyterHub or
-   Chromium, an nbgrader course) is grouped with its module, every test that uses a session
-   fixture of tests/conftest.py (the built website, shared by three modules) with the others that
-   use it, and the cells of one notebook copy with each other (they share a kernel). The rest goes
-   wherever a core is free.
+   Chromium, an nbgrader course) is grouped with its module, and the cells of one notebook copy
+   with each other (they share a kernel). The rest goes wherever a core is free: the built website
+   too, which the workers share (tests/site_build.py builds it once for them all).
 3. **The long groups start first**: the suite is ordered by what each group costs (``_COST``,
    seconds measured with ``--durations``), so no worker is left with a long group at the end.
 """
@@ -44,7 +43,7 @@ _COST = {
     "tests/test_grading_sandbox.py": 300,
     "tests/test_accessibility_course.py": 200,
     "tests/test_hub_grading.py": 170,
-    # one group: the website built once, then its pages, reflow and focus, and its PDFs
+    # the website's pages, reflow and focus, and its PDFs (the site is built once for all workers)
     "tests/test_site.py": 210,
     "tests/test_site_wcag.py": 210,
     "tests/test_pdf.py": 210,
@@ -154,12 +153,6 @@ def _group(item: pytest.Item) -> str | None:
     info = getattr(item, "_fixtureinfo", None)
     if info is None:
         return None
-    for name in info.names_closure:
-        for fixturedef in info.name2fixturedefs.get(name, ()):
-            # a session fixture of the tests' own (tests/conftest.py: the built website), which
-            # several modules share: one group for them all (a plugin's has no baseid)
-            if fixturedef.scope == "session" and fixturedef.baseid:
-                return f"session-{name}"
     for name in info.names_closure:
         for fixturedef in info.name2fixturedefs.get(name, ()):
             if fixturedef.scope in ("module", "class", "package"):

@@ -1,41 +1,34 @@
-"""What several test modules share, built once per test session.
+"""What several test modules share, built once per test run.
 
-``site``: the course website (``book/build.py``) with the worked solutions and launch links on,
-built into a temporary folder. tests/test_site.py checks its pages, tests/test_site_wcag.py its
-reflow, focus and forced colours, tests/test_pdf.py prints it. The root conftest.py keeps every
-test that uses a session fixture of this folder on one pytest-xdist worker (one group per fixture),
-so that the build (about a minute, or three on a busy machine) runs once.
+``site``: the course website (``book/build.py``) with the worked solutions and launch links on.
+tests/test_site.py checks its pages, tests/test_site_wcag.py its reflow, focus and forced colours,
+tests/test_pdf.py prints it. It is built once for all pytest-xdist workers (tests/site_build.py: the
+first to need it builds it, the others wait for it), or ahead of the tests by `make test`, which
+names its folder in ``CHUTES_TEST_SITE``; so the tests that use it run on either worker.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import os
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-BUILD_TIMEOUT = 600       # seconds
-REPO_URL = "https://github.com/example-org/chutes_edu"
-BINDER_URL = "https://mybinder.org"
-HUB_URL = "https://hub.example.edu"
-BUILD_LOG = "build-log.txt"       # the build's output and warnings, next to the site
+from tests.site_build import BINDER_URL, BUILD_LOG, HUB_URL, REPO_URL, built_site
+
+__all__ = ["BINDER_URL", "BUILD_LOG", "HUB_URL", "REPO_URL", "site_pages"]
 
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The website, worked solutions and launch links included: its folder (``index.html``)."""
-    out = tmp_path_factory.mktemp("site") / "html"
-    command = [sys.executable, str(ROOT / "book" / "build.py"), "--out", str(out), "--solutions",
-               "--binder-url", BINDER_URL, "--hub-url", HUB_URL, "--repo-url", REPO_URL]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True,
-                          timeout=BUILD_TIMEOUT)
-    assert done.returncode == 0, \
-        f"the site build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    assert (out / "index.html").exists()
-    (out.parent / BUILD_LOG).write_text(done.stdout + done.stderr, encoding="utf-8")
-    return out
+    ahead = os.environ.get("CHUTES_TEST_SITE")
+    if ahead:
+        return built_site(Path(ahead))
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):    # this run's folder, which every worker shares
+        base = base.parent
+    return built_site(base / "site")
 
 
 def site_pages(site: Path) -> list[Path]:
