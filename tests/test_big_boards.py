@@ -247,6 +247,17 @@ def test_distribution_of_a_hopeless_big_board_is_refused() -> None:
         turn_distribution(board, start=9_999)
 
 
+def test_a_refusal_names_the_same_number_of_terms_every_time() -> None:
+    # The decay rate comes from ARPACK, whose own start vector is random (it gave 2.76e+07 and
+    # 2.77e+07 terms for this board within one process): the refusal must not depend on it.
+    messages = set()
+    for _ in range(6):
+        with pytest.raises(ValueError, match="too slow for an exact distribution") as refused:
+            turn_distribution(Board(size=250, die=[1e-6, 1]))
+        messages.add(str(refused.value))
+    assert len(messages) == 1, messages
+
+
 def test_square_distribution_of_too_many_turns_is_refused() -> None:
     with pytest.raises(ValueError, match="too much work"):
         square_distribution(Board(size=10_000), 10**7)
