@@ -5,7 +5,7 @@ tests/test_site.py checks its pages, tests/test_site_wcag.py its reflow, focus a
 tests/test_pdf.py prints it: all of them take the ``site`` fixture (tests/conftest.py), the website
 with the worked solutions and launch links on (``book/build.py``). The build (a minute of CPU, or
 three on a busy machine) runs once for every pytest-xdist worker of a run: whoever comes first
-builds it in ``FOLDER/html`` while holding ``FOLDER.lock``, and everyone else waits for the lock,
+builds it in ``FOLDER/html`` while holding its lock (``tests.support.folder_lock``), and everyone else waits for the lock,
 then finds it built (``FOLDER/built``). So the tests that use it can run on any worker, side by side.
 
 `make test` removes the last run's site and runs this in the background while lint runs (on the
@@ -15,10 +15,11 @@ needs the site before the build is done waits for it instead of building it agai
 
 from __future__ import annotations
 
-import fcntl
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.support import folder_lock
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD_TIMEOUT = 600       # seconds: a hang guard
@@ -31,11 +32,9 @@ BUILT = "built"                   # written last: the build in the folder is com
 
 def built_site(folder: Path) -> Path:
     """The website in ``folder/html`` (its ``index.html``), built unless already built there;
-    one builder at a time (a lock beside ``folder``, released however its holder ends)."""
-    folder.parent.mkdir(parents=True, exist_ok=True)
+    one builder at a time (:func:`tests.support.folder_lock`)."""
     out = folder / "html"
-    with open(folder.with_name(folder.name + ".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with folder_lock(folder):
         if (folder / BUILT).exists():
             return out
         folder.mkdir(exist_ok=True)

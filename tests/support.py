@@ -3,10 +3,13 @@ nbgrader course folder."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,6 +22,18 @@ def course_notebooks() -> list[Path]:
             *sorted((ROOT / "lessons").glob("*.ipynb")),
             *sorted((ROOT / "exercises").glob("*.ipynb")),
             *sorted((ROOT / "solutions").glob("*.ipynb"))]
+
+
+@contextmanager
+def folder_lock(folder: Path) -> Iterator[None]:
+    """One process at a time making ``folder``: the others (on another pytest worker, or `make
+    test`'s set-up in the background) wait here until it is made, instead of making it again
+    beside it. The lock is ``.<name>.lock`` beside the folder, released when its holder ends,
+    however it ends (flock)."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with open(folder.parent / f".{folder.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def node_tools() -> tuple[str, Path]:

@@ -26,7 +26,6 @@ Skipped, with the reason, only where npm/node, bubblewrap or a free port on 127.
 
 from __future__ import annotations
 
-import fcntl
 import html
 import inspect
 import json
@@ -41,9 +40,8 @@ import threading
 import time
 import urllib.parse
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -52,6 +50,7 @@ from typing import Any
 import pytest
 
 from tests import kernel_ports
+from tests.support import folder_lock
 
 psutil = pytest.importorskip("psutil")
 requests = pytest.importorskip("requests")
@@ -133,25 +132,13 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@contextmanager
-def cache_lock(cache: Path) -> Iterator[None]:
-    """One installer of a cache folder at a time: the hub tests on either pytest worker and
-    `make test`'s install ahead of them (tests/hub_caches.py, in the background while lint runs)
-    wait for each other instead of installing the same thing twice. Released when the holder
-    ends, however it ends (flock)."""
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    with open(cache.parent / f".{cache.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
-
-
 def install_cache(cache: Path, ready: Path, what: str,
                   commands: Callable[[Path], list[list[str]]]) -> None:
     """Install ``what`` into the cache folder ``cache`` unless ``ready`` (a file in it) exists:
     ``commands(partial)`` run into a folder of this process's own, renamed to ``cache`` once they
     all succeed, so that no one ever sees half an install; one installer at a time
-    (``cache_lock``). Where they fail or time out, the test is skipped with the reason."""
-    with cache_lock(cache):
+    (``tests.support.folder_lock``). Where they fail or time out, the test is skipped with the reason."""
+    with folder_lock(cache):
         if ready.exists():
             return
         partial = cache.with_name(cache.name + f".partial-{os.getpid()}")
@@ -967,7 +954,7 @@ pathlib.Path(sys.argv[2]).write_text("installed")
 
 def test_a_cache_waits_for_the_install_under_way(tmp_path: Path) -> None:
     """`make test` installs the caches in the background (tests/hub_caches.py): a hub test that
-    starts meanwhile must wait for that install (cache_lock), not install again beside it."""
+    starts meanwhile must wait for that install (folder_lock), not install again beside it."""
     cache = tmp_path / "share" / "some-cache"
     cache.parent.mkdir(parents=True)
     done = tmp_path / "installed"
@@ -975,7 +962,7 @@ def test_a_cache_waits_for_the_install_under_way(tmp_path: Path) -> None:
                                str(done)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        with cache_lock(cache):
+        with folder_lock(cache):
             assert done.read_text() == "installed"     # we got in only after the install
     finally:
         holder.kill()
