@@ -33,6 +33,9 @@ The teacher's tools (roster, due dates, late work, grade exports, hub links, the
 are the package ``chutes_teacher``, beside ``nbgrader_config.py``; this library never imports it.
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from . import control
 from .absorption import (
     QuasiStationary,
@@ -71,28 +74,56 @@ from .markov import (
     win_probabilities,
 )
 from .moments import game_variance, variance_effects
-from .plots import (
-    describe,
-    draw_board,
-    draw_policy,
-    plot_convergence,
-    plot_design,
-    plot_distribution,
-    plot_jump_effects,
-    plot_policy_profile,
-    plot_win_probabilities,
-)
 from .simulation import capped_mean, running_mean, simulate, simulate_endings
-from .widgets import (
-    BoardEditor,
-    BoardExplorer,
-    CoinFlipExplorer,
-    DesignExplorer,
-    JumpExplorer,
-    PolicyExplorer,
-    RaceExplorer,
-    SimulationExplorer,
+
+# Pictures and explorers are imported when first used (PEP 562): matplotlib and the widget stack
+# are half of what `import chutes_edu` costs, and most exercise sets draw nothing.
+if TYPE_CHECKING:
+    from .plots import (
+        describe,
+        draw_board,
+        draw_policy,
+        plot_convergence,
+        plot_design,
+        plot_distribution,
+        plot_jump_effects,
+        plot_policy_profile,
+        plot_win_probabilities,
+    )
+    from .widgets import (
+        BoardEditor,
+        BoardExplorer,
+        CoinFlipExplorer,
+        DesignExplorer,
+        JumpExplorer,
+        PolicyExplorer,
+        RaceExplorer,
+        SimulationExplorer,
+    )
+
+_LAZY = dict.fromkeys(
+    ("describe", "draw_board", "draw_policy", "plot_convergence", "plot_design",
+     "plot_distribution", "plot_jump_effects", "plot_policy_profile", "plot_win_probabilities"),
+    "plots",
+) | dict.fromkeys(
+    ("BoardEditor", "BoardExplorer", "CoinFlipExplorer", "DesignExplorer", "JumpExplorer",
+     "PolicyExplorer", "RaceExplorer", "SimulationExplorer"),
+    "widgets",
 )
+
+
+def __getattr__(name: str) -> Any:
+    """A picture or an explorer, imported from its layer at its first use."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __version__ = "0.1.0"
 

@@ -69,3 +69,30 @@ def test_the_teachers_old_import_paths_work_for_one_release_with_a_warning() -> 
             old = importlib.import_module(f"chutes_edu.{name}")
         new = importlib.import_module(f"chutes_teacher.{name}")
         assert new.__all__ and all(getattr(old, each) is getattr(new, each) for each in new.__all__)
+
+
+def test_pictures_and_explorers_are_imported_at_their_first_use() -> None:
+    """`import chutes_edu` leaves out matplotlib and the widget stack (chutes_edu/__init__.py's
+    __getattr__) until a picture or an explorer is asked for, which is then the layer's own
+    object; every public name resolves, and an unknown one is an AttributeError."""
+    script = """
+import sys, chutes_edu
+heavy = ("matplotlib", "anywidget", "ipywidgets", "chutes_edu.plots", "chutes_edu.widgets")
+print(sorted(m for m in heavy if m in sys.modules))
+from chutes_edu import draw_board
+print("matplotlib" in sys.modules, "anywidget" in sys.modules)
+from chutes_edu import *
+from chutes_edu import plots, widgets
+assert draw_board is plots.draw_board and BoardExplorer is widgets.BoardExplorer
+assert all(getattr(chutes_edu, name) is not None for name in chutes_edu.__all__)
+assert set(chutes_edu.__all__) <= set(dir(chutes_edu))
+try:
+    chutes_edu.draw_boards
+except AttributeError as error:
+    print(error)
+"""
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT.parent, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines() == [
+        "[]", "True False", "module 'chutes_edu' has no attribute 'draw_boards'"]
