@@ -77,7 +77,7 @@ from .moments import game_variance, variance_effects
 from .simulation import capped_mean, running_mean, simulate, simulate_endings
 
 # Pictures and explorers are imported when first used (PEP 562): matplotlib and the widget stack
-# are half of what `import chutes_edu` costs, and most exercise sets draw nothing.
+# are over a third of what `import chutes_edu` costs, and most exercise sets draw nothing.
 if TYPE_CHECKING:
     from .plots import (
         describe,
