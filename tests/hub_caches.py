@@ -4,8 +4,9 @@ configurable-http-proxy (npm), ngshare's environment and ngshare's client (pip) 
 folders under the venv at the first hub test of a fresh clone (tests/test_hub.py,
 tests/test_hub_grading.py): a minute or more of downloads and installs on the worker that runs it.
 `make test` runs this in the background while lint runs, so that the hub tests find them ready; a
-hub test that starts meanwhile waits for the install under way (``tests.support.folder_lock``) instead of
-installing again. What cannot be installed here is left to the tests, which skip with the reason.
+hub test that starts meanwhile waits for the install under way (``tests.support.folder_lock``)
+instead of installing again. What cannot be installed here is left to the tests, which skip with the
+reason.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ tests/test_site.py checks its pages, tests/test_site_wcag.py its reflow, focus a
 tests/test_pdf.py prints it: all of them take the ``site`` fixture (tests/conftest.py), the website
 with the worked solutions and launch links on (``book/build.py``). The build (a minute of CPU, or
 three on a busy machine) runs once for every pytest-xdist worker of a run: whoever comes first
-builds it in ``FOLDER/html`` while holding its lock (``tests.support.folder_lock``), and everyone else waits for the lock,
-then finds it built (``FOLDER/built``). So the tests that use it can run on any worker, side by side.
+builds it in ``FOLDER/html`` while holding its lock (``tests.support.folder_lock``), and everyone
+else waits for the lock, then finds it built (``FOLDER/built``). So the tests that use it can run on
+any worker, side by side.
 
 `make test` removes the last run's site and runs this in the background while lint runs (on the
 core that mypy leaves idle), then names the folder to pytest (``CHUTES_TEST_SITE``); a test that

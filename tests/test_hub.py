@@ -137,7 +137,8 @@ def install_cache(cache: Path, ready: Path, what: str,
     """Install ``what`` into the cache folder ``cache`` unless ``ready`` (a file in it) exists:
     ``commands(partial)`` run into a folder of this process's own, renamed to ``cache`` once they
     all succeed, so that no one ever sees half an install; one installer at a time
-    (``tests.support.folder_lock``). Where they fail or time out, the test is skipped with the reason."""
+    (``tests.support.folder_lock``). Where they fail or time out, the test is skipped with the
+    reason."""
     with folder_lock(cache):
         if ready.exists():
             return
