@@ -167,9 +167,41 @@ def test_the_front_ends_type_check_and_linter_bite(tmp_path) -> None:
     assert tsc.returncode != 0 and "bad.js" in tsc.stdout and "TS2352" in tsc.stdout, tsc.stdout
     biome_config = json.loads((ROOT / "biome.json").read_text())
     biome_config.pop("$schema")
+    biome_config.pop("vcs")  # (it reads the repository's .gitignore; there is none here)
     biome_config["files"]["includes"] = ["*.js"]
     (tmp_path / "biome.json").write_text(json.dumps(biome_config))
     biome = subprocess.run([str(ROOT / "node_modules" / ".bin" / "biome"), "lint",
                             "--error-on-warnings", "."], cwd=tmp_path, capture_output=True,
                            text=True, timeout=300, check=False)
     assert biome.returncode != 0 and "noDoubleEquals" in biome.stdout + biome.stderr, biome.stderr
+
+
+@needs_esbuild
+def test_biome_leaves_the_folders_the_tests_write_to_alone(tmp_path) -> None:
+    """`make test` lints while the hub caches install into .venv and the website builds into
+    _build, in the background. Biome must not walk those folders (biome.json has it read
+    .gitignore), or a file that comes and goes there fails lint: a CI run failed so, on a folder of
+    ngshare's half-done install. A broken link stands for it here: Biome, run as `make lint` runs
+    it, passes with the repository's settings, and fails on the link without the .gitignore."""
+    shutil.copy(ROOT / ".gitignore", tmp_path)
+    source = tmp_path / "chutes_edu" / "widgets" / "js" / "core" / "one.js"
+    source.parent.mkdir(parents=True)
+    source.write_text("export const one = 1;\n")
+    for folder in (".venv/share/chutes-hub-test/ngshare.partial", "_build/test-site"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "gone").symlink_to(tmp_path / "nowhere")
+    config = json.loads((ROOT / "biome.json").read_text())
+    config.pop("$schema")
+
+    def lint() -> subprocess.CompletedProcess[str]:
+        (tmp_path / "biome.json").write_text(json.dumps(config))
+        return subprocess.run([str(ROOT / "node_modules" / ".bin" / "biome"), "lint",
+                               "--error-on-warnings", "."], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=300, check=False)
+
+    done = lint()
+    assert done.returncode == 0, done.stdout + done.stderr
+    del config["vcs"]
+    bitten = lint()
+    assert bitten.returncode != 0 and "dereferencedSymlink" in bitten.stdout + bitten.stderr, (
+        bitten.stdout + bitten.stderr)
