@@ -11,7 +11,7 @@ has traps, below). Ordering the squares :math:`0..n-1` first,
           N = (I - Q)^{-1} = I + Q + Q^2 + \cdots,
 
 where :math:`N_{ij}` is the expected number of turns that a game starting on :math:`i` begins on
-:math:`j` (the *fundamental matrix*; seeds 001 and 002).
+:math:`j` (the *fundamental matrix*; Sierakowski; Hochman).
 
 **Traps** are absorbing too. Then :math:`Q` is :math:`P` restricted to the *transient* squares
 (``0..n-1`` without the traps), :math:`R` has one column per absorbing square, and every formula
@@ -39,6 +39,10 @@ a rank-one change :math:`I - B'_Q = (I - B_Q) + k u^\top` with :math:`k = B_{\cd
 :math:`u = e_a - e_b`. Sherman-Morrison gives every such board's answer from one :math:`N`:
 
 .. math:: t'_0 = t_0 - y_0 \frac{t_a - t_b}{1 + y_a - y_b}, \qquad y = N_B k.
+
+A jump is *surprising* when it works against its kind: a ladder (:math:`b > a`) with
+:math:`t'_0 > t_0` or a chute (:math:`b < a`) with :math:`t'_0 < t_0`;
+:func:`surprising_jumps` marks them in the table that :func:`jump_effects` returns.
 
 **Big boards.** A row of :math:`I - Q` has at most ``faces + 1`` entries (one per face, plus the
 diagonal), so the system is sparse, and nearly banded: without jumps every move goes at most
@@ -74,7 +78,7 @@ from sympy.polys.matrices import DomainMatrix
 from .board import Board, _can_finish, _on_board, _ranges, _square
 
 __all__ = ["transition_matrix", "fundamental_matrix", "expected_turns", "turn_distribution",
-           "square_distribution", "win_probabilities", "jump_effects"]
+           "square_distribution", "win_probabilities", "jump_effects", "surprising_jumps"]
 
 TAIL = 1e-12
 """``turn_distribution`` stops once the unfinished probability left is below this."""
@@ -902,6 +906,30 @@ def jump_effects(board: Board, min_length: int = 1, *, sources: Iterable[int] | 
     if sources is None and destinations is None:
         return out
     return out[np.ix_(rows, cols)]
+
+
+def surprising_jumps(effects: Any, baseline: float) -> np.ndarray:
+    """Where an added jump works against its kind: a ladder that lengthens the game or a chute
+    that shortens it.
+
+    Parameters
+    ----------
+    effects : array_like
+        ``effects[a, b]`` from :func:`jump_effects`.
+    baseline : float
+        The board's own expected turns.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        Same shape; True at ``[a, b]`` when ``b > a`` and the game gets longer, or ``b < a``
+        and it gets shorter (by more than 1e-9 turns).
+    """
+    e = np.asarray(effects, dtype=float)
+    a, b = np.indices(e.shape)
+    with np.errstate(invalid="ignore"):
+        change = e - baseline
+        return ((b > a) & (change > 1e-9)) | ((b < a) & (change < -1e-9))
 
 
 def _square_list(board: Board, squares: Iterable[int] | None, what: str) -> np.ndarray:

@@ -96,3 +96,19 @@ except AttributeError as error:
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.splitlines() == [
         "[]", "True False", "module 'chutes_edu' has no attribute 'draw_boards'"]
+
+
+def test_an_explorer_brings_no_matplotlib() -> None:
+    """Explorers draw in the page: a kernel that shows one (most exercise sets do) imports the
+    widget stack and the mathematics, and matplotlib only when a picture is asked for."""
+    script = """
+import sys
+from chutes_edu import BoardExplorer, JumpExplorer
+print("anywidget" in sys.modules, "matplotlib" in sys.modules)
+from chutes_edu import draw_board
+print("matplotlib" in sys.modules)
+"""
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT.parent, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines() == ["True False", "True"]

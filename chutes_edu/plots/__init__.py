@@ -46,6 +46,7 @@ below it, never the explorers.
 
 from __future__ import annotations
 
+from ..markov import surprising_jumps
 from ._style import (
     CHUTE_COLOR,
     HATCHES,
@@ -64,7 +65,6 @@ from .charts import (
     plot_distribution,
     plot_jump_effects,
     plot_win_probabilities,
-    surprising_jumps,
 )
 from .matrices import register_matrix_display
 from .policy import draw_policy, plot_policy_profile

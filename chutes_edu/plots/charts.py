@@ -20,7 +20,7 @@ from matplotlib.collections import PolyCollection
 from matplotlib.patches import Patch
 
 from ..design import Design
-from ..markov import turn_distribution
+from ..markov import surprising_jumps, turn_distribution
 from ..simulation import running_mean
 from ._style import (
     _PAINTER,
@@ -314,30 +314,6 @@ def plot_convergence(turns: Any, exact: float | None = None, *, ax: Axes | None 
     setattr(ax, _PAINTER, painter)
     _set_alt(ax, painter.alt_text)
     return ax
-
-
-def surprising_jumps(effects: Any, baseline: float) -> np.ndarray:
-    """Where an added jump works against its kind: a ladder that lengthens the game or a chute
-    that shortens it.
-
-    Parameters
-    ----------
-    effects : array_like
-        ``effects[a, b]`` from :func:`~chutes_edu.jump_effects`.
-    baseline : float
-        The board's own expected turns.
-
-    Returns
-    -------
-    numpy.ndarray of bool
-        Same shape; True at ``[a, b]`` when ``b > a`` and the game gets longer, or ``b < a``
-        and it gets shorter (by more than 1e-9 turns).
-    """
-    e = np.asarray(effects, dtype=float)
-    a, b = np.indices(e.shape)
-    with np.errstate(invalid="ignore"):
-        change = e - baseline
-        return ((b > a) & (change > 1e-9)) | ((b < a) & (change < -1e-9))
 
 
 def plot_jump_effects(effects: Any, baseline: float, *, ax: Axes | None = None,

@@ -9,7 +9,7 @@ for every jump from one factorisation,
 
 (:func:`~chutes_edu.jump_effects`; Hochman's experiment). A jump is a surprise when it works
 against its kind: a ladder that lengthens the game or a chute that shortens it
-(:func:`~chutes_edu.plots.charts.surprising_jumps`).
+(:func:`~chutes_edu.markov.surprising_jumps`).
 
 The explorer is an anywidget whose front end (``js/explorers/jump_explorer/jump_explorer.js``,
 bundled with the modules it imports by esbuild (``npm run build``)) computes in the page with
@@ -31,8 +31,7 @@ import traitlets
 
 from ..board import Board, _square, board_to_json
 from ..boards import MILTON_BRADLEY_1943
-from ..markov import expected_turns, jump_effects
-from ..plots.charts import surprising_jumps
+from ..markov import expected_turns, jump_effects, surprising_jumps
 from ._base import _Offline
 from ._front_end import front_end
 
@@ -265,7 +264,7 @@ class JumpExplorer(_Offline, anywidget.AnyWidget):
     @property
     def surprise(self) -> bool:
         """Whether the jump shown is a ladder that lengthens the game or a chute that shortens
-        it (:func:`~chutes_edu.plots.charts.surprising_jumps`)."""
+        it (:func:`~chutes_edu.markov.surprising_jumps`)."""
         a, b = self.jump
         return bool(surprising_jumps(self.effects, self.baseline)[a, b])
 
