@@ -7,6 +7,9 @@ import doctest
 import importlib
 import inspect
 import pkgutil
+import pydoc
+import re
+import warnings
 
 import pytest
 
@@ -15,6 +18,16 @@ import chutes_edu
 MODULES = [importlib.import_module(f"chutes_edu.{m.name}")
            for m in pkgutil.walk_packages(chutes_edu.__path__)
            if not m.name.startswith("checks.lesson")]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=[m.__name__ for m in MODULES])
+def test_help_cites_the_sources_by_author(module: object) -> None:
+    """What `help()` shows a student names a source by its author, never our file name for it
+    (CONTRIBUTING.md, "Citing the sources")."""
+    with warnings.catch_warnings():  # pydoc reads ipywidgets' deprecated class attributes
+        warnings.simplefilter("ignore", DeprecationWarning)
+        text = pydoc.render_doc(module, renderer=pydoc.plaintext)
+    assert not re.findall(r"\bseeds? 00\d", text, flags=re.IGNORECASE)
 
 
 @pytest.mark.parametrize("module", MODULES, ids=[m.__name__ for m in MODULES])
