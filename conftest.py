@@ -1,4 +1,4 @@
-"""How the whole suite runs in one pytest session (``make test``), over both cores.
+"""How the whole suite runs in one pytest session (``make test``), over every core.
 
 Three things, each measured before it was chosen (CONTRIBUTING.md, "Running the tests"):
 
@@ -30,8 +30,9 @@ from nbval.plugin import IPyNbFile
 
 from tests import kernel_ports
 
-# As in the Makefile: small matrices run faster on one BLAS thread, and with two workers every
-# further thread only fights the other worker for a core. Set before any kernel or server starts.
+# As in the Makefile: small matrices run faster on one BLAS thread, and with a worker per core (and
+# one more) every further thread only fights the other workers for a core. Set before any kernel or
+# server starts.
 for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
@@ -201,7 +202,7 @@ class _GroupsArrived:
 class _TimeByPart:
     """The closing table of ``pytest``: what each part of the suite cost and how many passed.
 
-    Seconds are the tests' own (set-up, call and tear-down), added over both workers: the parts ran
+    Seconds are the tests' own (set-up, call and tear-down), added over all workers: the parts ran
     side by side, so they add up to more than the run's wall time, which pytest prints last.
     """
 
@@ -254,5 +255,5 @@ class _TimeByPart:
         log = os.environ.get("STAGE_LOG")     # `make test`'s table of stages (tools/stage.sh)
         if log:
             with open(log, "a", encoding="utf-8") as table:
-                table.write("  inside the tests (test seconds, both workers together):\n"
+                table.write("  inside the tests (test seconds, all workers together):\n"
                             + "".join(f"    {line}\n" for line in lines))

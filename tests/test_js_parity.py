@@ -14,7 +14,7 @@ Then what only Python can check: that the fixtures hold enough inputs of every k
 writes every code point as ``repr`` does.
 
 Each suite's fixtures are written once per worker (in a subprocess, into the session's temporary
-folder), and a suite's tests share an xdist group, so the suites spread over both workers.
+folder), and a suite's tests share an xdist group, so the suites spread over the workers.
 """
 
 from __future__ import annotations
