@@ -15,9 +15,11 @@ import pytest
 
 import chutes_edu
 
-MODULES = [importlib.import_module(f"chutes_edu.{m.name}")
-           for m in pkgutil.walk_packages(chutes_edu.__path__)
-           if not m.name.startswith("checks.lesson")]
+with warnings.catch_warnings():  # the old paths of gradebook and hub say they moved (test_layers)
+    warnings.simplefilter("ignore", DeprecationWarning)
+    MODULES = [importlib.import_module(f"chutes_edu.{m.name}")
+               for m in pkgutil.walk_packages(chutes_edu.__path__)
+               if not m.name.startswith("checks.lesson")]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=[m.__name__ for m in MODULES])
