@@ -56,7 +56,7 @@ GENERATE      ?= yes
 # how long it took (tools/stage.sh), and a table of them all closes the run. One worker more than
 # the machine has cores: browser, server and hub tests spend part of their time waiting on other
 # processes, and the extra worker fills it (2 cores, measured: pytest 1,275 s on 2 workers, 1,131 s
-# on 3, the cores 98-100% busy from the third minute on).
+# on 3, the cores 95-100% busy from the third minute on).
 WORKERS   ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2) + 1 )))
 PARALLEL  := -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
 STAGE_LOG := $(CURDIR)/tests/artifacts/stages.txt
