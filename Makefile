@@ -56,8 +56,8 @@ GENERATE      ?= yes
 # how long it took (tools/stage.sh), and a table of them all closes the run. One worker more than
 # the machine has cores: browser, server and hub tests spend part of their time waiting on other
 # processes, and the extra worker fills it. Measured on 2 cores: with 3 workers both cores are
-# 95-100% busy from the third minute on (93% over a run on 2). Clean-clone pytest took 1,275 s on
-# 2 workers, then 1,131 s and 1,319 s on 3: runs on a shared machine vary by more than the gain.
+# 95-100% busy from the third minute on (on 2 workers, an AMD machine's were 93% busy). Clean-clone
+# pytest took 1,275 s on 2 workers, then 1,131 s and 1,319 s on 3: runs here vary by more than that.
 WORKERS   ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2) + 1 )))
 PARALLEL  := -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
 STAGE_LOG := $(CURDIR)/tests/artifacts/stages.txt
