@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from .board import Board
-from .markov import jump_effects, transition_matrix
+from .markov import _exact_turn_rows, jump_effects, transition_matrix
 
 __all__ = ["game_variance", "variance_effects"]
 
@@ -165,17 +165,18 @@ def game_variance(board: Board, exact: bool = False) -> float | Fraction:
 def _exact_moments(board: Board) -> tuple[Fraction, Fraction, Fraction]:
     """Exact (E T, E T^2, Var T) from square 0, by flint's rational solver."""
     import flint
-    n = board.size
-    P = transition_matrix(board, exact=True)
+    rows = _exact_turn_rows(board)          # the exact P, row by row (only its nonzero entries)
     ends = set(board.absorbing)
-    live = [s for s in range(n + 1) if s not in ends]
+    live = [s for s in range(board.size + 1) if s not in ends]
+    at = {s: i for i, s in enumerate(live)}
     k = len(live)
-    A = flint.fmpq_mat(k, k)
+    A = flint.fmpq_mat(k, k)                # I - Q
     for i, s in enumerate(live):
-        for j, u in enumerate(live):
-            value = (1 if i == j else 0) - P[s, u]
-            if value != 0:
-                A[i, j] = flint.fmpq(int(value.p), int(value.q))
+        A[i, i] = 1
+        for u, p in rows[s].items():
+            j = at.get(u)
+            if j is not None:
+                A[i, j] -= flint.fmpq(p.numerator, p.denominator)
     t = A.solve(flint.fmpq_mat(k, 1, [1] * k))
     m = A.solve(flint.fmpq_mat(k, 1, [2 * t[i, 0] - 1 for i in range(k)]))
 
