@@ -173,15 +173,12 @@ import math
 import numbers
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import flint
 import numpy as np
-import scipy.linalg
-import scipy.sparse as sp
-import sympy
-from scipy.sparse.linalg import splu
 
+from ._lazy import LazyModule, loaded
 from .board import Board, _exact, _on_board, _ranges, _square
 from .markov import (
     DENSE_MAX,
@@ -191,6 +188,17 @@ from .markov import (
     _turn_matrix,
     turn_distribution,
 )
+
+if TYPE_CHECKING:
+    import scipy.linalg as sla
+    import scipy.sparse as sp
+    import scipy.sparse.linalg as spla
+    import sympy
+else:
+    sla = LazyModule("scipy.linalg")
+    sp = LazyModule("scipy.sparse")
+    spla = LazyModule("scipy.sparse.linalg")
+    sympy = LazyModule("sympy")
 
 __all__ = ["absorption_probabilities", "hitting_probabilities", "stationary_distribution",
            "QuasiStationary", "quasi_stationary_distribution", "expected_rounds"]
@@ -359,7 +367,8 @@ def _fmpq(x: Fraction) -> Any:
 
 def _matrix_rows(P: Any) -> list[list[Any]]:
     """The rows of a square matrix of finite, non-negative numbers, or ``ValueError``."""
-    if isinstance(P, sympy.MatrixBase):
+    symbolic = loaded("sympy")          # nothing is a sympy object before sympy is imported
+    if symbolic is not None and isinstance(P, symbolic.MatrixBase):
         rows = [list(P.row(i)) for i in range(P.rows)]
     else:
         arr = np.asarray(P, dtype=object)
@@ -373,8 +382,8 @@ def _matrix_rows(P: Any) -> list[list[Any]]:
     problems = []
     for i, row in enumerate(rows):
         for j, x in enumerate(row):
-            if isinstance(x, sympy.Basic):
-                x = sympy.Rational(x) if x.is_Rational else float(x)
+            if symbolic is not None and isinstance(x, symbolic.Basic):
+                x = symbolic.Rational(x) if x.is_Rational else float(x)
                 row[j] = x
             if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
                 problems.append(f"P[{i}, {j}] = {x!r} is not a number")
@@ -1037,10 +1046,10 @@ def _shifted_solver(block: Any, shift: float) -> Any:
     size = block.shape[0]
     if sp.issparse(block):
         identity: Any = sp.identity(size, format="csc")
-        lu: Any = splu((shift * identity - block).tocsc())
+        lu: Any = spla.splu((shift * identity - block).tocsc())
         return lambda v, transposed: lu.solve(v, trans="T" if transposed else "N")
-    factors: Any = scipy.linalg.lu_factor(shift * np.eye(size) - block)
-    lu_solve: Any = scipy.linalg.lu_solve
+    factors: Any = sla.lu_factor(shift * np.eye(size) - block)
+    lu_solve: Any = sla.lu_solve
     return lambda v, transposed: lu_solve(factors, v, trans=1 if transposed else 0)
 
 
@@ -1073,7 +1082,7 @@ def _leading_term(blocks: list[Any], links: dict[tuple[int, int], Any],
         elif sp.issparse(block):
             identity: Any = sp.identity(size, format="csc")
             system = (z * identity - flipped).tocsc()
-            parts.append(splu(system.astype(complex)).solve(incoming))
+            parts.append(spla.splu(system.astype(complex)).solve(incoming))
             orders[c] = into
         else:
             parts.append(np.linalg.solve(z * np.eye(block.shape[0]) - block.T, incoming))

@@ -64,8 +64,6 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import breadth_first_order
 
 __all__ = ["Board", "OVERSHOOT_RULES", "JSON_FIELDS", "board_from_json", "board_to_json",
            "random_board"]
@@ -206,6 +204,10 @@ def _can_finish(table: np.ndarray, probs: Iterable[Fraction | float],
             if (more == ok).all():
                 return ok
             ok = more
+    # scipy only here, for big boards: importing it takes longer than the sweep above
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import breadth_first_order
+
     source = np.repeat(np.arange(squares), len(faces))
     target = moves.ravel()
     keep = source != target                    # staying put never helps

@@ -66,16 +66,21 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import scipy.sparse as sp
-import sympy
-from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, LinearOperator, eigs, splu
-from sympy.polys.domains import QQ, ZZ
-from sympy.polys.matrices import DomainMatrix
 
+from ._lazy import LazyModule
 from .board import Board, _can_finish, _on_board, _ranges, _square
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+    import scipy.sparse.linalg as spla
+    import sympy
+else:
+    sp = LazyModule("scipy.sparse")
+    spla = LazyModule("scipy.sparse.linalg")
+    sympy = LazyModule("sympy")
 
 __all__ = ["transition_matrix", "fundamental_matrix", "expected_turns", "turn_distribution",
            "square_distribution", "win_probabilities", "jump_effects", "surprising_jumps"]
@@ -235,7 +240,7 @@ def _roll_system(board: Board) -> tuple[Any, np.ndarray]:
 
 def _roll_lu(board: Board) -> Any:
     """SuperLU factors of the sparse :math:`I - B_Q` of :func:`_roll_system` (cached)."""
-    return _cached(board, "roll_lu", lambda: splu(_roll_system(board)[0]))
+    return _cached(board, "roll_lu", lambda: spla.splu(_roll_system(board)[0]))
 
 
 def _stepper(board: Board) -> Callable[[np.ndarray], np.ndarray]:
@@ -263,7 +268,7 @@ def _stepper(board: Board) -> Callable[[np.ndarray], np.ndarray]:
         bonusT = sp.csc_matrix((np.concatenate([np.ones(n + 1), -data[on]]),
                                 (np.concatenate([diag, cols[on]]),
                                  np.concatenate([diag, rows[on]]))), shape=(n + 1, n + 1))
-        lu = splu(bonusT)
+        lu = spla.splu(bonusT)
         return lambda v: np.asarray(moveT @ lu.solve(v))
     return _cached(board, "stepper", build)
 
@@ -350,6 +355,8 @@ def _solve_integer(A: list[list[int]], rhs: list[int]) -> list[sympy.Rational]:
     try:
         import flint
     except ImportError:  # pragma: no cover - python-flint is a dependency; sympy alone also works
+        from sympy.polys.domains import ZZ
+        from sympy.polys.matrices import DomainMatrix
         x, den = DomainMatrix([[ZZ(v) for v in row] for row in A], (n, n), ZZ).solve_den(
             DomainMatrix([[ZZ(v)] for v in rhs], (n, 1), ZZ))
         return [sympy.Rational(int(v), int(den)) for v in x.to_list_flat()]
@@ -434,6 +441,8 @@ def fundamental_matrix(board: Board, exact: bool = False) -> np.ndarray | sympy.
         for j, p in row.items():
             if j in where:
                 dense[i][where[j]] -= int(p * scale)
+    from sympy.polys.domains import QQ
+    from sympy.polys.matrices import DomainMatrix
     A = DomainMatrix([[QQ(x) for x in r] for r in dense], (k, k), QQ)
     inverse = (A.inv() * QQ(scale)).to_Matrix()
     if k == n:
@@ -626,12 +635,12 @@ def _too_slow(board: Board, tail: float, max_turns: int) -> None:
     # The decay rate: the Perron root of Q (ARPACK, on the sparse operator), from a fixed positive
     # start (ARPACK's own is random, and near a root of 1 the terms named below moved by 2%).
     try:
-        values = eigs(LinearOperator((live.size, live.size), matvec=left, dtype=float), k=1,
-                      which="LM", return_eigenvectors=False, tol=1e-8, maxiter=5000,
-                      v0=np.full(live.size, 1.0 / live.size))
+        operator = spla.LinearOperator((live.size, live.size), matvec=left, dtype=float)
+        values = spla.eigs(operator, k=1, which="LM", return_eigenvectors=False, tol=1e-8,
+                           maxiter=5000, v0=np.full(live.size, 1.0 / live.size))
         radius = float(np.abs(values).max())
         needed = math.log(tail) / math.log(radius) if radius < 1 else math.inf
-    except (ArpackNoConvergence, ArpackError):         # keep the bound
+    except (spla.ArpackNoConvergence, spla.ArpackError):         # keep the bound
         needed = bound
     if needed > max_turns or needed * squares > DISTRIBUTION_WORK:
         raise ValueError(f"this board is too slow for an exact distribution: games take "

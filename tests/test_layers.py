@@ -91,10 +91,7 @@ try:
 except AttributeError as error:
     print(error)
 """
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT.parent, capture_output=True,
-                          text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.splitlines() == [
+    assert _fresh_python(script) == [
         "[]", "True False", "module 'chutes_edu' has no attribute 'draw_boards'"]
 
 
@@ -108,7 +105,34 @@ print("anywidget" in sys.modules, "matplotlib" in sys.modules)
 from chutes_edu import draw_board
 print("matplotlib" in sys.modules)
 """
+    assert _fresh_python(script) == ["True False", "True"]
+
+
+def test_sympy_and_scipy_are_imported_by_the_first_function_that_needs_them() -> None:
+    """`import chutes_edu` is quick (each kernel, nbgrader command and explorer pays for it): sympy
+    and scipy, most of its import time, come when a function first needs them (chutes_edu/_lazy.py),
+    and then work as before; nothing is a sympy matrix before sympy is imported."""
+    script = """
+import sys
+heavy = ("sympy", "scipy")
+import chutes_edu
+print(sorted(m for m in heavy if m in sys.modules))
+board = chutes_edu.MILTON_BRADLEY_1943
+print(round(float(chutes_edu.expected_turns(board)[0]), 4))
+print(chutes_edu.absorption_probabilities([[1, 0], [0.5, 0.5]], absorbing=[0])[1, 0])
+print(sorted(m for m in heavy if m in sys.modules))
+print(chutes_edu.expected_turns(chutes_edu.Board({1: 3}, size=10, die=4), exact=True)[0])
+print(sorted(m for m in heavy if m in sys.modules))
+chutes_edu.Board({}, size=400)                 # big boards are checked with scipy's csgraph
+print("scipy" in sys.modules, round(float(chutes_edu.expected_turns(chutes_edu.Board({}, size=400))[0]), 4))
+"""
+    assert _fresh_python(script) == ["[]", "39.2251", "1.0", "[]", "1685/256", "['sympy']",
+                                     "True 119.0476"]
+
+
+def _fresh_python(script: str) -> list[str]:
+    """What ``script`` prints, line by line, run in a new interpreter (nothing imported yet)."""
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT.parent, capture_output=True,
                           text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.splitlines() == ["True False", "True"]
+    return done.stdout.splitlines()
