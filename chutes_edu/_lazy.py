@@ -2,7 +2,8 @@
 
 sympy and scipy are most of the library's import time (about half a CPU-second each), and many
 lessons, every explorer and every nbgrader command use neither: a module that needs them names
-them with :class:`LazyModule`, and they are imported by the first function that uses them.
+them from here (``from ._lazy import sympy``), and they are imported by the first function that
+uses them. mypy sees the real modules.
 (The standard library's ``importlib.util.LazyLoader`` would put a lazy module into
 ``sys.modules`` for everyone, a student's own ``import sympy`` included; this stays ours.)
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import importlib
 import sys
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 
 class LazyModule:
@@ -44,3 +45,15 @@ def loaded(name: str) -> ModuleType | None:
     """The module ``name`` if it has been imported already (by anyone), else None: an object
     cannot be one of its types before it is imported."""
     return sys.modules.get(name)
+
+
+if TYPE_CHECKING:
+    import scipy.linalg as sla
+    import scipy.sparse as sp
+    import scipy.sparse.linalg as spla
+    import sympy as sympy
+else:
+    sla = LazyModule("scipy.linalg")
+    sp = LazyModule("scipy.sparse")
+    spla = LazyModule("scipy.sparse.linalg")
+    sympy = LazyModule("sympy")

@@ -173,12 +173,12 @@ import math
 import numbers
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 import flint
 import numpy as np
 
-from ._lazy import LazyModule, loaded
+from ._lazy import loaded, sla, sp, spla, sympy
 from .board import Board, _exact, _on_board, _ranges, _square
 from .markov import (
     DENSE_MAX,
@@ -188,17 +188,6 @@ from .markov import (
     _turn_matrix,
     turn_distribution,
 )
-
-if TYPE_CHECKING:
-    import scipy.linalg as sla
-    import scipy.sparse as sp
-    import scipy.sparse.linalg as spla
-    import sympy
-else:
-    sla = LazyModule("scipy.linalg")
-    sp = LazyModule("scipy.sparse")
-    spla = LazyModule("scipy.sparse.linalg")
-    sympy = LazyModule("sympy")
 
 __all__ = ["absorption_probabilities", "hitting_probabilities", "stationary_distribution",
            "QuasiStationary", "quasi_stationary_distribution", "expected_rounds"]

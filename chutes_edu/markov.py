@@ -66,21 +66,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from ._lazy import LazyModule
+from ._lazy import sp, spla, sympy
 from .board import Board, _can_finish, _on_board, _ranges, _square
-
-if TYPE_CHECKING:
-    import scipy.sparse as sp
-    import scipy.sparse.linalg as spla
-    import sympy
-else:
-    sp = LazyModule("scipy.sparse")
-    spla = LazyModule("scipy.sparse.linalg")
-    sympy = LazyModule("sympy")
 
 __all__ = ["transition_matrix", "fundamental_matrix", "expected_turns", "turn_distribution",
            "square_distribution", "win_probabilities", "jump_effects", "surprising_jumps"]

@@ -13,9 +13,9 @@ from itertools import product
 from typing import Any
 
 import numpy as np
-import sympy
 
 from chutes_edu import MILTON_BRADLEY_1943, expected_flips
+from chutes_edu._lazy import sympy
 from chutes_edu.checks import (
     Numbers,
     close,

@@ -11,9 +11,9 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import sympy
 
 from chutes_edu import MILTON_BRADLEY_1943, Board, transition_matrix, turn_distribution
+from chutes_edu._lazy import sympy
 from chutes_edu.checks import (
     Numbers,
     close,
@@ -26,13 +26,15 @@ from chutes_edu.checks import (
 )
 from chutes_edu.checks.exact import first_cdf_at_least
 
+
 # The picky eater's chain of the lesson, as data (Hochman, Chutes and Ladders, section 3): meals
 # H, P, C, F. (The monorail of 3.2 is built from the set's numbers.)
-_R = sympy.Rational
-EATER = sympy.Matrix([[_R(1, 3), 0, _R(1, 3), _R(1, 3)],
-                      [_R(1, 4), _R(1, 4), _R(1, 4), _R(1, 4)],
-                      [0, 0, 1, 0],
-                      [_R(1, 10), _R(1, 5), _R(1, 2), _R(1, 5)]])
+def _eater() -> sympy.Matrix:
+    R = sympy.Rational
+    return sympy.Matrix([[R(1, 3), 0, R(1, 3), R(1, 3)],
+                         [R(1, 4), R(1, 4), R(1, 4), R(1, 4)],
+                         [0, 0, 1, 0],
+                         [R(1, 10), R(1, 5), R(1, 2), R(1, 5)]])
 
 
 def _board(n: Numbers) -> Board:
@@ -55,14 +57,14 @@ _TEST_BOARDS = (
 @register("3.1", hint="Tonight is night 0. Night n.night is that many steps of the chain: take "
                       "the right entry of a power of the transition matrix (sympy keeps it exact).")
 def _ex_3_1(answer: Any, n: Numbers) -> bool:
-    return exactly((EATER ** n.night)[_MEALS.index(n.start), 2])(answer)
+    return exactly((_eater() ** n.night)[_MEALS.index(n.start), 2])(answer)
 
 
 @register("3.2", hint="sympy can raise a matrix to a symbolic power: make k an integer symbol and "
                       "look at an entry of P**k (simplify it). Your answer should be an expression "
                       "in k alone.")
 def _ex_3_2(answer: Any, n: Numbers) -> bool:
-    stay = _R(n.stay, 100)
+    stay = sympy.Rational(n.stay, 100)
     chain = sympy.Matrix(3, 3, lambda i, j: stay if i == j else (1 - stay) / 2)
     return same_expression(lambda k: (chain ** k)[0, 0], range(13))(answer)
 

@@ -11,7 +11,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import sympy
 
 from chutes_edu import (
     MILTON_BRADLEY_1943,
@@ -20,6 +19,7 @@ from chutes_edu import (
     expected_turns,
     transition_matrix,
 )
+from chutes_edu._lazy import sympy
 from chutes_edu.checks import (
     Numbers,
     close,

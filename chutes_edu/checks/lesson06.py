@@ -11,7 +11,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import sympy
 
 from chutes_edu import (
     MILTON_BRADLEY_1943,
@@ -22,6 +21,7 @@ from chutes_edu import (
     quasi_stationary_distribution,
     turn_distribution,
 )
+from chutes_edu._lazy import sympy
 from chutes_edu.checks import Numbers, close, exactly, one_of, register, whole_number
 from chutes_edu.checks.exact import first_cdf_at_least
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-import sympy
-
 from chutes_edu import (
     MILTON_BRADLEY_1943,
     NOORDENBOS_2023,
@@ -23,6 +21,7 @@ from chutes_edu import (
     quasi_stationary_distribution,
     stationary_distribution,
 )
+from chutes_edu._lazy import sympy
 from chutes_edu.checks import (
     Numbers,
     close,
