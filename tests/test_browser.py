@@ -85,6 +85,16 @@ _SHOWN = """root => [root.querySelector('.chutes-readout')?.textContent ?? '',
   ...[...root.querySelectorAll('svg[role=img]')].map(s => s.getAttribute('aria-label') || '')]"""
 
 
+# Lumino's test, from a key's target up: a notebook shortcut's selector ends in ":focus", which the
+# focused control itself matches, unless that control carries data-lm-suppress-shortcuts.
+_OUTSIDE_LAB_KEYS = """root => [...root.querySelectorAll(
+  'input, button, select, textarea, [tabindex], [contenteditable]')].filter(e => {
+    e.focus();
+    const focused = document.activeElement;
+    return focused === e && !focused.hasAttribute('data-lm-suppress-shortcuts');
+  }).map(e => e.outerHTML.slice(0, 100))"""
+
+
 def test_every_explorer_answers_its_slider_in_a_real_browser(voila_url):
     from playwright.sync_api import expect
 
@@ -102,6 +112,9 @@ def test_every_explorer_answers_its_slider_in_a_real_browser(voila_url):
             expect(root.locator(".chutes-message").first).to_have_text("")  # opens valid
             before = root.evaluate(_SHOWN)
             assert len(before) >= 2 and all(len(w) > 40 for w in before[1:]), (root_class, before)
+            # In JupyterLab a key pressed on a control that Lumino does not leave alone runs a
+            # notebook shortcut: an arrow key on a slider moves the notebook's active cell
+            assert root.evaluate(_OUTSIDE_LAB_KEYS) == [], root_class
             handle = root.locator(f".{slider_class} input[type=range]")
             expect(handle).to_have_count(1)
             handle.press("ArrowRight")

@@ -22,6 +22,23 @@ export function h(/** @type {string} */ tag, /** @type {Record<string, any>} */ 
   return el;
 }
 
+/**
+ * The root of an explorer's panel. In JupyterLab a key pressed in it stays in it. Lumino matches a
+ * notebook shortcut's selector (`.jp-Notebook.jp-mod-commandMode :focus`: an arrow, Enter, a
+ * letter) from the key's target up, and stops at an element marked `data-lm-suppress-shortcuts`;
+ * the focused control itself matches `:focus`, so the mark goes on each control as it takes the
+ * focus. Without it an arrow key on a slider moves the notebook's active cell, and the slider
+ * stays put.
+ */
+export function panelRoot(/** @type {any[]} */ children) {
+  const root = h("div", { class: "chutes-panel-root", "data-lm-suppress-shortcuts": "true" },
+    children);
+  root.addEventListener("focusin", (event) => {
+    if (event.target instanceof Element) event.target.setAttribute("data-lm-suppress-shortcuts", "true");
+  });
+  return root;
+}
+
 /** An SVG element with attributes. */
 export function s(/** @type {string} */ tag, /** @type {Record<string, any>} */ attrs = {},
   /** @type {any[]} */ children = []) {

@@ -39,7 +39,7 @@ import { pyFixed } from "../../core/format.js";
 import { createBoardPicture } from "../../ui/heat_map_board.js";
 import { createDistributionChart } from "./chart.js";
 import { boardKey, canonical, faces, OVERSHOOT_HELP } from "../../maths/boards.js";
-import { h } from "../../ui/dom.js";
+import { h, panelRoot } from "../../ui/dom.js";
 import { createModel } from "../../core/model.js";
 import { createRunner } from "../../ui/runner.js";
 import { errorWords, liveRegion, messageLine, numberBox, slider, uniqueId }
@@ -428,7 +428,7 @@ function exactWords(/** @type {any} */ answer) {
 /** The explorer's page: the controls, the readout, the message line, the pictures. */
 function layout(/** @type {Explorer} */ ex) {
   const c = ex.controls;
-  return h("div", { class: "chutes-panel-root" }, [
+  return panelRoot([
     h("p", { class: "chutes-panel-title" }, [h("b", { text: "Board explorer" }),
       ": change the board and its rules."]),
     h("div", { class: "chutes-row" }, [c.presetChoice.box, c.bonusChoice.box]),

@@ -24,7 +24,7 @@ import {
   MAX_TRIALS, runningMeanAt,
 } from "../../maths/coin_math.js";
 import { createConvergenceChart } from "../../ui/convergence_chart.js";
-import { h } from "../../ui/dom.js";
+import { h, panelRoot } from "../../ui/dom.js";
 import { createModel } from "../../core/model.js";
 import {
   errorWords, fixed, grouped, liveRegion, messageLine, numberBox, slider, uniqueId,
@@ -55,7 +55,7 @@ export function coinWords(/** @type {{n: number, mean: number, half: number, exa
 /** The explorer's elements, laid out. */
 function layout(/** @type {any} */ parts) {
   const { p, n, seed, readout, message, chart, live } = parts;
-  return h("div", { class: "chutes-panel-root" }, [
+  return panelRoot([
     h("p", { class: "chutes-panel-title" }, [h("b", { text: "Waiting for heads" }),
       ": flip a coin until it shows heads; how many flips does that take on average?"]),
     p.box,

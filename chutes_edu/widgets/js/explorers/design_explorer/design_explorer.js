@@ -31,7 +31,7 @@ import { HEAT_LABELS } from "../../maths/board_explorer_math.js";
 import { createDesignChart, jumpList } from "./chart.js";
 import { checkGoal, describeGoal, designSteps, PAGE_METHODS, quantity } from "../../maths/design_math.js";
 import { createModel } from "../../core/model.js";
-import { h } from "../../ui/dom.js";
+import { h, panelRoot } from "../../ui/dom.js";
 import { createRunner } from "../../ui/runner.js";
 import { errorWords, fixed, liveRegion, messageLine, numberBox, slider, uniqueId }
   from "../../ui/controls.js";
@@ -291,7 +291,7 @@ function render(model, el) {
   }
 
   el.classList.add("chutes-explorer", "chutes-panel", "chutes-design-explorer");
-  const root = h("div", { class: "chutes-panel-root" }, [
+  const root = panelRoot([
     h("p", { class: "chutes-panel-title" }, [h("b", { text: "Design a board" }),
       ": choose a goal and press ", h("i", { text: "Design" }), ". The search adds ladders and " +
       "chutes; greedy and local search are quick but can miss the best design (the exhaustive " +

@@ -26,7 +26,7 @@
  */
 import { BoardError } from "../../maths/board_math.js";
 import { createModel } from "../../core/model.js";
-import { h, text } from "../../ui/dom.js";
+import { h, panelRoot, text } from "../../ui/dom.js";
 import { createRunner, nextTask } from "../../ui/runner.js";
 import { errorWords, liveRegion, messageLine, uniqueId } from "../../ui/controls.js";
 import { createJumpChart } from "./chart.js";
@@ -273,7 +273,7 @@ function render(model, el) {
   const x = createView(model);
   const follow = () => show(x);
   el.classList.add("chutes-explorer", "chutes-panel", "chutes-jump-explorer");
-  el.append(h("div", { class: "chutes-panel-root" }, [
+  el.append(panelRoot([
     x.heading, x.from.box, x.to.box, x.note, x.readout, x.message.el,
     h("div", { class: "chutes-picture chutes-jump-image" }, [x.chart.svg]),
     x.live.el,

@@ -28,7 +28,7 @@
 import { BoardError } from "../../maths/board_math.js";
 import { formatG } from "../../core/format.js";
 import { createModel } from "../../core/model.js";
-import { h } from "../../ui/dom.js";
+import { h, panelRoot } from "../../ui/dom.js";
 import { createRunner } from "../../ui/runner.js";
 import { errorWords, fixed, liveRegion, messageLine, slider, uniqueId } from "../../ui/controls.js";
 import { policyAnalysisSteps, VALUE_DEFAULTS } from "../../maths/policy_math.js";
@@ -100,7 +100,7 @@ function* analysis({ board, exact, lean, discount }) {
 /** The explorer's title, then `parts`, in `el`; returns the explorer's root. */
 function layOut(/** @type {HTMLElement} */ el, /** @type {Node[]} */ parts) {
   el.classList.add("chutes-explorer", "chutes-panel", "chutes-policy-explorer");
-  const root = h("div", { class: "chutes-panel-root" }, [
+  const root = panelRoot([
     h("p", { class: "chutes-panel-title" }, [h("b", { text: "Aiming" }),
       ": choose how accurately the token moves and the discount; the value of each square and " +
       "the best target from it follow."]),

@@ -24,7 +24,7 @@
  * @module race_explorer
  */
 import { createModel } from "../../core/model.js";
-import { h } from "../../ui/dom.js";
+import { h, panelRoot } from "../../ui/dom.js";
 import { errorWords, fixed, liveRegion, messageLine, slider, uniqueId } from "../../ui/controls.js";
 import { createRaceBoard } from "./board.js";
 import { createRaceChart } from "./chart.js";
@@ -133,7 +133,7 @@ function render(model, el) {
   }
 
   el.classList.add("chutes-explorer", "chutes-panel", "chutes-race-explorer");
-  el.append(h("div", { class: "chutes-panel-root" }, [
+  el.append(panelRoot([
     h("p", { class: "chutes-panel-title" }, [h("b", { text: "Race" }),
       ": put the players anywhere; who is most likely to win? Seat 1 moves first."]),
     players.box,

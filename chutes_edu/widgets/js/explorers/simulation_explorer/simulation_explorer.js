@@ -37,7 +37,7 @@ import { giveBack } from "../../core/solve.js";
 import { pyRepr } from "../../core/format.js";
 import { checkSeed, logIndices, MAX_SEED, runningMeanAt } from "../../maths/coin_math.js";
 import { createConvergenceChart } from "../../ui/convergence_chart.js";
-import { h } from "../../ui/dom.js";
+import { h, panelRoot } from "../../ui/dom.js";
 import { createModel } from "../../core/model.js";
 import {
   errorWords, fixed, grouped, liveRegion, messageLine, numberBox, slider, uniqueId,
@@ -396,7 +396,7 @@ function drawGames(/** @type {Simulation} */ sim,
 /** The explorer's page: the title, the controls, the readout, the message line, the picture. */
 function layout(/** @type {Simulation} */ sim) {
   const c = sim.controls;
-  return h("div", { class: "chutes-panel-root" }, [
+  return panelRoot([
     sim.title,
     h("div", { class: "chutes-simulation-row" }, [c.n.box, c.seed.box]),
     h("div", { class: "chutes-simulation-row" }, [c.runButton, c.progressBox]),
