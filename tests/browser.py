@@ -52,6 +52,16 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 START_TIMEOUT = 120.0     # seconds for Voila to listen
 EXPECT_MS = 60_000        # Playwright's expect: a hang guard (ms), not a budget
+# The focusable elements of an explorer (``root``) that JupyterLab would not leave a key to: Lumino
+# matches a notebook shortcut's selector, which ends in ":focus", from a key's target up, and the
+# focused control itself matches it unless it carries data-lm-suppress-shortcuts (ui/dom.js
+# keepKeysFromLab). Each is focused in turn; the list must be empty.
+OUTSIDE_LAB_KEYS = """root => [...root.querySelectorAll(
+  'input, button, select, textarea, [tabindex], [contenteditable]')].filter(e => {
+    e.focus();
+    const focused = document.activeElement;
+    return focused === e && !focused.hasAttribute('data-lm-suppress-shortcuts');
+  }).map(e => e.outerHTML.slice(0, 100))"""
 # The WCAG 2.1 A and AA rules: the standard the course meets (ACCESSIBILITY.md).
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 

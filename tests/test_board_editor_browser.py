@@ -117,6 +117,9 @@ def test_edit_with_mouse_and_keyboard_in_voila(voila_url):
         expect(readout).to_contain_text(_turns(mb), timeout=PAGE_TIMEOUT)
         expect(mirror).to_contain_text(repr(mb))
         expect(message).to_have_text("")
+        # in JupyterLab no key pressed in the editor may run a notebook shortcut (a letter would
+        # add or change a cell)
+        assert editor.evaluate(browser.OUTSIDE_LAB_KEYS) == []
 
         # a ladder with the mouse: click a square, then another
         _click_square(page, 30)

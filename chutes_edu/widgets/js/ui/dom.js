@@ -23,20 +23,28 @@ export function h(/** @type {string} */ tag, /** @type {Record<string, any>} */ 
 }
 
 /**
- * The root of an explorer's panel. In JupyterLab a key pressed in it stays in it. Lumino matches a
- * notebook shortcut's selector (`.jp-Notebook.jp-mod-commandMode :focus`: an arrow, Enter, a
- * letter) from the key's target up, and stops at an element marked `data-lm-suppress-shortcuts`;
- * the focused control itself matches `:focus`, so the mark goes on each control as it takes the
- * focus. Without it an arrow key on a slider moves the notebook's active cell, and the slider
- * stays put.
+ * Keep JupyterLab's notebook shortcuts away from the keys pressed in `root`, and return it. Lumino
+ * matches a notebook shortcut's selector (`.jp-Notebook.jp-mod-commandMode :focus`: an arrow,
+ * Enter, a letter) from the key's target up, and stops at an element marked
+ * `data-lm-suppress-shortcuts`; the focused control itself matches `:focus`, so the mark goes on
+ * `root` and on each control in it as it takes the focus. Without it an arrow key on a slider
+ * moves the notebook's active cell (and the slider stays put), and a letter on the board editor
+ * adds or changes a notebook cell.
+ * @template {HTMLElement} T
+ * @param {T} root
+ * @returns {T}
  */
-export function panelRoot(/** @type {any[]} */ children) {
-  const root = h("div", { class: "chutes-panel-root", "data-lm-suppress-shortcuts": "true" },
-    children);
+export function keepKeysFromLab(root) {
+  root.setAttribute("data-lm-suppress-shortcuts", "true");
   root.addEventListener("focusin", (event) => {
     if (event.target instanceof Element) event.target.setAttribute("data-lm-suppress-shortcuts", "true");
   });
   return root;
+}
+
+/** The root of an explorer's panel: in JupyterLab a key pressed in it stays in it. */
+export function panelRoot(/** @type {any[]} */ children) {
+  return keepKeysFromLab(h("div", { class: "chutes-panel-root" }, children));
 }
 
 /** An SVG element with attributes. */

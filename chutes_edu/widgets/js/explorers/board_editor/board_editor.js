@@ -36,7 +36,7 @@ import { boardToPython, decodeBoard, refusalLine } from "../../maths/board_math.
 import { addressOf, openAddress } from "../../maths/address.js";
 import { boardKey, EMPTY_BOARD } from "../../maths/boards.js";
 import { createControls } from "./controls.js";
-import { attr, h, s, text } from "../../ui/dom.js";
+import { attr, h, keepKeysFromLab, s, text } from "../../ui/dom.js";
 import { listenToKeys, listenToPointer } from "./input.js";
 import { createModel } from "../../core/model.js";
 import { createPicture, drawLegend } from "../../ui/board_picture.js";
@@ -99,8 +99,8 @@ function layout(/** @type {string} */ id, /** @type {any} */ controls, /** @type
   const ui = {
     board,
     // JupyterLab's command-mode shortcuts (M: markdown cell, Y: code cell, arrows: other cells)
-    // must not fire while a key is meant for the editor: Lumino skips what is inside this mark.
-    root: h("div", { class: "chutes-editor-root", "data-lm-suppress-shortcuts": "true" }),
+    // must not fire while a key is meant for the editor (ui/dom.js keepKeysFromLab says how).
+    root: keepKeysFromLab(h("div", { class: "chutes-editor-root" })),
     title: h("p", { class: "chutes-editor-title" }),
     cursorLine: h("p", { class: "chutes-editor-cursor", "aria-hidden": "true" }),
     message: h("p", { class: "chutes-editor-message", role: "alert" }),
