@@ -3,8 +3,10 @@
 `make lab` installs binder/requirements.txt and runs binder/postBuild, exactly what mybinder.org (and
 repo2docker, for a hub image) does with the repository, so one test covers all three. It checks that
 the environment holds what a student needs and no test or grading tools, that pip prints no warning
-caused by our metadata, that lesson 1 runs on its kernel, and that JupyterLab, started by `make lab`,
-serves the whole course and lands on the start page. It needs PyPI (or pip's cache): a minute or two.
+caused by our metadata, that lesson 1 runs on its kernel, that JupyterLab, started by `make lab`,
+serves the whole course and lands on the start page, and that in that JupyterLab (in Chromium)
+keys pressed in an explorer reach the explorer, not Lab's notebook shortcuts. It needs PyPI (or
+pip's cache): a minute or two.
 """
 
 from __future__ import annotations
@@ -17,10 +19,15 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from . import browser
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
@@ -113,9 +120,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_make_lab_serves_the_whole_course_from_the_start_page(lab_env: tuple[Path, str],
-                                                              tmp_path: Path) -> None:
-    env_dir, _ = lab_env
+@contextmanager
+def _make_lab(env_dir: Path, tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
+    """``make lab`` on a free port with the student's environment ``env_dir``: yields the URL it
+    printed, its token and its log once the server answers; stops it afterwards."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     env["JUPYTER_RUNTIME_DIR"] = str(tmp_path / "runtime")
@@ -134,25 +142,41 @@ def test_make_lab_serves_the_whole_course_from_the_start_page(lab_env: tuple[Pat
             url = found.group(0) if found else None
         assert url, f"make lab printed no URL:\n{log.read_text()[-3000:]}"
         token = re.search(r"token=(\w+)", url).group(1)  # type: ignore[union-attr]
+        # The URL is printed as the server binds; on a loaded machine the first request can
+        # still be refused for a moment, so wait until the server answers (or has died).
+        ready = time.monotonic() + 60
+        while True:
+            try:
+                request = urllib.request.Request(f"http://127.0.0.1:{port}/api/status",
+                                                 headers={"Authorization": f"token {token}"})
+                with urllib.request.urlopen(request, timeout=30):
+                    break
+            except OSError:
+                assert lab.poll() is None, f"make lab exited:\n{log.read_text()[-3000:]}"
+                assert time.monotonic() < ready, f"no answer on {port}:\n{log.read_text()[-3000:]}"
+                time.sleep(0.5)
+        yield url, token, log
+    finally:
+        os.killpg(lab.pid, signal.SIGTERM)
+        try:
+            lab.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(lab.pid, signal.SIGKILL)
+            lab.wait()
+
+
+def test_make_lab_serves_the_whole_course_from_the_start_page(lab_env: tuple[Path, str],
+                                                              tmp_path: Path) -> None:
+    env_dir, _ = lab_env
+    with _make_lab(env_dir, tmp_path) as (url, token, log):
         assert "/lab/tree/start_here.ipynb" in url       # the printed URL opens the start page
+        port = urllib.parse.urlsplit(url).port
 
         def get(path: str) -> dict:
             request = urllib.request.Request(f"http://127.0.0.1:{port}{path}",
                                              headers={"Authorization": f"token {token}"})
             with urllib.request.urlopen(request, timeout=30) as answer:
                 return json.loads(answer.read())
-
-        # The URL is printed as the server binds; on a loaded machine the first request can
-        # still be refused for a moment, so wait until the server answers (or has died).
-        ready = time.monotonic() + 60
-        while True:
-            try:
-                get("/api/status")
-                break
-            except OSError:
-                assert lab.poll() is None, f"make lab exited:\n{log.read_text()[-3000:]}"
-                assert time.monotonic() < ready, f"no answer on {port}:\n{log.read_text()[-3000:]}"
-                time.sleep(0.5)
 
         for folder in ("lessons", "exercises", "solutions"):
             listed = {item["name"] for item in get(f"/api/contents/{folder}")["content"]}
@@ -182,10 +206,60 @@ def test_make_lab_serves_the_whole_course_from_the_start_page(lab_env: tuple[Pat
         noise = [line for line in printed.splitlines()
                  if re.search(r"\[W |WARNING|Traceback|\[E ", line)]
         assert not noise, "make lab printed what a student cannot act on:\n" + "\n".join(noise)
-    finally:
-        os.killpg(lab.pid, signal.SIGTERM)
-        try:
-            lab.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(lab.pid, signal.SIGKILL)
-            lab.wait()
+
+
+# Lab's notebook shortcuts in command mode: A and B add a cell, an arrow moves to another cell.
+_CELLS = "() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell').length"
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(browser.missing(voila=False) is not None,
+                    reason=str(browser.missing(voila=False)))
+def test_in_jupyterlab_keys_pressed_in_an_explorer_stay_in_it(lab_env: tuple[Path, str],
+                                                              tmp_path: Path) -> None:
+    """The board editor in the student's own JupyterLab (``make lab``), run cell by cell as a
+    student runs it: letters pressed on its board and an arrow on its list of boards reach the
+    editor, not Lab's notebook shortcuts (which would add cells and move the focus away)."""
+    from playwright.sync_api import expect
+
+    env_dir, _ = lab_env
+    # the notebook is the repository's: Lab must not save it back
+    settings = tmp_path / "config" / "lab" / "user-settings" / "@jupyterlab" / "docmanager-extension"
+    settings.mkdir(parents=True)
+    (settings / "plugin.jupyterlab-settings").write_text('{"autosave": false}')
+    with _make_lab(env_dir, tmp_path) as (url, token, _), browser.chromium() as chromium:
+        origin = url.split("/lab", 1)[0]
+        page = chromium.new_page(viewport={"width": 1300, "height": 1000})
+        page.set_default_timeout(180_000)
+        # a workspace of its own (?reset): nothing a student left open in Lab
+        page.goto(f"{origin}/lab/workspaces/keys/tree/tests/notebooks/board_editor_demo.ipynb"
+                  f"?reset&token={token}")
+        panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+        page.locator(f"{panel} .jp-Notebook-ExecutionIndicator[data-status=idle]").wait_for()
+        board = page.locator("svg.chutes-editor-board")
+        # Lab sometimes drops a Run All Cells made as its kernel has just come up (the cells keep
+        # their "[ ]"): then it is asked once more
+        for attempt in range(2):
+            page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+            page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
+            try:
+                expect(page.locator(f"{panel} .jp-CodeCell .jp-InputPrompt").first
+                       ).not_to_have_text("[ ]:", timeout=20_000)
+                break
+            except AssertionError:
+                if attempt:
+                    raise
+        expect(board).to_have_count(1)
+        expect(page.locator(".chutes-editor-readout")).not_to_have_text("")
+        cells = page.evaluate(_CELLS)
+        board.focus()
+        for key in ("a", "b"):
+            board.press(key)
+        expect(board).to_be_focused()
+        boards = page.locator(".chutes-editor select").first
+        first = boards.input_value()
+        boards.focus()
+        boards.press("ArrowDown")
+        expect(boards).to_be_focused()
+        expect(boards).not_to_have_value(first)
+        assert page.evaluate(_CELLS) == cells, "a key in the editor ran a notebook shortcut"
