@@ -24,6 +24,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -212,18 +213,41 @@ def test_make_lab_serves_the_whole_course_from_the_start_page(lab_env: tuple[Pat
 _CELLS = "() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell').length"
 
 
+def _run_in_lab(page: Any, origin: str, token: str, notebook: str) -> None:
+    """Open ``notebook`` in a workspace of its own (?reset: nothing a student left open) and run
+    it from Lab's Run menu, as a student does."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{origin}/lab/workspaces/{Path(notebook).stem}/tree/{notebook}?reset&token={token}")
+    panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+    page.locator(f"{panel} .jp-Notebook-ExecutionIndicator[data-status=idle]").wait_for()
+    # Lab sometimes drops a Run All Cells made as its kernel has just come up (the cells keep
+    # their "[ ]"): then it is asked once more
+    for attempt in range(2):
+        page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+        page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
+        try:
+            expect(page.locator(f"{panel} .jp-CodeCell .jp-InputPrompt").first
+                   ).not_to_have_text("[ ]:", timeout=20_000)
+            return
+        except AssertionError:
+            if attempt:
+                raise
+
+
 @pytest.mark.browser
 @pytest.mark.skipif(browser.missing(voila=False) is not None,
                     reason=str(browser.missing(voila=False)))
 def test_in_jupyterlab_keys_pressed_in_an_explorer_stay_in_it(lab_env: tuple[Path, str],
                                                               tmp_path: Path) -> None:
-    """The board editor in the student's own JupyterLab (``make lab``), run cell by cell as a
-    student runs it: letters pressed on its board and an arrow on its list of boards reach the
-    editor, not Lab's notebook shortcuts (which would add cells and move the focus away)."""
+    """Two explorers in the student's own JupyterLab (``make lab``), each run from Lab's Run menu:
+    an arrow on the jump explorer's slider moves the slider, and letters on the board editor's
+    board and an arrow on its list of boards reach the editor, not Lab's notebook shortcuts (which
+    would add cells and move the focus to one)."""
     from playwright.sync_api import expect
 
     env_dir, _ = lab_env
-    # the notebook is the repository's: Lab must not save it back
+    # the notebooks are the repository's: Lab must not save them back
     settings = tmp_path / "config" / "lab" / "user-settings" / "@jupyterlab" / "docmanager-extension"
     settings.mkdir(parents=True)
     (settings / "plugin.jupyterlab-settings").write_text('{"autosave": false}')
@@ -231,24 +255,20 @@ def test_in_jupyterlab_keys_pressed_in_an_explorer_stay_in_it(lab_env: tuple[Pat
         origin = url.split("/lab", 1)[0]
         page = chromium.new_page(viewport={"width": 1300, "height": 1000})
         page.set_default_timeout(180_000)
-        # a workspace of its own (?reset): nothing a student left open in Lab
-        page.goto(f"{origin}/lab/workspaces/keys/tree/tests/notebooks/board_editor_demo.ipynb"
-                  f"?reset&token={token}")
-        panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"
-        page.locator(f"{panel} .jp-Notebook-ExecutionIndicator[data-status=idle]").wait_for()
+
+        _run_in_lab(page, origin, token, "tests/notebooks/jump_explorer_demo.ipynb")
+        slider = page.locator(".chutes-jump-to input[type=range]")
+        expect(slider).to_have_count(1)
+        cells = page.evaluate(_CELLS)
+        value = int(slider.input_value())
+        slider.focus()
+        slider.press("ArrowRight")
+        expect(slider).to_be_focused()
+        expect(slider).to_have_value(str(value + 1))
+        assert page.evaluate(_CELLS) == cells, "a key on the slider ran a notebook shortcut"
+
+        _run_in_lab(page, origin, token, "tests/notebooks/board_editor_demo.ipynb")
         board = page.locator("svg.chutes-editor-board")
-        # Lab sometimes drops a Run All Cells made as its kernel has just come up (the cells keep
-        # their "[ ]"): then it is asked once more
-        for attempt in range(2):
-            page.click(".lm-MenuBar-itemLabel:text-is('Run')")
-            page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
-            try:
-                expect(page.locator(f"{panel} .jp-CodeCell .jp-InputPrompt").first
-                       ).not_to_have_text("[ ]:", timeout=20_000)
-                break
-            except AssertionError:
-                if attempt:
-                    raise
         expect(board).to_have_count(1)
         expect(page.locator(".chutes-editor-readout")).not_to_have_text("")
         cells = page.evaluate(_CELLS)
