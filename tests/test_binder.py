@@ -19,7 +19,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -121,6 +120,17 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _lab_api(origin: str, token: str, path: str, method: str = "GET", timeout: float = 30) -> Any:
+    """Jupyter Server's REST API at ``origin`` (``http://127.0.0.1:<port>``), as the owner of
+    ``token``: the answer's JSON (None for an empty answer)."""
+    request = urllib.request.Request(f"{origin}{path}", method=method,
+                                     headers={"Authorization": f"token {token}"},
+                                     data=b"{}" if method == "POST" else None)
+    with urllib.request.urlopen(request, timeout=timeout) as answer:
+        body = answer.read()
+    return json.loads(body) if body else None
+
+
 @contextmanager
 def _make_lab(env_dir: Path, tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
     """``make lab`` on a free port with the student's environment ``env_dir``: yields the URL it
@@ -148,10 +158,8 @@ def _make_lab(env_dir: Path, tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
         ready = time.monotonic() + 60
         while True:
             try:
-                request = urllib.request.Request(f"http://127.0.0.1:{port}/api/status",
-                                                 headers={"Authorization": f"token {token}"})
-                with urllib.request.urlopen(request, timeout=30):
-                    break
+                _lab_api(f"http://127.0.0.1:{port}", token, "/api/status")
+                break
             except OSError:
                 assert lab.poll() is None, f"make lab exited:\n{log.read_text()[-3000:]}"
                 assert time.monotonic() < ready, f"no answer on {port}:\n{log.read_text()[-3000:]}"
@@ -171,13 +179,10 @@ def test_make_lab_serves_the_whole_course_from_the_start_page(lab_env: tuple[Pat
     env_dir, _ = lab_env
     with _make_lab(env_dir, tmp_path) as (url, token, log):
         assert "/lab/tree/start_here.ipynb" in url       # the printed URL opens the start page
-        port = urllib.parse.urlsplit(url).port
+        origin = url.split("/lab", 1)[0]
 
-        def get(path: str) -> dict:
-            request = urllib.request.Request(f"http://127.0.0.1:{port}{path}",
-                                             headers={"Authorization": f"token {token}"})
-            with urllib.request.urlopen(request, timeout=30) as answer:
-                return json.loads(answer.read())
+        def get(path: str) -> Any:
+            return _lab_api(origin, token, path)
 
         for folder in ("lessons", "exercises", "solutions"):
             listed = {item["name"] for item in get(f"/api/contents/{folder}")["content"]}
@@ -190,17 +195,9 @@ def test_make_lab_serves_the_whole_course_from_the_start_page(lab_env: tuple[Pat
         assert not [name for name in top if name.endswith(".egg-info")], sorted(top)
 
         # a kernel starts and stops (a student opens a notebook): the terminal stays quiet
-        def call(method: str, path: str) -> None:
-            request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
-                                             headers={"Authorization": f"token {token}"},
-                                             data=b"{}" if method == "POST" else None)
-            with urllib.request.urlopen(request, timeout=60) as answer:
-                if method == "POST":
-                    kernel.append(json.loads(answer.read())["id"])
-        kernel: list[str] = []
-        call("POST", "/api/kernels")
+        kernel = _lab_api(origin, token, "/api/kernels", "POST", timeout=60)["id"]
         time.sleep(8)
-        call("DELETE", f"/api/kernels/{kernel[0]}")
+        _lab_api(origin, token, f"/api/kernels/{kernel}", "DELETE", timeout=60)
         time.sleep(1)
         printed = log.read_text()
         assert "Press Control-C here to stop" in printed
@@ -210,7 +207,8 @@ def test_make_lab_serves_the_whole_course_from_the_start_page(lab_env: tuple[Pat
 
 
 # Lab's notebook shortcuts in command mode: A and B add a cell, an arrow moves to another cell.
-_CELLS = "() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell').length"
+_PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"     # the notebook in view
+_CELLS = f"() => document.querySelectorAll('{_PANEL} .jp-Cell').length"
 
 
 def _run_in_lab(page: Any, origin: str, token: str, notebook: str) -> None:
@@ -219,15 +217,14 @@ def _run_in_lab(page: Any, origin: str, token: str, notebook: str) -> None:
     from playwright.sync_api import expect
 
     page.goto(f"{origin}/lab/workspaces/{Path(notebook).stem}/tree/{notebook}?reset&token={token}")
-    panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"
-    page.locator(f"{panel} .jp-Notebook-ExecutionIndicator[data-status=idle]").wait_for()
+    page.locator(f"{_PANEL} .jp-Notebook-ExecutionIndicator[data-status=idle]").wait_for()
     # Lab sometimes drops a Run All Cells made as its kernel has just come up (the cells keep
     # their "[ ]"): then it is asked once more
     for attempt in range(2):
         page.click(".lm-MenuBar-itemLabel:text-is('Run')")
         page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
         try:
-            expect(page.locator(f"{panel} .jp-CodeCell .jp-InputPrompt").first
+            expect(page.locator(f"{_PANEL} .jp-CodeCell .jp-InputPrompt").first
                    ).not_to_have_text("[ ]:", timeout=20_000)
             return
         except AssertionError:
