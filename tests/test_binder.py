@@ -209,27 +209,44 @@ def test_make_lab_serves_the_whole_course_from_the_start_page(lab_env: tuple[Pat
 # Lab's notebook shortcuts in command mode: A and B add a cell, an arrow moves to another cell.
 _PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"     # the notebook in view
 _CELLS = f"() => document.querySelectorAll('{_PANEL} .jp-Cell').length"
+_KERNEL = "Python 3 (ipykernel)"
+_LAB_WAIT = 180_000                                  # ms: Lab on a busy machine
+
+
+def _answer_lab_dialogs(page: Any) -> list[str]:
+    """Answer JupyterLab's dialogs for the rest of the test: its kernel choice as a student does
+    (Python 3), any other by closing it. Returns the list (growing) of what they said."""
+    said: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        title = dialog.locator(".jp-Dialog-header").inner_text().strip()
+        said.append(f"{title}: {dialog.locator('.jp-Dialog-body').inner_text().strip()}")
+        if title == "Select Kernel":
+            dialog.locator("select").select_option(label=_KERNEL)
+            dialog.locator(".jp-mod-accept").click()
+        else:       # its Cancel where it has one (not, say, "Build"), else its one button
+            cancel = dialog.locator(".jp-Dialog-button.jp-mod-reject")
+            (cancel if cancel.count() else dialog.locator(".jp-Dialog-button")).first.click()
+
+    page.add_locator_handler(page.locator(".jp-Dialog"), answer)
+    return said
 
 
 def _run_in_lab(page: Any, origin: str, token: str, notebook: str) -> None:
     """Open ``notebook`` in a workspace of its own (?reset: nothing a student left open) and run
-    it from Lab's Run menu, as a student does."""
+    it from Lab's Run menu, as a student does, once its kernel has started."""
     from playwright.sync_api import expect
 
     page.goto(f"{origin}/lab/workspaces/{Path(notebook).stem}/tree/{notebook}?reset&token={token}")
-    page.locator(f"{_PANEL} .jp-Notebook-ExecutionIndicator[data-status=idle]").wait_for()
-    # Lab sometimes drops a Run All Cells made as its kernel has just come up (the cells keep
-    # their "[ ]"): then it is asked once more
-    for attempt in range(2):
-        page.click(".lm-MenuBar-itemLabel:text-is('Run')")
-        page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
-        try:
-            expect(page.locator(f"{_PANEL} .jp-CodeCell .jp-InputPrompt").first
-                   ).not_to_have_text("[ ]:", timeout=20_000)
-            return
-        except AssertionError:
-            if attempt:
-                raise
+    # Not the toolbar's execution indicator: it says "idle" before any kernel exists, and a Run
+    # All made then races Lab's own start of the kernel (on a busy machine Lab then asks which
+    # kernel to start, or runs nothing). The status bar says when the kernel is up.
+    expect(page.locator(".jp-StatusBar-TextItem", has_text=f"{_KERNEL} | Idle")
+           ).to_be_visible(timeout=_LAB_WAIT)
+    page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+    page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
+    expect(page.locator(f"{_PANEL} .jp-CodeCell .jp-InputPrompt").first
+           ).not_to_have_text("[ ]:", timeout=_LAB_WAIT)
 
 
 @pytest.mark.browser
@@ -241,8 +258,6 @@ def test_in_jupyterlab_keys_pressed_in_an_explorer_stay_in_it(lab_env: tuple[Pat
     an arrow on the jump explorer's slider moves the slider, and letters on the board editor's
     board and an arrow on its list of boards reach the editor, not Lab's notebook shortcuts (which
     would add cells and move the focus to one)."""
-    from playwright.sync_api import expect
-
     env_dir, _ = lab_env
     # the notebooks are the repository's: Lab must not save them back
     settings = tmp_path / "config" / "lab" / "user-settings" / "@jupyterlab" / "docmanager-extension"
@@ -251,32 +266,44 @@ def test_in_jupyterlab_keys_pressed_in_an_explorer_stay_in_it(lab_env: tuple[Pat
     with _make_lab(env_dir, tmp_path) as (url, token, _), browser.chromium() as chromium:
         origin = url.split("/lab", 1)[0]
         page = chromium.new_page(viewport={"width": 1300, "height": 1000})
-        page.set_default_timeout(180_000)
+        page.set_default_timeout(_LAB_WAIT)
+        dialogs = _answer_lab_dialogs(page)
+        try:
+            _keys_stay_in_explorers(page, origin, token)
+        except Exception as error:
+            error.add_note(f"JupyterLab's dialogs: {dialogs}")
+            raise
+        # a kernel choice is a student's question, answered; anything else Lab said is a fault
+        assert not [said for said in dialogs if not said.startswith("Select Kernel")], dialogs
 
-        _run_in_lab(page, origin, token, "tests/notebooks/jump_explorer_demo.ipynb")
-        slider = page.locator(".chutes-jump-to input[type=range]")
-        expect(slider).to_have_count(1)
-        cells = page.evaluate(_CELLS)
-        value = int(slider.input_value())
-        slider.focus()
-        slider.press("ArrowRight")
-        expect(slider).to_be_focused()
-        expect(slider).to_have_value(str(value + 1))
-        assert page.evaluate(_CELLS) == cells, "a key on the slider ran a notebook shortcut"
 
-        _run_in_lab(page, origin, token, "tests/notebooks/board_editor_demo.ipynb")
-        board = page.locator("svg.chutes-editor-board")
-        expect(board).to_have_count(1)
-        expect(page.locator(".chutes-editor-readout")).not_to_have_text("")
-        cells = page.evaluate(_CELLS)
-        board.focus()
-        for key in ("a", "b"):
-            board.press(key)
-        expect(board).to_be_focused()
-        boards = page.locator(".chutes-editor select").first
-        first = boards.input_value()
-        boards.focus()
-        boards.press("ArrowDown")
-        expect(boards).to_be_focused()
-        expect(boards).not_to_have_value(first)
-        assert page.evaluate(_CELLS) == cells, "a key in the editor ran a notebook shortcut"
+def _keys_stay_in_explorers(page: Any, origin: str, token: str) -> None:
+    from playwright.sync_api import expect
+
+    _run_in_lab(page, origin, token, "tests/notebooks/jump_explorer_demo.ipynb")
+    slider = page.locator(".chutes-jump-to input[type=range]")
+    expect(slider).to_have_count(1, timeout=_LAB_WAIT)
+    cells = page.evaluate(_CELLS)
+    value = int(slider.input_value())
+    slider.focus()
+    slider.press("ArrowRight")
+    expect(slider).to_be_focused()
+    expect(slider).to_have_value(str(value + 1))
+    assert page.evaluate(_CELLS) == cells, "a key on the slider ran a notebook shortcut"
+
+    _run_in_lab(page, origin, token, "tests/notebooks/board_editor_demo.ipynb")
+    board = page.locator("svg.chutes-editor-board")
+    expect(board).to_have_count(1, timeout=_LAB_WAIT)
+    expect(page.locator(".chutes-editor-readout")).not_to_have_text("", timeout=_LAB_WAIT)
+    cells = page.evaluate(_CELLS)
+    board.focus()
+    for key in ("a", "b"):
+        board.press(key)
+    expect(board).to_be_focused()
+    boards = page.locator(".chutes-editor select").first
+    first = boards.input_value()
+    boards.focus()
+    boards.press("ArrowDown")
+    expect(boards).to_be_focused()
+    expect(boards).not_to_have_value(first)
+    assert page.evaluate(_CELLS) == cells, "a key in the editor ran a notebook shortcut"
