@@ -132,10 +132,12 @@ def _lab_api(origin: str, token: str, path: str, method: str = "GET", timeout: f
 
 
 @contextmanager
-def _make_lab(env_dir: Path, tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
+def _make_lab(env_dir: Path, tmp_path: Path) -> Iterator[tuple[str, str, str, Path]]:
     """``make lab`` on a free port with the student's environment ``env_dir``: yields the URL it
-    printed, its token and its log once the server answers; stops it afterwards."""
+    printed, the server's origin, its token and its log once the server answers; stops it
+    afterwards."""
     port = _free_port()
+    origin = f"http://127.0.0.1:{port}"
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     env["JUPYTER_RUNTIME_DIR"] = str(tmp_path / "runtime")
     env["JUPYTER_CONFIG_DIR"] = str(tmp_path / "config")
@@ -158,13 +160,13 @@ def _make_lab(env_dir: Path, tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
         ready = time.monotonic() + 60
         while True:
             try:
-                _lab_api(f"http://127.0.0.1:{port}", token, "/api/status")
+                _lab_api(origin, token, "/api/status")
                 break
             except OSError:
                 assert lab.poll() is None, f"make lab exited:\n{log.read_text()[-3000:]}"
                 assert time.monotonic() < ready, f"no answer on {port}:\n{log.read_text()[-3000:]}"
                 time.sleep(0.5)
-        yield url, token, log
+        yield url, origin, token, log
     finally:
         os.killpg(lab.pid, signal.SIGTERM)
         try:
@@ -177,9 +179,8 @@ def _make_lab(env_dir: Path, tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
 def test_make_lab_serves_the_whole_course_from_the_start_page(lab_env: tuple[Path, str],
                                                               tmp_path: Path) -> None:
     env_dir, _ = lab_env
-    with _make_lab(env_dir, tmp_path) as (url, token, log):
+    with _make_lab(env_dir, tmp_path) as (url, origin, token, log):
         assert "/lab/tree/start_here.ipynb" in url       # the printed URL opens the start page
-        origin = url.split("/lab", 1)[0]
 
         def get(path: str) -> Any:
             return _lab_api(origin, token, path)
@@ -211,7 +212,8 @@ _PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"     # the notebook in view
 _CELLS = f"() => document.querySelectorAll('{_PANEL} .jp-Cell').length"
 _KERNEL = "Python 3 (ipykernel)"
 _LAB_WAIT = 180_000                                  # ms: Lab on a busy machine
-_BUSY_LAB_ASKS = ("Select Kernel", "Loading… The loading screen is taking a long time.")
+_KERNEL_CHOICE = "Select Kernel"                     # the title of Lab's kernel choice
+_BUSY_LAB_ASKS = (_KERNEL_CHOICE, "Loading… The loading screen is taking a long time.")
 
 
 def _answer_lab_dialogs(page: Any) -> list[str]:
@@ -228,7 +230,7 @@ def _answer_lab_dialogs(page: Any) -> list[str]:
             text = " ".join(dialog.evaluate("e => e.getAttribute('aria-label') || e.innerText",
                                             timeout=5_000).split())
             said.append(text)
-            if text.startswith("Select Kernel"):
+            if text.startswith(_KERNEL_CHOICE):
                 dialog.locator("select").select_option(label=_KERNEL, timeout=5_000)
                 dialog.locator(".jp-mod-accept").click(timeout=5_000)
             else:           # its Cancel where it has one ("Keep Waiting"; not, say, "Build")
@@ -273,8 +275,7 @@ def test_in_jupyterlab_keys_pressed_in_an_explorer_stay_in_it(lab_env: tuple[Pat
     settings = tmp_path / "config" / "lab" / "user-settings" / "@jupyterlab" / "docmanager-extension"
     settings.mkdir(parents=True)
     (settings / "plugin.jupyterlab-settings").write_text('{"autosave": false}')
-    with _make_lab(env_dir, tmp_path) as (url, token, _), browser.chromium() as chromium:
-        origin = url.split("/lab", 1)[0]
+    with _make_lab(env_dir, tmp_path) as (_, origin, token, _), browser.chromium() as chromium:
         page = chromium.new_page(viewport={"width": 1300, "height": 1000})
         page.set_default_timeout(_LAB_WAIT)
         dialogs = _answer_lab_dialogs(page)
