@@ -145,12 +145,17 @@ autograde: $(TEACHER_STAMP)
 $(PY):
 	$(check_python)
 	@$(STAGE) "set-up: create .venv" $(PYTHON) -m venv $(VENV)
-	@$(STAGE) "set-up: upgrade pip" $(PY) -m pip install --quiet --upgrade pip
+	@$(STAGE) "set-up: upgrade pip, add uv" $(PY) -m pip install --quiet --upgrade pip "uv>=0.9"
 
-# Re-install whenever the package metadata changes. (Not --no-compile: it saves 20 s here, but
-# where PYTHONDONTWRITEBYTECODE is set every process then compiles every module it imports.)
+# Re-install whenever the package metadata changes. uv installs the same versions as pip, in a
+# fifth of the time (measured on a fresh clone, pip's and uv's caches warm: 22 s against 107 s);
+# where uv cannot (say, an index only pip's configuration names), pip does. Compiled ahead
+# (--compile-bytecode, as pip does by default): the sandboxed graders and the hub's servers see
+# the venv read-only and would compile every module they import, at every start.
 $(STAMP): pyproject.toml | $(PY)
-	@$(STAGE) "set-up: install the course and its tools" $(PY) -m pip install --quiet -e ".[test]"
+	@$(STAGE) "set-up: install the course and its tools" sh -c '$(PY) -m uv pip install --quiet \
+		--python $(PY) --compile-bytecode -e ".[test]" || { echo "uv failed: installing with pip"; \
+		$(PY) -m pip install --quiet -e ".[test]"; }'
 	@touch $(STAMP)
 
 lint: $(STAMP) $(FRONT_NPM)

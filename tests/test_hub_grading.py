@@ -162,10 +162,11 @@ def _ngshare_python() -> str:
 
     cache = Path(sys.prefix) / "share" / "chutes-hub-test" / "ngshare-0.6.0"
     python = cache / "bin" / "python"
-    install_cache(cache, python, "ngshare's environment (pip)", lambda partial: [
-        [sys.executable, "-m", "venv", str(partial)],
-        [str(partial / "bin" / "python"), "-m", "pip", "install", "--quiet",
-         "--disable-pip-version-check", *NGSHARE_ENVIRONMENT,
+    # uv: the same install as pip's, in a quarter of the time (pip took 40 s of `make test`'s set-up)
+    install_cache(cache, python, "ngshare's environment (uv)", lambda partial: [
+        [sys.executable, "-m", "venv", "--without-pip", str(partial)],
+        [sys.executable, "-m", "uv", "pip", "install", "--quiet", "--compile-bytecode",
+         "--python", str(partial / "bin" / "python"), *NGSHARE_ENVIRONMENT,
          f"jupyterhub=={version('jupyterhub')}"]])
     return str(python)
 
