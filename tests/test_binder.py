@@ -211,7 +211,6 @@ def test_make_lab_serves_the_whole_course_from_the_start_page(lab_env: tuple[Pat
 _PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"     # the notebook in view
 _CELLS = f"() => document.querySelectorAll('{_PANEL} .jp-Cell').length"
 _KERNEL = "Python 3 (ipykernel)"
-_LAB_WAIT = 180_000                                  # ms: Lab on a busy machine
 _KERNEL_CHOICE = "Select Kernel"                     # the title of Lab's kernel choice
 _BUSY_LAB_ASKS = (_KERNEL_CHOICE, "Loading… The loading screen is taking a long time.")
 
@@ -254,11 +253,11 @@ def _run_in_lab(page: Any, origin: str, token: str, notebook: str) -> None:
     # All made then races Lab's own start of the kernel (on a busy machine Lab then asks which
     # kernel to start, or runs nothing). The status bar says when the kernel is up.
     expect(page.locator(".jp-StatusBar-TextItem", has_text=f"{_KERNEL} | Idle")
-           ).to_be_visible(timeout=_LAB_WAIT)
+           ).to_be_visible(timeout=browser.HANG_MS)
     page.click(".lm-MenuBar-itemLabel:text-is('Run')")
     page.click(".lm-Menu-itemLabel:text-is('Run All Cells')")
     expect(page.locator(f"{_PANEL} .jp-CodeCell .jp-InputPrompt").first
-           ).not_to_have_text("[ ]:", timeout=_LAB_WAIT)
+           ).not_to_have_text("[ ]:", timeout=browser.HANG_MS)
 
 
 @pytest.mark.browser
@@ -277,7 +276,7 @@ def test_in_jupyterlab_keys_pressed_in_an_explorer_stay_in_it(lab_env: tuple[Pat
     (settings / "plugin.jupyterlab-settings").write_text('{"autosave": false}')
     with _make_lab(env_dir, tmp_path) as (_, origin, token, _), browser.chromium() as chromium:
         page = chromium.new_page(viewport={"width": 1300, "height": 1000})
-        page.set_default_timeout(_LAB_WAIT)
+        page.set_default_timeout(browser.HANG_MS)
         dialogs = _answer_lab_dialogs(page)
         try:
             _keys_stay_in_explorers(page, origin, token)
@@ -293,7 +292,7 @@ def _keys_stay_in_explorers(page: Any, origin: str, token: str) -> None:
 
     _run_in_lab(page, origin, token, "tests/notebooks/jump_explorer_demo.ipynb")
     slider = page.locator(".chutes-jump-to input[type=range]")
-    expect(slider).to_have_count(1, timeout=_LAB_WAIT)
+    expect(slider).to_have_count(1, timeout=browser.HANG_MS)
     cells = page.evaluate(_CELLS)
     value = int(slider.input_value())
     slider.focus()
@@ -304,8 +303,8 @@ def _keys_stay_in_explorers(page: Any, origin: str, token: str) -> None:
 
     _run_in_lab(page, origin, token, "tests/notebooks/board_editor_demo.ipynb")
     board = page.locator("svg.chutes-editor-board")
-    expect(board).to_have_count(1, timeout=_LAB_WAIT)
-    expect(page.locator(".chutes-editor-readout")).not_to_have_text("", timeout=_LAB_WAIT)
+    expect(board).to_have_count(1, timeout=browser.HANG_MS)
+    expect(page.locator(".chutes-editor-readout")).not_to_have_text("", timeout=browser.HANG_MS)
     cells = page.evaluate(_CELLS)
     board.focus()
     for key in ("a", "b"):
