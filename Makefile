@@ -85,7 +85,7 @@ help:
 	@echo "make resave NB=lessons/05_exact_answers.ipynb - execute notebooks and save them the course's"
 	@echo "                  way: the kernel's metadata, each picture once (tools/slim_notebook.py)"
 	@echo "make student    - build the branch 'student' from main: the course without solutions or"
-	@echo "                  answer checks, for a graded class (then: git push origin student)"
+	@echo "                  answer checks, for a graded class; STUDENT_REPO=<url> publishes it there"
 
 define check_python
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "chutes_edu needs Python 3.11 or newer")'
@@ -253,11 +253,14 @@ resave: $(STAMP)
 # The student copy for a graded class (TEACHING.md): a branch built from main's last commit with
 # git plumbing (the working tree and the current branch are not touched). SOURCE=<commit> builds
 # from another commit; `$(PY) tools/student_copy.py --check` says whether the branch is up to date.
+# STUDENT_REPO=<url> publishes it as the main of a repository of its own, the students' (the hub
+# image and the students' link come from there: nothing of main's history reaches them).
 SOURCE ?= main
 # It needs git and Python only (no .venv).
 student:
 	$(check_python)
-	$(PYTHON) tools/student_copy.py --source $(SOURCE) --branch student
+	$(PYTHON) tools/student_copy.py --source $(SOURCE) --branch student \
+		$(if $(STUDENT_REPO),--publish "$(STUDENT_REPO)")
 
 clean:
 	rm -rf $(VENV) $(LAB_VENV) $(TEACHER_VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache tests/artifacts \

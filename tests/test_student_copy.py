@@ -2,7 +2,9 @@
 checks, built reproducibly with git plumbing; its self-checks are no oracle; its notebooks run.
 
 Every build runs in a clone of this repository's last commit (commit your work before running
-these tests): the clone's ``main`` is that commit.
+these tests): the clone's ``main`` is that commit; the tool that builds is this checkout's
+(``--repo`` the clone). Publishing the copy to a repository of its own, and what the students'
+image then holds, is tests/test_student_image.py.
 """
 
 from __future__ import annotations
@@ -46,8 +48,9 @@ def _clone(target: Path) -> Path:
 
 
 def _tool(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(TOOL), *args], cwd=repo, capture_output=True,
-                          text=True, check=False)
+    """This checkout's tools/student_copy.py, run on ``repo``."""
+    return subprocess.run([sys.executable, str(ROOT / TOOL), "--repo", str(repo), *args],
+                          cwd=repo, capture_output=True, text=True, check=False)
 
 
 def _build(repo: Path) -> str:

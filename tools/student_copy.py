@@ -1,9 +1,15 @@
-"""Build the student copy of the course: a ``student`` branch with no answers in it.
+"""Build the student copy of the course, a ``student`` branch with no answers in it, and publish
+it as a repository of its own.
 
-Students get the course with an nbgitpuller link, which clones a branch of the repository into
-their home. ``main`` holds the worked solutions (``solutions/``) and the modules that compute every
-expected answer (``chutes_edu/checks/lessonNN.py``), so a graded class gets the ``student`` branch
-instead, built from ``main`` by this script (``make student``).
+Students get the course with an nbgitpuller link, which clones a repository into their home, and
+run it in a hub image that repo2docker builds from a repository. ``main`` holds the worked
+solutions (``solutions/``) and the modules that compute every expected answer
+(``chutes_edu/checks/lessonNN.py``), so a graded class gets the ``student`` branch instead, built
+from ``main`` by this script (``make student``), and published with ``--publish <repository>`` as
+the ``main`` of a **repository of its own**. repo2docker clones the whole repository it is given
+(every branch, with ``--ref``) and keeps its ``.git`` in the image, where every student can read
+it: built from the course's own repository, even with ``--ref student``, the image would hold
+every commit of ``main``. The student repository holds the student history and nothing else.
 
 The student tree keeps what a student needs, taken from an allow-list of top-level entries
 (:data:`KEEP`), so that a new folder on ``main`` stays out until someone decides it belongs in:
@@ -38,10 +44,19 @@ parent (and never a commit of ``main``: the branch's history holds no solutions)
 nbgitpuller can merge the teacher's updates into a student's folder. When the tree would not change
 no commit is made.
 
-Usage: ``python tools/student_copy.py [--source main] [--branch student] [--check]
-[--print-tree]``. ``--check`` writes no branch and exits 1, saying why, when the branch is missing
-or holds another tree than a build would make now (the drift check). ``--print-tree`` lists the
-student tree and what is left out, and changes nothing.
+``--publish <repository>`` builds the branch, then pushes it to that repository as its ``main``
+(``student:main``, never forced). It first fetches the repository's ``main`` and continues from it
+(so a build in a fresh clone, without the local ``student`` branch, still makes the next commit of
+the students' history rather than an unrelated one), and it refuses when that repository holds any
+other branch or tag (a clone would fetch them too: the course's own repository is refused), when
+its ``main`` is not the student history, or when the student history reaches an object of
+``main``'s solutions or answer modules (:func:`leaks`: a commit of ``main``, a path under
+``solutions/``, an answer module, or a blob equal to any version of those in ``main``'s history).
+
+Usage: ``python tools/student_copy.py [--source main] [--branch student] [--check | --print-tree
+| --publish REPOSITORY]``. ``--check`` writes no branch and exits 1, saying why, when the branch is
+missing or holds another tree than a build would make now (the drift check). ``--print-tree``
+lists the student tree and what is left out, and changes nothing.
 """
 
 from __future__ import annotations
@@ -54,6 +69,7 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,6 +84,9 @@ _PACKAGES = re.compile(r"^packages = \[[^\]]*\]", re.MULTILINE)
 _SOLUTION_LINE = re.compile(r"^[ \t]*(### BEGIN SOLUTION|<!-- BEGIN SOLUTION -->)", re.MULTILINE)
 _NOTEBOOK_MARKERS = ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS", "<!-- BEGIN SOLUTION")
 _ZERO = "0" * 40
+_SOLUTIONS = re.compile(r"^solutions(/|$)")
+_PUBLISHED = "refs/heads/main"
+_PUBLISH_HINT = "`python3 tools/student_copy.py --publish <the student repository>`"
 
 STUDENT_README = """\
 # Chutes and Ladders: a course in Markov chains
@@ -82,7 +101,7 @@ computed live, and every idea has a slider.
 - **On your university's JupyterHub**: follow the link your teacher gives you. It copies the
   course into a folder `chutes-course` in your home and opens the start page. Following it again
   later brings your teacher's updates and keeps your work.
-- **On Binder** (nothing to install): open this branch of the course repository on
+- **On Binder** (nothing to install): open this repository on
   [mybinder.org](https://mybinder.org) with the path `lab/tree/start_here.ipynb`.
 - **On a laptop** (Python 3.11 or newer and `make`): run `make lab` in this folder and open the
   `http://127.0.0.1:8888/lab/tree/start_here.ipynb?token=...` address it prints.
@@ -432,8 +451,8 @@ def check(repo: Path, source_ref: str = "main", branch: str = "student") -> str 
         return f"there is no commit {source_ref!r} to compare {branch} with"
     tip = _resolve(repo, f"refs/heads/{branch}")
     if tip is None:
-        return (f"there is no branch {branch}: run `make student` (tools/student_copy.py), then "
-                f"`git push origin {branch}`")
+        return (f"there is no branch {branch}: run `make student` (tools/student_copy.py), or "
+                f"publish it: {_PUBLISH_HINT}")
     built = build_tree(repo, source)
     have = git(repo, "rev-parse", f"{tip}^{{tree}}").decode().strip()
     if have == built.tree:
@@ -444,7 +463,154 @@ def check(repo: Path, source_ref: str = "main", branch: str = "student") -> str 
     return (f"branch {branch} is out of date: it was built from {_source_of(repo, tip)}, and "
             f"{source_ref} ({source[:12]}) would change these files:\n  "
             + "\n  ".join(shown[:20]) + more
-            + f"\nRun `make student`, then `git push origin {branch}`.")
+            + f"\nRun `make student`, or publish it again: {_PUBLISH_HINT}.")
+
+
+def answer_blobs(repo: Path, source: str) -> dict[str, str]:
+    """Every version of a solution or an answer module in the history of ``source``.
+
+    Parameters
+    ----------
+    repo : Path
+        The repository.
+    source : str
+        The commit whose history is read (``main``).
+
+    Returns
+    -------
+    dict
+        Blob hash to a path it had: each blob that was ever a file under ``solutions/`` or an
+        answer module (``chutes_edu/checks/lesson*.py``), in any commit reachable from ``source``.
+    """
+    raw = git(repo, "log", "--format=", "--raw", "--no-abbrev", "--no-renames", "-m", "-z",
+              source, "--", "solutions", "chutes_edu/checks").split(b"\0")
+    found: dict[str, str] = {}
+    # each change is ":<modes> <old blob> <new blob> <status>" NUL <path> NUL (git log -z also
+    # puts separators between commits: read by the leading colon, not by position)
+    for meta, path in pairwise(raw):
+        name = path.decode(errors="replace")
+        if not meta.startswith(b":") or not (_SOLUTIONS.match(name) or ANSWER_MODULE.match(name)):
+            continue
+        for sha in meta.decode().split()[2:4]:
+            if sha != _ZERO:
+                found.setdefault(sha, name)
+    return found
+
+
+def leaks(repo: Path, branch: str, source: str) -> list[str]:
+    """What the history of ``branch`` holds of ``source``'s solutions and answer modules.
+
+    Parameters
+    ----------
+    repo : Path
+        The repository.
+    branch : str
+        The student branch (or any commit).
+    source : str
+        The commit of ``main`` whose history must stay out.
+
+    Returns
+    -------
+    list of str
+        One line per leak: a commit of ``source``'s history reachable from ``branch``, an object
+        at a path under ``solutions/`` or at an answer module's path, or a blob equal to any
+        version of a solution or an answer module (whatever its path). Empty when none.
+    """
+    found = []
+    forbidden = answer_blobs(repo, source)
+    for line in git(repo, "rev-list", "--objects", branch).decode().splitlines():
+        sha, _, path = line.partition(" ")
+        if _SOLUTIONS.match(path) or ANSWER_MODULE.match(path):
+            found.append(f"{path} ({sha})")
+        elif sha in forbidden:
+            found.append(f"{path or sha}: the same content as {forbidden[sha]} ({sha})")
+    shared = set(git(repo, "rev-list", branch).decode().split()) & set(
+        git(repo, "rev-list", source).decode().split())
+    return found + [f"commit {sha} of {source[:12]}'s history" for sha in sorted(shared)]
+
+
+def _remote_refs(repo: Path, url: str) -> dict[str, str]:
+    refs = {}
+    for line in git(repo, "ls-remote", url).decode().splitlines():
+        sha, _, name = line.partition("\t")
+        refs[name] = sha
+    return refs
+
+
+def _is_ancestor(repo: Path, old: str, new: str) -> bool:
+    return subprocess.run(["git", "merge-base", "--is-ancestor", old, new], cwd=repo,
+                          capture_output=True, check=False).returncode == 0
+
+
+def _continue_published(repo: Path, url: str, source: str, branch: str) -> None:
+    """Bring ``branch`` up to the student repository's ``main`` (or refuse when they differ)."""
+    refs = _remote_refs(repo, url)
+    # refs/pull/* are a host's pull requests: a clone does not fetch them
+    others = sorted(r for r in refs if r not in ("HEAD", _PUBLISHED)
+                    and not r.startswith("refs/pull/"))
+    if others:
+        raise StudentCopyError(
+            f"{url} holds {', '.join(others[:5])}{' ...' if len(others) > 5 else ''} besides "
+            "main: a clone of it (repo2docker's, a student's) fetches every branch and tag. "
+            "Publish to a repository that holds only the student copy (a new one, not a fork "
+            "of the course's)")
+    published = refs.get(_PUBLISHED)
+    if published is None:
+        return
+    git(repo, "fetch", "-q", "--no-tags", url, _PUBLISHED)
+    if _is_ancestor(repo, published, source):
+        raise StudentCopyError(f"{url}'s main ({published[:12]}) is a commit of the course's "
+                               f"own history: that is the course's repository, not the students'")
+    tip = _resolve(repo, f"refs/heads/{branch}")
+    if tip is None or (tip != published and _is_ancestor(repo, tip, published)):
+        git(repo, "update-ref", "-m", f"student_copy: {url}'s main", f"refs/heads/{branch}",
+            published, tip or _ZERO)
+    elif not _is_ancestor(repo, published, tip):
+        raise StudentCopyError(
+            f"branch {branch} ({tip[:12]}) and {url}'s main ({published[:12]}) have gone apart: "
+            f"the students' folders follow {url}. Delete the local branch (git branch -D "
+            f"{branch}) to build on the published history")
+
+
+def publish(repo: Path, url: str, source_ref: str = "main",
+            branch: str = "student") -> tuple[str, bool]:
+    """Build ``branch`` and push it to the student repository ``url`` as its ``main``.
+
+    Parameters
+    ----------
+    repo : Path
+        The course's repository.
+    url : str
+        The student repository (any URL or path ``git push`` takes); it holds the student copy
+        and nothing else.
+    source_ref : str
+        The commit to build from (default ``main``).
+    branch : str
+        The local student branch (default ``student``).
+
+    Returns
+    -------
+    (str, bool)
+        The published commit, and whether this call made a new student commit.
+    """
+    source = _resolve(repo, source_ref)
+    if source is None:
+        raise StudentCopyError(f"there is no commit {source_ref!r} to build from")
+    where = _checked_out_in(repo, branch)
+    if where is not None:
+        raise StudentCopyError(f"branch {branch} is checked out in {where}: check out another "
+                               "branch there first")
+    _continue_published(repo, url, source, branch)
+    commit, made = build(repo, source, branch)
+    found = leaks(repo, commit, source)
+    if found:
+        raise StudentCopyError(
+            f"branch {branch} reaches the course's answers, so it is not published:\n  "
+            + "\n  ".join(found[:20]) + (f"\n  ... and {len(found) - 20} more"
+                                         if len(found) > 20 else "")
+            + f"\nDelete it (git branch -D {branch}) and build again")
+    git(repo, "push", "-q", "--no-follow-tags", url, f"{commit}:{_PUBLISHED}")
+    return commit, made
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -461,7 +627,7 @@ def main(argv: list[str] | None = None) -> int:
         The exit status: 0, or 1 when the check fails or the build is refused.
     """
     parser = argparse.ArgumentParser(description="Build the student copy of the course (a branch "
-                                     "without solutions or answer checks).")
+                                     "without solutions or answer checks) and publish it.")
     parser.add_argument("--source", default="main", help="the commit to build from (main)")
     parser.add_argument("--branch", default="student", help="the branch to write (student)")
     parser.add_argument("--repo", type=Path, default=ROOT, help="the repository (this one)")
@@ -470,9 +636,17 @@ def main(argv: list[str] | None = None) -> int:
                       help="write nothing; exit 1 if the branch is missing or out of date")
     mode.add_argument("--print-tree", action="store_true",
                       help="list the student tree and what it leaves out; write no branch")
+    mode.add_argument("--publish", metavar="REPOSITORY",
+                      help="build the branch, then push it as the main of REPOSITORY, a "
+                      "repository that holds only the student copy (never the course's own)")
     args = parser.parse_args(argv)
     try:
-        if args.check:
+        if args.publish:
+            commit, made = publish(args.repo, args.publish, args.source, args.branch)
+            print(f"{args.publish} main is now {commit[:12]} (student copy of {args.source}"
+                  f"{'' if made else ', already up to date'}). Build the students' image and "
+                  f"make their link from {args.publish}, never from the course's repository")
+        elif args.check:
             problem = check(args.repo, args.source, args.branch)
             if problem:
                 print(f"student_copy --check: {problem}", file=sys.stderr)
@@ -492,7 +666,8 @@ def main(argv: list[str] | None = None) -> int:
             commit, made = build(args.repo, args.source, args.branch)
             if made:
                 print(f"{args.branch} is now {commit[:12]} (student copy of {args.source}). "
-                      f"Publish it: git push origin {args.branch}")
+                      f"Publish it to the student repository (never to this one): "
+                      f"{_PUBLISH_HINT}")
             else:
                 print(f"{args.branch} ({commit[:12]}) is already up to date with {args.source}")
     except StudentCopyError as err:
