@@ -21,8 +21,10 @@ and ``nbgrader export`` see the same data:
   export plugins, one column per set (or, as an option, per graded cell), in the shapes Canvas's
   and Moodle's grade imports read (``nbgrader export --exporter
   chutes_teacher.gradebook.CanvasExport``), and :class:`GradesCsvExport` writes ``grades.csv``. All
-  three refuse stale grades (:func:`stale_submissions`) and leave out sets nobody handed in. There
-  is no grade passback (LTI Assignment and Grade Services);
+  three leave the cells of a submission whose grades cannot be trusted blank, name it and exit
+  with status 3 (:func:`stale_submissions`; ``--GradesCsvExport.strict=True`` refuses instead),
+  and leave out sets nobody handed in. There is no grade passback (LTI Assignment and Grade
+  Services);
 - **grading** steps for ``nbgrader_config.py``: :class:`SaveAutoGradesKeepingHandGrades` (a hand
   grade stays graded through a re-autograde), :class:`DueDateInRelease` (students see the due
   date), :func:`tidy_teacher_logs` (no empty warning lines, DEBUG floods or SQLAlchemy warnings).
@@ -43,6 +45,7 @@ from __future__ import annotations
 import argparse
 import csv
 import filecmp
+import json
 import logging
 import math
 import os
@@ -76,7 +79,8 @@ __all__ = [
     "Extension", "read_extensions", "grant_extensions",
     "LatePenaltyPerDay", "penalty_points", "tidy_teacher_logs", "due_line", "DueDateInRelease",
     "SaveAutoGradesKeepingHandGrades",
-    "ExportRefused", "stale_submissions", "refresh_late_penalties", "GradesCsvExport",
+    "ExportRefused", "EXIT_REFUSED", "EXIT_LEFT_BLANK", "stale_submissions",
+    "refresh_late_penalties", "GradesCsvExport",
     "CanvasExport", "MoodleExport", "CANVAS_COLUMNS", "MOODLE_COLUMNS",
     "setup_course", "main",
 ]
@@ -881,15 +885,66 @@ class ExportRefused(ValueError):
     """An export that would write wrong grades (the message names the submissions)."""
 
 
+EXIT_REFUSED = 1
+"""``nbgrader export``'s status when a strict export refuses: no file is written."""
+EXIT_LEFT_BLANK = 3
+"""``nbgrader export``'s status when the file is written with some submissions left blank."""
+
+
+def _timestamp(folder: Path) -> datetime | None:
+    """``folder/timestamp.txt`` as nbgrader reads it (naive UTC; None when missing or empty).
+
+    nbgrader's own reader ends in an AttributeError on a timestamp it cannot parse (it calls a
+    ``fail`` its CourseDirectory does not have): one student's file would stop the export.
+
+    Raises
+    ------
+    ValueError
+        When the file is there but cannot be read as a time.
+    """
+    from nbgrader.utils import parse_utc  # type: ignore[import-untyped]
+
+    path = folder / "timestamp.txt"
+    if not path.exists():
+        return None
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+        return parse_utc(text) if text else None
+    except (OSError, UnicodeDecodeError, ValueError, OverflowError, TypeError) as err:
+        raise ValueError(f"its timestamp.txt in {folder.parent.parent.name}/ cannot be read as a "
+                         f"time ({type(err).__name__})") from None
+
+
+def _unreadable_notebook(path: Path) -> str | None:
+    """Why the autograded notebook ``path`` cannot be read, or None when it reads as one."""
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        return f"its autograded {path.name} is not a regular file"
+    if not path.exists():
+        return f"its autograded {path.name} is missing"
+    try:
+        with path.open("rb") as fh:
+            notebook = json.load(fh)
+    except (OSError, ValueError, RecursionError) as err:
+        return f"its autograded {path.name} cannot be read ({type(err).__name__})"
+    if not (isinstance(notebook, dict) and isinstance(notebook.get("cells"), list)):
+        return f"its autograded {path.name} is not a notebook"
+    return None
+
+
 def stale_submissions(coursedir: Any, gradebook: Any, sets: Sequence[str],
                       students: Sequence[str]) -> list[tuple[str, str, str]]:
     """The handed-in submissions whose grades in the gradebook are not those of the work handed in.
 
     nbgrader's ``autograde`` writes a submission's grades into the gradebook as it goes and, when
-    the submission fails (a notebook that cannot run, a kernel that hangs ...), deletes its
-    ``autograded/<student>/<set>`` folder and leaves the gradebook as it was: the grades of the
-    previous autograde, or empty ones. A submission collected again after its autograde has a
-    newer ``timestamp.txt`` in ``submitted/`` than the one autograde copied into ``autograded/``.
+    the submission fails (a notebook that cannot run, a kernel that hangs, nbgrader metadata
+    tampered with ...), deletes its ``autograded/<student>/<set>`` folder and leaves the gradebook
+    as it was: the grades of the previous autograde, or empty ones. A submission collected again
+    after its autograde has a newer ``timestamp.txt`` in ``submitted/`` than the one autograde
+    copied into ``autograded/``. A handed-in notebook whose autograded copy is gone or is not a
+    notebook any more (deleted, truncated, replaced by a link) has grades nobody can check, show
+    in formgrader or give feedback on. A ``timestamp.txt`` that is not a time says nothing about
+    which grades are whose. None of these raises: each is one entry, so one submission never
+    stops the others.
 
     Parameters
     ----------
@@ -904,10 +959,12 @@ def stale_submissions(coursedir: Any, gradebook: Any, sets: Sequence[str],
     -------
     list of (student, set, reason)
         One per submission found in ``submitted/`` whose autograded copy is missing (its latest
-        autograde failed, or never ran) or older than it (collected again since).
+        autograde failed, or never ran), older than it (collected again since) or unreadable, or
+        whose timestamps cannot be read.
     """
     stale = []
     for name in sets:
+        notebooks: list[str] | None = None
         for student in students:
             submitted = Path(coursedir.format_path(coursedir.submitted_directory, student, name))
             if not submitted.is_dir():
@@ -921,10 +978,24 @@ def stale_submissions(coursedir: Any, gradebook: Any, sets: Sequence[str],
                     why = "it is not autograded yet"
                 stale.append((student, name, why))
                 continue
-            handed_in = coursedir.get_existing_timestamp(str(submitted))
-            graded_at = coursedir.get_existing_timestamp(str(graded))
+            try:
+                handed_in, graded_at = _timestamp(submitted), _timestamp(graded)
+            except ValueError as err:
+                stale.append((student, name, str(err)))
+                continue
             if handed_in is not None and (graded_at is None or handed_in > graded_at):
                 stale.append((student, name, "it was collected again after its autograde"))
+                continue
+            if notebooks is None:
+                try:
+                    notebooks = [nb.name for nb in gradebook.find_assignment(name).notebooks]
+                except MissingEntry:
+                    notebooks = []
+            unreadable = (_unreadable_notebook(graded / f"{nb}.ipynb") for nb in notebooks
+                          if (submitted / f"{nb}.ipynb").exists())
+            why_not = next((why for why in unreadable if why), None)
+            if why_not:
+                stale.append((student, name, why_not))
     return stale
 
 
@@ -963,13 +1034,42 @@ def refresh_late_penalties(gradebook: Any, plugin: Any, submissions: Sequence[An
 class _CourseExport(ExportPlugin):
     """What every export of the course does before writing a row.
 
-    - It refuses (:class:`ExportRefused`, naming them) when a handed-in submission's grades are
-      not those of its work (:func:`stale_submissions`);
+    - A handed-in submission whose grades are not those of its work (:func:`stale_submissions`:
+      its autograde failed or is missing, its autograded notebook cannot be read ...) is left
+      blank in the file (not 0, not the gradebook's old grade) and named, every other one is
+      exported, and the export exits with :data:`EXIT_LEFT_BLANK`: one bad submission never
+      stops the class. With ``strict`` the export refuses instead (:class:`ExportRefused`,
+      naming them; no file, :data:`EXIT_REFUSED`);
     - it leaves out the sets nobody has handed in (never released, or not collected yet) unless
       asked for by name (``--assignment``);
     - it stores every late penalty again from the final score (:func:`refresh_late_penalties`),
       with the plugin ``nbgrader_config.py`` gives ``AssignLatePenalties``.
     """
+
+    default_file = "grades.csv"
+    strict = Bool(False, help=(
+        "Refuse to write the file when a handed-in submission's grades are not those of its work "
+        "(its autograde failed or is missing, its autograded notebook cannot be read), instead "
+        "of leaving its cells blank and exiting with status 3.")).tag(config=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.left_blank: list[tuple[str, str, str]] = []
+
+    def is_blank(self, set_name: str, student_id: str) -> bool:
+        """Whether this export leaves ``student_id``'s ``set_name`` blank (see :meth:`graded`).
+
+        Parameters
+        ----------
+        set_name, student_id : str
+            The set and the student.
+
+        Returns
+        -------
+        bool
+            True for a submission :func:`stale_submissions` named.
+        """
+        return any(s == student_id and a == set_name for s, a, _ in self.left_blank)
 
     def coursedir(self) -> Any:
         """The course folder's layout: nbgrader export's own, else one from this config."""
@@ -997,12 +1097,13 @@ class _CourseExport(ExportPlugin):
         -------
         sets, students : list, list
             nbgrader's ``Assignment`` and ``Student`` records, the students sorted by last name,
-            first name and id.
+            first name and id. The submissions whose grades are stale are in ``left_blank``
+            (:meth:`is_blank`).
 
         Raises
         ------
         ExportRefused
-            When a submission's grades are stale, naming each.
+            With ``strict``, when a submission's grades are stale, naming each.
         """
         coursedir = self.coursedir()
         wanted_sets = [str(a) for a in self.assignment]
@@ -1029,7 +1130,8 @@ class _CourseExport(ExportPlugin):
                           "--assignment to export it anyway)", ", ".join(a.name for a in left_out))
         stale = stale_submissions(coursedir, gradebook, [a.name for a in sets],
                                   [s.id for s in students])
-        if stale:
+        self.left_blank = stale
+        if stale and self.strict:
             raise ExportRefused(
                 f"nothing exported: the gradebook's grades of {len(stale)} submission(s) are not "
                 "those of the work handed in:\n  "
@@ -1039,6 +1141,8 @@ class _CourseExport(ExportPlugin):
         found = []
         for a in sets:
             for s in students:
+                if self.is_blank(a.name, s.id):      # its stored grades are not its work's
+                    continue
                 with suppress(MissingEntry):
                     found.append(gradebook.find_submission(a.name, s.id))
         refresh_late_penalties(gradebook, self.late_plugin(), found)
@@ -1049,25 +1153,40 @@ class _CourseExport(ExportPlugin):
         raise NotImplementedError
 
     def export(self, gradebook: Any) -> None:
-        """Write the file, or say in words why not (and exit with status 1).
+        """Write the file; name the submissions left blank in it (and exit with status 3), or,
+        ``strict``, say in words why nothing is written (and exit with status 1).
 
         Parameters
         ----------
         gradebook : nbgrader.api.Gradebook
             The course's gradebook (nbgrader's ExportApp opens it).
         """
+        self.left_blank = []
         try:
             self.write(gradebook)
         except ExportRefused as err:
             self.log.error("%s", err)
-            raise SystemExit(1) from None
+            raise SystemExit(EXIT_REFUSED) from None
+        if self.left_blank:
+            self.log.error(
+                "%d submission(s) left blank in %s (not 0, not an old grade), as the "
+                "gradebook's grades are not those of the work handed in; the others are "
+                "exported:\n  %s\nAutograde them (nbgrader autograde SET; formgrader's log says "
+                "why one failed) and export again; --%s.strict=True refuses to write the file "
+                "while one is left.", len(self.left_blank), self.to or self.default_file,
+                "\n  ".join(f"{student}, {name}: {why}"
+                            for student, name, why in self.left_blank),
+                type(self).__name__)
+            raise SystemExit(EXIT_LEFT_BLANK)
 
 
 class GradesCsvExport(_CourseExport):
     """``nbgrader export``'s ``grades.csv`` (the course's ``nbgrader_config.py`` makes it the
     default exporter): nbgrader's own columns, a row per set and student, after the checks of
-    the course's exports (stale grades refused, sets nobody handed in left out, late penalties
-    from the final score) and with points to the hundredth, as in the feedback."""
+    the course's exports (stale grades left blank and named, or refused with ``--strict``; sets
+    nobody handed in left out; late penalties from the final score) and with points to the
+    hundredth, as in the feedback. A blank submission's row keeps the set, its due date, the
+    student and ``max_score``; its ``timestamp`` and scores are empty."""
 
     COLUMNS = ("assignment", "duedate", "timestamp", "student_id", "last_name", "first_name",
                "email", "raw_score", "late_submission_penalty", "score", "max_score")
@@ -1085,6 +1204,11 @@ class GradesCsvExport(_CourseExport):
         rows = []
         for a in sets:
             for s in students:
+                if self.is_blank(a.name, s.id):
+                    rows.append([a.name, a.duedate or "", "", s.id, s.last_name or "",
+                                 s.first_name or "", s.email or "", "", "", "",
+                                 _points(a.max_score)])
+                    continue
                 try:
                     sub = gradebook.find_submission(a.name, s.id)
                     timestamp, raw = sub.timestamp or "", sub.score
@@ -1131,12 +1255,13 @@ class _LmsExport(_CourseExport):
         -------
         header, maxima, rows
             ``maxima`` has an entry per grade column (after the identifying columns). A student
-            without a submission of a set gets 0 there, as in ``nbgrader export``.
+            without a submission of a set gets 0 there, as in ``nbgrader export``; one whose
+            submission's grades are stale (:func:`stale_submissions`) gets empty cells.
 
         Raises
         ------
         ExportRefused
-            When a submission's grades are stale (:func:`stale_submissions`).
+            With ``strict``, when a submission's grades are stale.
         """
         sets, students = self.graded(gradebook)
         header, maxima = list(self.id_columns), []
@@ -1150,7 +1275,8 @@ class _LmsExport(_CourseExport):
                 columns.append((a.name, grade_cells, False))
                 continue
             late = any((sub.late_submission_penalty or 0) > 0 for sub in a.submissions
-                       if sub.student.id in {s.id for s in students})
+                       if sub.student.id in {s.id for s in students}
+                       and not self.is_blank(a.name, sub.student.id))
             header += [f"{a.name} {_question_label(name)}" for name, _ in grade_cells]
             maxima += [_points(m) for _, m in grade_cells]
             if late:
@@ -1162,6 +1288,9 @@ class _LmsExport(_CourseExport):
             row = self.student_cells(s)
             for name, grade_cells, late in columns:
                 width = len(grade_cells) + late if self.questions else 1
+                if self.is_blank(name, s.id):
+                    row += [""] * width
+                    continue
                 try:
                     sub = gradebook.find_submission(name, s.id)
                 except MissingEntry:

@@ -389,14 +389,16 @@ def _hand_in(course: Path, step: str, student: str, when: str) -> None:
     (folder / "timestamp.txt").write_text(f"{when}.000000 UTC")
 
 
-def test_an_export_refuses_grades_not_of_the_work_handed_in(
+def test_a_strict_export_refuses_grades_not_of_the_work_handed_in(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Attack: a resubmission whose autograde failed (nbgrader deletes its autograded copy and
-    leaves the old grades), one collected again after its autograde, one never autograded."""
+    leaves the old grades), one collected again after its autograde, one never autograded.
+    Without strict they are left blank instead (tests/test_export_resilience.py)."""
     course, db = _course(tmp_path)
     _graded(db)
     config = _late_config()
     config.CourseDirectory.root = str(course)
+    config.ExportPlugin.strict = True
     _hand_in(course, "submitted", "s1", "2026-02-06 11:00:00")
     _hand_in(course, "autograded", "s1", "2026-02-06 11:00:00")
     _exported(CanvasExport, db, tmp_path / "ok.csv", config)          # up to date: exported
@@ -781,13 +783,13 @@ def test_a_teachers_round_blind_grading_one_penalty_hand_grades_kept_stale_grade
             rows = list(csv.reader(fh))
         assert rows[0][-1] == "tiny" and rows[column][-1] == "8.1", rows
 
-    # a resubmission whose autograde fails: the export names it and writes nothing
+    # a resubmission whose autograde fails: the strict export names it and writes nothing
     submitted = course / "submitted" / STUDENT / "tiny"
     (submitted / "tiny.ipynb").write_text("{ not a notebook")
     (submitted / "timestamp.txt").write_text(f"{datetime.now(UTC):%Y-%m-%d %H:%M:%S.%f} UTC")
     run([nbgrader, "autograde", "tiny"], ok=False)
     assert not autograded.exists()
     (course / "grades.csv").unlink()
-    refused = run([nbgrader, "export"], ok=False).stderr
+    refused = run([nbgrader, "export", "--GradesCsvExport.strict=True"], ok=False).stderr
     assert f"{STUDENT}, tiny: its latest autograde failed" in refused, refused
     assert "Traceback" not in refused and not (course / "grades.csv").exists()
