@@ -65,8 +65,9 @@ of the other squares tends to 0, like :math:`k^{h(C)-H}` on a class :math:`C` of
 :math:`h(C) \ge 1`, critical or not, and geometrically on the classes of depth 0 (those reached
 from square 0 past no critical class). So a square on no critical class can fade as slowly as
 :math:`1/k`: on ``Board({2: 1}, size=6, die=2)`` square 1 (a roll of 2 slides back to it) and
-square 5 (a 2 overshoots) each keep the token with chance 1/2, :math:`H = 2`, and after :math:`k`
-turns squares 1, 3 and 4 each hold exactly :math:`1/(2(k-1))` of the surviving games.
+square 5 (a 2 overshoots) each keep the token with chance 1/2, :math:`H = 2`, and after
+:math:`k \ge 3` turns squares 1, 3 and 4 each hold exactly :math:`1/(2(k-1))` of the surviving
+games (after 2 turns square 4 holds none: no game reaches it that soon).
 
 *The quasi-stationary distribution* (QSD) is the normalised Cesàro limit
 
@@ -153,13 +154,30 @@ common multiple of the orders of the :math:`\omega` with :math:`w_\omega \ne 0`:
 that tie on one path (:math:`H > 1`) give :math:`Q_0` a Jordan block for :math:`\lambda`; the
 recursion follows it and never divides by the difference of two nearly equal numbers, as iterating
 :math:`(zI - Q_0)^{-1}` for a :math:`z` close to :math:`\lambda` would. Whether two classes tie is
-decided exactly: their Perron roots are equal if and only if they have the same minimal polynomial
-over the integers. For example, on
+decided exactly: two classes with the same block (their squares renumbered in increasing order:
+two chutes of one length are shifted copies) have the same spectrum, whatever their size, and
+otherwise Perron roots are equal if and only if they have the same minimal polynomial over the
+integers (the factor of the characteristic polynomial that vanishes at the root, told from the
+others by Descartes' rule of signs just below a certified lower bound of the root, since every
+other eigenvalue has a real part at most the root's). For example, on
 ``Board({2: 1, 6: 3}, size=10, die=(1, 0, 0, 1), overshoot="win")`` square 1 keeps the token with
 chance 1/2 and leads to the loop 3 → 4 → 5 → 3, whose three steps each have chance 1/2 (Perron root
 :math:`(1/8)^{1/3} = 1/2`): :math:`\lambda = 1/2`, :math:`H = 2`, and :math:`q` is 1/9 on squares 3,
 4, 5 and 7, 2/9 on 8 and 1/3 on 9. The loop has period 3, but square 1's class has period 1, so only
 :math:`\omega = 1` reaches order 2 and :math:`d = 1`.
+
+*The period, exactly.* Whether :math:`w_\omega = 0` is decided without rounding. Take one square
+:math:`j` of each carrying class and :math:`\Lambda = \lambda^p`. The entries
+:math:`(x_{r+pm})_j`, :math:`m = 0, 1, \dots`, have the generating function
+:math:`A_r(Y) = N_r(Y)/D_p(Y)`, :math:`D_p(Y) = \det(YI - Q^p)` over the classes that lead to a
+carrying class, a quotient of polynomials with rational coefficients; its coefficient :math:`L_r`
+of :math:`(Y - \Lambda)^{-H}` lies in :math:`\mathbb Q(\Lambda)` and is computed exactly modulo
+the minimal polynomial of :math:`\Lambda`. Since :math:`(u_r)_j \propto \lambda^{-r} L_r`, the
+shapes repeat after :math:`d` turns on that class iff :math:`L_{r+d} = c\,L_r` for every
+:math:`r` with :math:`c^{p/d} = \Lambda` (then :math:`c = \lambda^d`: all the :math:`L_r` have one
+sign), with :math:`L_{r+p} = \Lambda L_r`. A tilt of a balanced loop by :math:`10^{-12}` is a
+period of 2, however small. (Rotating terms that floating point finds far from 0, above
+:math:`10^{-6}` of the fixed one, are taken as not 0 without this computation.)
 
 **Rounds.** With :math:`m` players moving in turn, independently, the game is over in the first
 round in which someone finishes: :math:`\Pr(\min_i T_i > k) = \Pr(T > k)^m`, so
@@ -169,6 +187,7 @@ round in which someone finishes: :math:`\Pr(\min_i T_i > k) = \Pr(T > k)^m`, so
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 from collections.abc import Sequence
@@ -520,17 +539,19 @@ def quasi_stationary_distribution(board: Board) -> QuasiStationary:
     squares from inverse iteration on a sparse LU, so that boards of thousands of squares take
     seconds). Classes whose roots are within a relative :math:`10^{-6}` of the largest in
     floating point get bounds that rounding cannot break (Collatz–Wielandt, in exact arithmetic);
-    those whose bounds still overlap are compared exactly: they tie when the minimal polynomials
-    of their roots over the integers are equal (python-flint factors the characteristic
-    polynomials, and isolates real roots in certified intervals to find the largest of unequal
-    ones). No tolerance ever decides a tie: if such a class has more than 150 squares,
-    ``ValueError`` names the classes. Perron vectors are iterated until they stop changing and
+    those whose bounds still overlap are compared exactly: classes with the same block (equal
+    chutes) tie at once, whatever their size, and others tie when the minimal polynomials of
+    their roots over the integers are equal (python-flint factors the characteristic
+    polynomials; exact bisection finds the largest of unequal roots). No tolerance ever decides a
+    tie: if a class of another shape has more than 400 squares, ``ValueError`` names the
+    classes. Perron vectors are iterated until they stop changing and
     their residuals are checked; when the next eigenvalue is within a relative :math:`10^{-5}`
     of the root they are found again in high precision. :math:`q` and the limit shapes come from the
     leading coefficients of the resolvent :math:`e_0 (zI - Q_0)^{-1}` at
     :math:`z = \lambda\omega`, computed class by class from each critical class's Perron vectors
     and the other classes' blocks (module docstring), so tied classes (a Jordan block) cost no
-    accuracy; a rotating term smaller than :math:`10^{-9}` of the fixed one counts as 0.
+    accuracy. The period is decided in exact arithmetic (module docstring), so a loop entered in
+    shares off balance by :math:`10^{-12}` has period 2.
 
     Parameters
     ----------
@@ -548,10 +569,12 @@ def quasi_stationary_distribution(board: Board) -> QuasiStationary:
     ------
     ValueError
         If every game from square 0 ends within a fixed number of turns (the message names it):
-        there are no long games to describe. Also, naming the squares, if two groups of squares,
-        one of more than 150, keep games at rates too close to be told apart (no certified
-        bound separates them and they are too big to compare exactly), or if a group's Perron
-        vectors cannot be found to full accuracy: a wrong distribution is never returned.
+        there are no long games to describe. Also, naming the squares, if two groups of squares
+        of different shapes, one of more than 400, keep games at rates too close to be told
+        apart (no certified bound separates them and they are too big to compare exactly), if a
+        group's Perron root is within about :math:`10^{-16}` of another of its eigenvalues where
+        an exact comparison needs it, or if a group's Perron vectors cannot be found to full
+        accuracy: a wrong distribution is never returned.
 
     Examples
     --------
@@ -597,11 +620,23 @@ _NEAR = 1e-6
 """Relative gap below which the Perron roots of two classes, found in floating point, are compared
 with certified bounds (and exactly, by their minimal polynomials, if the bounds overlap)."""
 
-_EXACT_SQUARES = 150
-"""The largest class whose Perron root is compared exactly (by its minimal polynomial) with one
-whose certified bounds overlap its own; the characteristic polynomial of a class of 300 squares
-takes about a second, and the time grows like the fourth power of the size. Above it, such classes
-are refused in words."""
+_EXACT_SQUARES = 400
+"""The largest class whose Perron root is compared exactly (by its minimal polynomial) with one of
+another shape whose certified bounds overlap its own: the characteristic polynomial of a class of
+400 squares takes about a second, and the time grows like the fourth power of the size. Above it,
+such classes are refused in words (classes of one shape tie whatever their size)."""
+
+_DYADIC = 64
+"""Bits of the dyadic point just below a certified lower bound of a root at which
+:func:`_above` counts sign changes (Descartes' rule of signs)."""
+
+_BISECTIONS = 4000
+"""The most halvings of an isolating interval of a root (:func:`_largest_root`)."""
+
+_CLEARLY = 1e-6
+"""Size of a rotating part of the leading term, relative to the fixed part, above which it is not
+0 beyond doubt (the float leading terms are good to about 1e-12); a smaller one is compared with 0
+in exact arithmetic (:func:`_exact_period`), never by a tolerance."""
 
 _DENSE_CLASS = 200
 """Classes up to this size get their Perron root from all their eigenvalues (dense LAPACK); bigger
@@ -625,11 +660,6 @@ vectors are found again in high precision (:func:`_perron_precise`)."""
 _MOVING = 1e-12
 """How much a sparse class's Perron vectors (largest entry 1) may still move between the last two
 steps of :func:`_perron`; more, and ``ValueError``."""
-
-_ROTATING = 1e-9
-"""Size of a rotating part of the leading term, relative to the fixed part, below which it counts
-as 0 (the limit shapes of the conditioned distribution are then equal, rounding aside)."""
-
 
 def _long_games(Q: Any, start: int, exact: list[dict[int, Fraction]],
                 labels: Sequence[int] | None = None) -> _LongGames:
@@ -655,7 +685,9 @@ def _long_games(Q: Any, start: int, exact: list[dict[int, Fraction]],
     where = {u: c for c, members in enumerate(classes) for u in members}
     # Q0 on each class (Q_CC) and from each class to the next (Q_BC); sparse on a big matrix.
     sparse = sp.issparse(Q)
-    blocks = [_sub(Q, members, members) for members in classes]
+    pieces = _pieces(Q, classes, where) if sparse else {}
+    blocks = [pieces.pop((c, c), None) if sparse else _sub(Q, members, members)
+              for c, members in enumerate(classes)]
     # Each class's Perron root in floating point: its chance of staying for a single square, the
     # largest modulus of its eigenvalues for a small class with a cycle through several squares,
     # the certified iteration of _perron (sparse) for a big one, whose vectors are kept.
@@ -665,7 +697,7 @@ def _long_games(Q: Any, start: int, exact: list[dict[int, Fraction]],
         if len(members) == 1:
             radii.append(float(exact[members[0]].get(members[0], 0)))
         elif len(members) <= _DENSE_CLASS:
-            dense = blocks[c].toarray() if sparse else blocks[c]
+            dense = blocks[c].toarray() if sp.issparse(blocks[c]) else blocks[c]
             radii.append(float(np.abs(np.linalg.eigvals(dense)).max()))
         else:
             perron[c] = _perron(blocks[c], _names(classes[c], labels), classes[c], exact)
@@ -688,8 +720,8 @@ def _long_games(Q: Any, start: int, exact: list[dict[int, Fraction]],
     carrying = [c for c in range(len(classes)) if critical[c] and depth[c] == top]
     pos = {u: i for i, u in enumerate(reach)}
     local = [[pos[u] for u in members] for members in classes]
-    links = {(b, c): _sub(Q, classes[b], classes[c])                    # Q_BC, B -> C
-             for c in range(len(classes)) for b in preds[c]}
+    links = pieces if sparse else {(b, c): _sub(Q, classes[b], classes[c])  # Q_BC, B -> C
+                                   for c in range(len(classes)) for b in preds[c]}
     # Each critical class: its period, the cyclic subclass of each square and its Perron vectors.
     periods: dict[int, int] = {}
     shifts: dict[int, np.ndarray] = {}
@@ -700,8 +732,7 @@ def _long_games(Q: Any, start: int, exact: list[dict[int, Fraction]],
             if c not in perron:
                 perron[c] = _perron(blocks[c], _names(classes[c], labels), classes[c], exact)
             vectors[c] = perron[c][1:]
-    # The leading term w_omega of x_k along each rotation omega^k, omega^p = 1 (module docstring),
-    # kept where it is not 0 (rounding aside).
+    # The leading term w_omega of x_k along each rotation omega^k, omega^p = 1 (module docstring).
     p = math.lcm(*(periods[c] for c in carrying))
     terms: dict[int, np.ndarray] = {}
     for j in range(p):
@@ -712,15 +743,34 @@ def _long_games(Q: Any, start: int, exact: list[dict[int, Fraction]],
                 left, right = vectors[c]
                 twist = np.power(omega, shifts[c])
                 turning[c] = (left / twist, right * twist)
-        term = _leading_term(blocks, links, preds, local, pos[start], rho * omega, turning, top)
-        if j == 0 or np.abs(term).sum() > _ROTATING * np.abs(terms[0]).sum():
-            terms[j] = term
+        terms[j] = _leading_term(blocks, links, preds, local, pos[start], rho * omega, turning,
+                                 top)
+    # The period: the least d with w_omega = 0 unless omega^d = 1. A rotating term above
+    # _CLEARLY of the fixed one is not 0 (rounding moves it by far less); whether the others are
+    # 0 is decided exactly, and only if it matters.
+    period = 1
+    for j, term in terms.items():
+        if j and np.abs(term).sum() > _CLEARLY * np.abs(terms[0]).sum():
+            period = math.lcm(period, p // math.gcd(j, p))
+    if any((j * period) % p for j in terms):
+        head = carrying[0]
+        if len(classes[head]) == 1:
+            stay = exact[classes[head][0]].get(classes[head][0], Fraction(0))
+            bounds = (stay, stay)
+        else:
+            bounds = _certified_bounds(classes[head], exact, *vectors[head])
+        found = _exact_period(classes, preds, exact, start, carrying, top, p, bounds)
+        if found is None:
+            raise ValueError("cannot tell whether long games settle or cycle: the Perron root of "
+                             f"{_names(classes[head], labels)} is too close to another eigenvalue "
+                             "to decide it exactly")
+        period = found
+    terms = {j: term for j, term in terms.items() if (j * period) % p == 0}
     fixed = terms[0].real
     q = np.clip(fixed, 0.0, None)
     q /= q.sum()
-    # The period: the least d with every kept omega^d = 1. The limit shape along k = r (mod p)
-    # is the leading term sum_omega omega^(k - H + 1) w_omega, normalised.
-    period = math.lcm(*(p // math.gcd(j, p) for j in terms))
+    # The limit shape along k = r (mod p) is the leading term sum_omega omega^(k - H + 1) w_omega,
+    # normalised.
     shapes = np.tile(fixed, (p, 1))
     turns = np.arange(p) - (top - 1)
     for j, term in terms.items():
@@ -734,6 +784,37 @@ def _long_games(Q: Any, start: int, exact: list[dict[int, Fraction]],
 def _names(members: list[int], labels: list[int]) -> str:
     """The squares of a class, for a message: "squares 3-7, 9"."""
     return "squares " + _ranges(sorted(labels[u] for u in members))
+
+
+def _pieces(Q: Any, classes: list[list[int]], where: dict[int, int]) -> dict[tuple[int, int], Any]:
+    """A sparse ``Q`` cut into its blocks: ``(b, c)`` holds ``Q`` from class b to class c (the
+    nonzero ones, and every class's own block), read from ``Q``'s CSR arrays in one pass (slicing
+    scipy matrices class by class costs milliseconds each, seconds on a board of hundreds of
+    classes). Dense arrays, but CSR for a block of a class of more than ``_DENSE_CLASS`` squares
+    and for a link of more than ``_DENSE_CLASS ** 2`` entries."""
+    csr: Any = Q.tocsr()
+    at = {u: i for members in classes for i, u in enumerate(members)}
+    entries: dict[tuple[int, int], tuple[list[int], list[int], list[float]]] = {
+        (c, c): ([], [], []) for c in range(len(classes))}
+    for u in where:
+        b = where[u]
+        for k in range(csr.indptr[u], csr.indptr[u + 1]):
+            v = int(csr.indices[k])
+            if v in where:
+                rows, cols, values = entries.setdefault((b, where[v]), ([], [], []))
+                rows.append(at[u])
+                cols.append(at[v])
+                values.append(float(csr.data[k]))
+    out: dict[tuple[int, int], Any] = {}
+    for (b, c), (rows, cols, values) in entries.items():
+        shape = (len(classes[b]), len(classes[c]))
+        big = shape[0] > _DENSE_CLASS if b == c else shape[0] * shape[1] > _DENSE_CLASS**2
+        if big:
+            out[b, c] = sp.csr_matrix((values, (rows, cols)), shape=shape)
+        else:
+            out[b, c] = np.zeros(shape)
+            out[b, c][rows, cols] = values
+    return out
 
 
 def _sub(Q: Any, rows: list[int], cols: list[int]) -> Any:
@@ -752,17 +833,18 @@ def _critical_classes(classes: list[list[int]], radii: list[float],
 
     Classes whose roots are within a relative ``_NEAR`` of the largest in floating point get
     certified bounds (:func:`_certified_bounds`, from their Perron vectors, in exact arithmetic):
-    a class whose upper bound is below another's lower bound is not critical. Those left whose
-    bounds overlap are compared exactly: two Perron roots are equal if and only if their minimal
-    polynomials are (a Perron root is the largest real root of its minimal polynomial), and the
-    largest of distinct ones is found by isolating each polynomial's real roots (certified,
-    python-flint's Arb). If one of them has more than ``_EXACT_SQUARES`` squares (its
-    characteristic polynomial would take many seconds) ``ValueError`` names them: no tolerance
-    decides, so no wrong distribution is returned."""
+    a class whose upper bound is below another's lower bound is not critical. Of those left,
+    classes with the same block (:func:`_shape`: equal chutes, shifted copies) have the same
+    spectrum and tie at once, whatever their size. Classes of different shapes are compared by
+    the minimal polynomials of their roots over the integers (:func:`_minimal_polynomial`): equal
+    polynomials, equal roots; of distinct ones the largest root is found by bisection with exact
+    signs. ``ValueError`` names the classes if one of those has more than ``_EXACT_SQUARES``
+    squares, or if its polynomial has another root too close to its Perron root to tell which is
+    which: no tolerance decides, so no wrong distribution is returned."""
     largest = max(radii)
     near = [c for c, r in enumerate(radii) if r >= largest * (1.0 - _NEAR)]
+    bounds: dict[int, tuple[Fraction, Fraction]] = {}
     if len(near) > 1:
-        bounds = {}
         for c in near:
             if len(classes[c]) == 1:
                 stay = exact[classes[c][0]].get(classes[c][0], Fraction(0))
@@ -776,19 +858,59 @@ def _critical_classes(classes: list[list[int]], radii: list[float],
         near = [c for c in near if bounds[c][1] >= floor]     # the others are certainly smaller
     if len(near) == 1:
         return [c == near[0] for c in range(len(classes))], radii[near[0]]
-    big = [c for c in near if len(classes[c]) > _EXACT_SQUARES]
-    if big:
-        raise ValueError(
-            "cannot tell whether long games settle on one group of squares or another: the "
-            "chances of staying within " + "; ".join(_names(classes[c], labels) for c in near)
-            + f" agree to {-math.log10(_certified_gap(bounds, near)):.0f} digits, and a group of "
-            f"more than {_EXACT_SQUARES} squares is too big to compare exactly")
-    minimal = {c: _perron_polynomial(classes[c], exact) for c in near}
-    distinct = list({str(f): f for f in minimal.values()}.values())
-    winner, root = _largest_root(distinct)
-    critical = [c in minimal and minimal[c] == winner for c in range(len(classes))]
+    kinds: dict[Any, list[int]] = {}
+    for c in near:
+        kinds.setdefault(_shape(classes[c], exact), []).append(c)
+    heads = [group[0] for group in kinds.values()]
+    winners = heads
+    root = _midpoint(bounds[heads[0]])
+    if len(heads) > 1:
+
+        def refuse(why: str) -> ValueError:
+            return ValueError(
+                "cannot tell whether long games settle on one group of squares or another: the "
+                "chances of staying within " + "; ".join(_names(classes[c], labels) for c in near)
+                + f" agree to {-math.log10(_certified_gap(bounds, near)):.0f} digits, and " + why)
+
+        big = [c for c in heads if len(classes[c]) > _EXACT_SQUARES]
+        if big:
+            raise refuse(f"a group of more than {_EXACT_SQUARES} squares is too big to compare "
+                         "exactly")
+        minimal: dict[int, tuple[flint.fmpz_poly, Fraction, Fraction]] = {}
+        for c in heads:
+            found = _minimal_polynomial(classes[c], exact, bounds[c])
+            if found is None:
+                raise refuse(f"{_names(classes[c], labels)} have another eigenvalue too close to "
+                             "their Perron root to compare exactly")
+            minimal[c] = found
+        same: dict[str, list[int]] = {}
+        for c in heads:
+            same.setdefault(str(minimal[c][0]), []).append(c)
+        order = _largest_root([minimal[group[0]] for group in same.values()])
+        if order is None:
+            raise refuse("their roots could not be told apart in 4000 bits")
+        winners = list(same.values())[order[0]]
+        root = order[1]
+    critical = [False] * len(classes)
+    for c in winners:
+        for member in kinds[_shape(classes[c], exact)]:
+            critical[member] = True
     single = [classes[c][0] for c in near if critical[c] and len(classes[c]) == 1]
     return critical, float(exact[single[0]][single[0]]) if single else root
+
+
+def _shape(members: list[int], exact: list[dict[int, Fraction]]) -> tuple[Any, ...]:
+    """The block of a class with its members renumbered 0, 1, ... in increasing order, exactly:
+    two classes with the same shape have the same matrix after relabelling, hence the same
+    spectrum (two chutes of one length on a board are shifted copies of each other)."""
+    at = {u: i for i, u in enumerate(members)}
+    return tuple(tuple(sorted((at[v], chance) for v, chance in exact[u].items() if v in at))
+                 for u in members)
+
+
+def _midpoint(bounds: tuple[Fraction, Fraction]) -> float:
+    """The middle of certified bounds of a root, as a float (correctly rounded)."""
+    return float((bounds[0] + bounds[1]) / 2)
 
 
 def _certified_gap(bounds: dict[int, tuple[Fraction, Fraction]], near: list[int]) -> float:
@@ -833,42 +955,248 @@ def _certified_bounds(members: list[int], exact: list[dict[int, Fraction]], left
     return low, high
 
 
+def _minimal_polynomial(members: list[int], exact: list[dict[int, Fraction]],
+                        bounds: tuple[Fraction, Fraction]
+                        ) -> tuple[flint.fmpz_poly, Fraction, Fraction] | None:
+    r"""The minimal polynomial over the integers (primitive, leading coefficient positive) of the
+    Perron root :math:`\rho` of the class ``members``, and bounds ``low < rho <= high`` within
+    which it has no other root; None if that cannot be certified.
+
+    ``bounds`` are certified bounds of :math:`\rho` (:func:`_certified_bounds`). The
+    characteristic polynomial of the block scaled to integers (python-flint, a fraction of a second
+    at 400 squares) is factored; :math:`\rho` is a root of exactly one factor. Every other
+    eigenvalue :math:`\alpha` has :math:`\operatorname{Re}\alpha \le |\alpha| \le \rho`, so with
+    ``low`` a little below the lower bound every root of :math:`f(x + \text{low})` but
+    :math:`\rho - \text{low}` has a real part :math:`\le 0` (unless an eigenvalue other than
+    :math:`\rho` has a real part within :math:`10^{-16}` of it) and Descartes' rule of signs counts
+    exactly one sign change in the coefficients of the factor of :math:`\rho` and none in the
+    others'. Anything else (no factor, or more than one change) gives None."""
+    low, high = bounds
+    if len(members) == 1:
+        stay = exact[members[0]].get(members[0], Fraction(0))
+        return flint.fmpz_poly([-stay.numerator, stay.denominator]), stay, stay
+    at = {u: i for i, u in enumerate(members)}
+    scale = math.lcm(*(chance.denominator for u in members for v, chance in exact[u].items()
+                       if v in at))
+    block = flint.fmpz_mat(len(members), len(members))
+    for u in members:
+        for v, chance in exact[u].items():
+            if v in at:
+                block[at[u], at[v]] = chance.numerator * (scale // chance.denominator)
+    _, factors = block.charpoly().factor()
+    # scaled back: f(scale z) has the roots of f divided by scale
+    found = _above([f(flint.fmpz_poly([0, scale])) for f, _ in factors], low)
+    if found is None:
+        return None
+    if found.degree() == 1:
+        root = Fraction(-int(found.coeffs()[0]), int(found.coeffs()[1]))
+        return found, root, root
+    return found, _below(low), high
+
+
+def _below(low: Fraction) -> Fraction:
+    """A multiple of 2^-_DYADIC strictly below ``low``."""
+    return Fraction(math.floor(low * 2**_DYADIC) - 1, 2**_DYADIC)
+
+
+def _above(polynomials: list[flint.fmpz_poly], low: Fraction) -> flint.fmpz_poly | None:
+    """Of integer polynomials, the one (primitive, leading coefficient positive) with one root
+    above ``low`` when the others have none there, by Descartes' rule of signs on
+    :math:`f(x + \\text{low}')`, ``low'`` = :func:`_below` ``(low)``; None if that is not the case
+    (two of them with sign changes, or one with more than one)."""
+    cut = _below(low)
+    shift = flint.fmpz_poly([cut.numerator, cut.denominator])
+    found = []
+    for f in polynomials:
+        coeffs = [int(c) for c in f.coeffs()]
+        content = math.gcd(*coeffs) * (1 if coeffs[-1] > 0 else -1)
+        primitive = flint.fmpz_poly([c // content for c in coeffs])
+        n = primitive.degree()
+        # f(x + a/b) b^n = sum c_i (bx + a)^i b^(n-i), whose signs are those of f(y/b + a/b)
+        terms = [int(c) * cut.denominator ** (n - i) for i, c in enumerate(primitive.coeffs())]
+        moved = flint.fmpz_poly(terms)(shift)
+        signs = [c > 0 for c in moved.coeffs() if c != 0]
+        changes = sum(1 for s, t in itertools.pairwise(signs) if s != t)
+        if changes:
+            found.append((primitive, changes))
+    if len(found) != 1 or found[0][1] != 1:
+        return None
+    return found[0][0]
+
+
 def _perron_polynomial(members: list[int], exact: list[dict[int, Fraction]]) -> flint.fmpz_poly:
-    """The minimal polynomial over the integers (primitive, leading coefficient positive) of the
-    Perron root of the class ``members``: the irreducible factor of its characteristic polynomial
-    with the largest real root."""
+    """The minimal polynomial over the integers of the Perron root of the class ``members``
+    (:func:`_minimal_polynomial`, with bounds from its Perron vectors); ``ValueError`` if it
+    cannot be told from the other factors of the characteristic polynomial."""
     if len(members) == 1:
         stay = exact[members[0]].get(members[0], Fraction(0))
         return flint.fmpz_poly([-stay.numerator, stay.denominator])
     at = {u: i for i, u in enumerate(members)}
-    block = flint.fmpq_mat(len(members), len(members))
+    block = np.zeros((len(members), len(members)))
     for u in members:
         for v, chance in exact[u].items():
             if v in at:
-                block[at[u], at[v]] = flint.fmpq(chance.numerator, chance.denominator)
-    _, factors = block.charpoly().numer().factor()
-    return _largest_root([f if f.coeffs()[-1] > 0 else -f for f, _ in factors])[0]
+                block[at[u], at[v]] = float(chance)
+    _, left, right = _perron(block, "the class", members, exact)
+    found = _minimal_polynomial(members, exact, _certified_bounds(members, exact, left, right))
+    if found is None:
+        raise ValueError("the Perron root of the class is too close to another eigenvalue")
+    return found[0]
 
 
-def _largest_root(polynomials: list[flint.fmpz_poly]) -> tuple[flint.fmpz_poly, float]:
-    """Of distinct irreducible polynomials (so with no root in common), the one with the largest
-    real root, and that root as a float. Each polynomial's real roots come in disjoint certified
-    intervals; the precision grows until the largest ones are told apart."""
-    candidates: list[tuple[Any, flint.fmpz_poly]] = []
-    for prec in (64, 256, 1024, 4096):
-        with flint.ctx.workprec(prec):
-            candidates = []
-            for f in polynomials:
-                # (root, multiplicity) pairs, the real roots with an imaginary part of exactly 0
-                roots = cast("list[tuple[Any, int]]", f.complex_roots())
-                real = [r.real for r, _ in roots if r.imag == 0]
-                if real:
-                    candidates.append((max(real, key=lambda x: float(x.mid())), f))
-            candidates.sort(key=lambda item: float(item[0].mid()), reverse=True)
-            if len(candidates) == 1 or candidates[0][0] > candidates[1][0]:
-                break
-    best, f = candidates[0]
-    return f, float(best.mid())
+def _largest_root(isolated: list[tuple[flint.fmpz_poly, Fraction, Fraction]]
+                  ) -> tuple[int, float] | None:
+    """Of distinct irreducible polynomials, each with its largest real root isolated in
+    ``(low, high]`` (:func:`_minimal_polynomial`), the index of the one whose root is the largest
+    and that root as a float (correctly rounded). Each interval is halved (exact signs) until one
+    lies above all the others; None after _BISECTIONS halvings."""
+    intervals = [[low, high] for _, low, high in isolated]
+    for _ in range(_BISECTIONS):
+        for i, (low, high) in enumerate(intervals):
+            if all(low >= other[1] for k, other in enumerate(intervals) if k != i):
+                return i, _root_float(isolated[i][0], low, high)
+        for (f, _, _), interval in zip(isolated, intervals, strict=True):
+            _halve(f, interval)
+    return None
+
+
+def _halve(f: flint.fmpz_poly, interval: list[Fraction]) -> None:
+    """One bisection step on ``[low, high]`` with f(low) < 0 <= f(high) (or low == high, a
+    rational root): keeps the half where f changes sign, exactly."""
+    low, high = interval
+    if low == high:
+        return
+    middle = (low + high) / 2
+    value = f(flint.fmpq(middle.numerator, middle.denominator))
+    if value == 0:
+        interval[:] = [middle, middle]
+    elif value < 0:
+        interval[0] = middle
+    else:
+        interval[1] = middle
+
+
+def _root_float(f: flint.fmpz_poly, low: Fraction, high: Fraction) -> float:
+    """The root of f in ``(low, high]`` (f(low) < 0 <= f(high)) rounded to the nearest float: the
+    interval is halved until both ends round alike."""
+    interval = [low, high]
+    for _ in range(_BISECTIONS):
+        if float(interval[0]) == float(interval[1]):
+            break
+        _halve(f, interval)
+    return float(interval[1])
+
+
+def _exact_period(classes: list[list[int]], preds: list[set[int]],
+                  exact: list[dict[int, Fraction]], start: int, carrying: list[int], top: int,
+                  p: int, bounds: tuple[Fraction, Fraction]) -> int | None:
+    r"""The period :math:`d`, decided in exact arithmetic (module docstring, *the period*).
+
+    With :math:`p` the lcm of the carrying classes' periods and :math:`\Lambda = \lambda^p`, the
+    entry :math:`a_k = (x_k)_j` on one square :math:`j` of a carrying class, taken every
+    :math:`p` turns from turn :math:`r`, has the generating function
+    :math:`A_r(Y) = \sum_m a_{r+pm} Y^{-m-1} = N_r(Y) / D_p(Y)`, with
+    :math:`D_p(Y) = \det(YI - Q^p)` over the classes that lead to a carrying class (exact
+    rational polynomials) and :math:`N_r` its product with the first terms. Its coefficient
+    :math:`L_r` of :math:`(Y - \Lambda)^{-H}` is an element of :math:`\mathbb Q(\Lambda)`, kept as
+    a polynomial modulo the minimal polynomial :math:`M` of :math:`\Lambda`, and the limit shapes
+    have :math:`(u_r)_j \propto \lambda^{-r} L_r`. So the shapes on that class repeat after
+    :math:`d` turns iff :math:`L_{r+d} = c L_r` for every :math:`r` with one :math:`c` such
+    that :math:`c^{p/d} = \Lambda` (with :math:`L_{r+p} = \Lambda L_r`); :math:`c > 0` holds by
+    itself, since every :math:`L_r` has the sign of their common factor. :math:`d` is the lcm of
+    the least such :math:`d` of each carrying class. ``bounds`` are certified bounds of
+    :math:`\lambda`; None if :math:`M` cannot be certified (:func:`_above`)."""
+    ancestors = set(carrying)
+    todo = list(carrying)
+    while todo:
+        for b in preds[todo.pop()]:
+            if b not in ancestors:
+                ancestors.add(b)
+                todo.append(b)
+    squares = [u for c in sorted(ancestors) for u in classes[c]]
+    inside = set(squares)
+    scale = math.lcm(1, *(chance.denominator for u in squares for v, chance in exact[u].items()
+                          if v in inside))
+    weights = {u: [(v, chance.numerator * (scale // chance.denominator))
+                   for v, chance in exact[u].items() if v in inside] for u in squares}
+    power = flint.fmpq_poly([1])
+    own = flint.fmpq_poly([1])
+    for c in ancestors:
+        members = classes[c]
+        at = {u: i for i, u in enumerate(members)}
+        block = flint.fmpq_mat(len(members), len(members))
+        for u in members:
+            for v, chance in exact[u].items():
+                if v in at:
+                    block[at[u], at[v]] = flint.fmpq(chance.numerator, chance.denominator)
+        factor = (block ** p).charpoly()
+        power *= factor
+        if c == carrying[0]:
+            own = factor
+    _, pieces = own.factor()
+    M = _above([f.numer() for f, _ in pieces], bounds[0] ** p)
+    if M is None:
+        return None
+    modulus = flint.fmpq_poly([int(c) for c in M.coeffs()])
+    n = power.degree()
+    heads = [classes[c][0] for c in carrying]
+    seen: dict[int, list[int]] = {j: [] for j in heads}
+    x = {start: 1}
+    for _ in range(p * n):                              # x_k scaled by scale^k, exactly
+        for j in heads:
+            seen[j].append(x.get(j, 0))
+        step: dict[int, int] = {}
+        for u, mass in x.items():
+            for v, w in weights[u]:
+                step[v] = step.get(v, 0) + mass * w
+        x = step
+
+    def multiplicity(f: flint.fmpq_poly) -> tuple[int, flint.fmpq_poly]:
+        k = 0
+        while not f.is_zero() and (f % modulus).is_zero():
+            f, k = f // modulus, k + 1
+        return k, f
+
+    order, _ = multiplicity(power)
+    Y = flint.fmpq_poly([0, 1]) % modulus
+    period = 1
+    for j in heads:
+        shares = []
+        for r in range(p):
+            terms = [flint.fmpq(seen[j][r + p * m], scale ** (r + p * m)) for m in range(n)]
+            numerator = (power * flint.fmpq_poly(terms[::-1])).right_shift(n)
+            if numerator.is_zero():
+                shares.append(flint.fmpq_poly([0]))
+                continue
+            k, rest = multiplicity(numerator)
+            shares.append(rest % modulus if order - k == top else flint.fmpq_poly([0]))
+        shares += [(Y * share) % modulus for share in shares]          # L_(r+p) = Lambda L_r
+        period = math.lcm(period, min(d for d in range(1, p + 1) if p % d == 0
+                                      and _repeats(shares, p, d, modulus, Y)))
+    return period
+
+
+def _repeats(shares: list[flint.fmpq_poly], p: int, d: int, modulus: flint.fmpq_poly,
+             Y: flint.fmpq_poly) -> bool:
+    """Whether L_(r+d) = c L_r for r < p with one c, c^(p/d) = Lambda (:func:`_exact_period`)."""
+    ratio = None
+    for r in range(p):
+        now, later = shares[r], shares[r + d]
+        if now.is_zero() or later.is_zero():
+            if now != later:
+                return False
+            continue
+        if ratio is None:
+            _, inverse, _ = now.xgcd(modulus)
+            ratio = (later * inverse) % modulus      # g = 1: M is irreducible
+            power = flint.fmpq_poly([1])
+            for _ in range(p // d):
+                power = (power * ratio) % modulus
+            if power != Y:
+                return False
+        elif later != (ratio * now) % modulus:
+            return False
+    return True
 
 
 def _period_and_subclasses(members: list[int],

@@ -716,16 +716,20 @@ def test_tied_classes_agree_with_exact_answers(family: str) -> None:
 
 def test_large_classes_whose_roots_cannot_be_told_apart_are_refused_in_words(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # classes of more than _EXACT_SQUARES squares are not compared exactly (a characteristic
-    # polynomial of hundreds of squares takes many seconds); with the limit lowered, TWO_LOOPS's
-    # two loops of 4 squares, whose roots tie exactly, are such classes: no tolerance may call
-    # them tied (issue 36: a float tie rule gave the wrong class all of q), the library says why
-    exact = quasi_stationary_distribution(TWO_LOOPS)
-    assert exact.period == 2
-    monkeypatch.setattr(absorption, "_EXACT_SQUARES", 3)
-    with pytest.raises(ValueError, match=r"cannot tell .* squares 12-15; squares 2-5 agree to "
-                                         r"1[5-7] digits, .* more than 3 squares"):
-        quasi_stationary_distribution(TWO_LOOPS)
+    # classes of different shapes with more than _EXACT_SQUARES squares are not compared exactly;
+    # with the limit lowered to 2, ROOT_TWO's loop {3, 4, 6} and pair {10, 11}, whose roots tie
+    # exactly (1/sqrt(2)), are such classes: no tolerance may call them tied (issue 36: a float
+    # tie rule gave the wrong class all of q), the library says why
+    assert quasi_stationary_distribution(ROOT_TWO).period == 2
+    monkeypatch.setattr(absorption, "_EXACT_SQUARES", 2)
+    with pytest.raises(ValueError, match=r"cannot tell .* squares 3-4, 6; squares 10-11 agree to "
+                                         r"1[5-7] digits, .* more than 2 squares"):
+        quasi_stationary_distribution(ROOT_TWO)
+    # issue 49: TWO_LOOPS's two loops are shifted copies (the same block): they tie at once,
+    # whatever their size, with no polynomial at all
+    monkeypatch.setattr(absorption, "_EXACT_SQUARES", 0)
+    monkeypatch.setattr(absorption, "_minimal_polynomial", None)
+    assert quasi_stationary_distribution(TWO_LOOPS).period == 2
 
 
 def test_no_crash_on_thousands_of_small_boards_with_dice_of_zeros() -> None:
@@ -1132,7 +1136,19 @@ def test_a_square_on_no_critical_class_can_fade_like_one_over_k() -> None:
     conds, _ = conditioned(board, 400)
     for k in (5, 10, 50, 400):
         assert conds[k][[1, 3, 4]] == pytest.approx([1 / (2 * (k - 1))] * 3, rel=1e-12)
-    assert "1/(2(k-1))" in (absorption.__doc__ or "")
+    # issue 49, 3: exactly, for every k >= 3, and not for k = 2 (square 4 holds nothing yet)
+    P = transition_matrix(board, exact=True)
+    x = [Fraction(int(u == 0)) for u in range(6)]
+    for k in range(1, 61):
+        x = [sum((x[u] * Fraction(int(P[u, v].p), int(P[u, v].q)) for u in range(6)),
+                 Fraction(0)) for v in range(6)]
+        shares = [x[s] / sum(x) for s in (1, 3, 4)]
+        if k == 2:
+            assert shares == [Fraction(1, 2), Fraction(1, 2), 0]
+        elif k >= 3:
+            assert shares == [Fraction(1, 2 * (k - 1))] * 3
+    assert (r"after :math:`k \ge 3` turns squares 1, 3 and 4 each hold exactly :math:`1/(2(k-1))`"
+            in " ".join((absorption.__doc__ or "").split()))
 
 
 @SETTINGS
@@ -1151,3 +1167,141 @@ def test_the_sparse_path_gives_the_dense_answers_on_any_board(board: Board) -> N
     assert sparse.period == dense.period
     assert sparse.decay_rate == pytest.approx(dense.decay_rate, rel=1e-12)
     assert np.abs(sparse.distribution - dense.distribution).max() < 1e-12
+
+
+# --------------------------------------------------------------------------- issue 49
+def _left_residual(board: Board, qsd: QuasiStationary) -> float:
+    """max |q Q - lambda q| over the squares where the game goes on, relative to max q."""
+    P = scipy.sparse.csr_matrix(transition_matrix(board))
+    live = np.ones(board.size + 1, dtype=bool)
+    live[list(board.absorbing)] = False
+    q = qsd.distribution
+    return float(np.abs((P.T @ q - qsd.decay_rate * q)[live]).max() / q.max())
+
+
+def _loop_root(board: Board, bottom: int, top: int) -> float:
+    """The Perron root of the loop of squares bottom..top-1 (numpy, all its eigenvalues)."""
+    Q = transition_matrix(board)[bottom:top, bottom:top]
+    return float(np.abs(np.linalg.eigvals(Q)).max())
+
+
+@pytest.mark.parametrize(("board", "lam", "first", "period"), [
+    *[(Board({300: 100, 600: 400}, size=700, die=6, overshoot=rule), 0.9784599655407342, 400, 1)
+      for rule in ("stay", "win", "bounce")],
+    (Board({210: 10, 420: 220}, size=500, die=2), 0.9969666669423299, 220, 1),
+    (Board({160: 9, 350: 199}, size=400), None, 199, 1),               # two chutes of length 151
+    # faces 1 and 3 flip the parity at every turn and the chutes (length 180) keep it: two loops
+    # of 180 squares, each of period 2
+    (Board({200: 20, 400: 220}, size=450, die=(1, 0, 1), overshoot="bounce"), None, 220, 2),
+])
+def test_equal_chutes_of_hundreds_of_squares_tie_exactly(board: Board, lam: float | None,
+                                                         first: int, period: int) -> None:
+    # issue 49, 1: two chutes of one length make two loops with the same block, so their Perron
+    # roots tie exactly; above 150 squares the library refused them ("too big to compare")
+    qsd = quasi_stationary_distribution(board)
+    chute = min(board.jumps)
+    if lam is not None:                                  # the issue's values, to the last bits
+        assert abs(qsd.decay_rate - lam) <= 2 * math.ulp(lam)
+    else:                                                # numpy's eigenvalues are good to 1e-14
+        assert qsd.decay_rate == pytest.approx(_loop_root(board, board.jumps[chute], chute),
+                                               rel=1e-13)
+    assert qsd.period == period
+    q = qsd.distribution
+    assert np.flatnonzero(q).min() == first and np.all(q >= 0) and q.sum() == pytest.approx(1)
+    assert _left_residual(board, qsd) < 1e-13
+
+
+@pytest.mark.parametrize("eps", [Fraction(1, 10**8), Fraction(1, 10**10), Fraction(1, 10**12),
+                                 1e-8, 1e-10, 1e-12, 0])
+def test_the_period_of_the_tilted_balanced_loop_is_exact(eps: Fraction | float) -> None:
+    # issue 49, 2: Lesson 11's balanced loop with face 1 weighted 2 + eps alternates exactly for
+    # every eps > 0 (here max |pi_300 - pi_301| = eps / 8, exactly computed), and a 1e-9 rule on
+    # the rotating part of the leading term gave period 1 below eps = 1e-9
+    board = Board({1: 2, 6: 2, 7: 3, 8: 4}, size=10, die=(2 + eps, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1),
+                  overshoot="win")
+    P = transition_matrix(board, exact=True)
+    Q = [[Fraction(int(P[u, v].p), int(P[u, v].q)) for v in range(10)] for u in range(10)]
+    x = [Fraction(int(u == 0)) for u in range(10)]
+    shapes = []
+    for k in range(302):
+        if k >= 300:
+            shapes.append([share / sum(x) for share in x])
+        x = [sum((x[u] * Q[u][v] for u in range(10)), Fraction(0)) for v in range(10)]
+    swing = max(abs(a - b) for a, b in zip(*shapes, strict=True))
+    assert swing == 0 if eps == 0 else swing == pytest.approx(float(eps) / 8, rel=1e-6)
+    assert quasi_stationary_distribution(board).period == (1 if eps == 0 else 2)
+
+
+def _loop_rows(length: int) -> list[dict[int, Fraction]]:
+    """The exact rows of the loop of a chute of ``length`` squares (die 6, squares 0..length-1 of
+    the loop), with the chances of leaving it dropped."""
+    from chutes_edu.markov import _exact_turn_rows
+    bottom = 10
+    rows = _exact_turn_rows(Board({bottom + length: bottom}, size=bottom + length + 10))
+    return [{v - bottom: p for v, p in rows[u].items() if bottom <= v < bottom + length}
+            for u in range(bottom, bottom + length)]
+
+
+@pytest.mark.parametrize(("length", "chained"), [(300, False), (400, True)])
+def test_tied_classes_of_different_shapes_are_compared_exactly(length: int,
+                                                               chained: bool) -> None:
+    # issue 49, 1: a loop and a copy of it with its squares shuffled have one spectrum but not the
+    # same block in increasing order, so the tie is decided by their minimal polynomials (up to 400
+    # squares); the answer is the one for the unshuffled copy, whose blocks match at once
+    loop = _loop_rows(length)
+    order = np.random.default_rng(length).permutation(length)
+
+    def chain(shuffle: np.ndarray) -> list[dict[int, Fraction]]:
+        exact: list[dict[int, Fraction]] = [{1: Fraction(1, 4), length + 1 + shuffle[0]:
+                                             Fraction(1, 4)}]
+        exact += [{1 + v: p for v, p in row.items()} for row in loop]
+        exact += [{} for _ in range(length)]
+        for u, row in enumerate(loop):
+            exact[length + 1 + shuffle[u]] = {length + 1 + shuffle[v]: p for v, p in row.items()}
+        if chained:                                   # the last square of the first loop leads on
+            del exact[0][length + 1 + shuffle[0]]
+            exact[length][length + 1 + shuffle[0]] = Fraction(1, 12)
+        return exact
+
+    plain, shuffled = chain(np.arange(length)), chain(order)
+    a = _long_games(_matrix(plain), 0, plain)
+    b = _long_games(_matrix(shuffled), 0, shuffled)
+    assert a.decay_rate == b.decay_rate and a.period == b.period == 1
+    back = np.concatenate([np.arange(length + 1), length + 1 + order])
+    assert np.abs(b.distribution[back] - a.distribution).max() < 1e-14
+    on_second = a.distribution[length + 1:].sum()
+    assert on_second == 1.0 if chained else 0.1 < on_second < 0.9
+
+
+PERIODIC = [ODD, THREES, TWO_LOOPS, BALANCED, BALANCED.replace(die=(2, 0, 1)), STEADY, EVEN_ENTRY,
+            CHAINED, ROOT_TWO, *SIDE_BY_SIDE]
+
+
+@pytest.mark.parametrize("family", ["chosen", "periodic"])
+def test_the_exact_period_agrees_when_it_decides_every_rotation(family: str) -> None:
+    # the exact decision (issue 49, 2) runs only for rotating terms that floating point finds
+    # small; with _CLEARLY infinite it decides every one, and must give the same periods
+    chosen = PERIODIC if family == "chosen" else _tied_boards(_random_periodic_board, 30, 12)
+    expected = [quasi_stationary_distribution(board).period for board in chosen]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(absorption, "_CLEARLY", math.inf)
+        found = [quasi_stationary_distribution(board).period for board in chosen]
+    assert found == expected and set(found) > {1}
+
+
+@pytest.mark.parametrize("entries, period", [
+    ({(0, 1): 0.25, (0, 3): 0.25, (1, 2): 0.5, (2, 1): 0.5, (3, 4): 0.5, (4, 5): 0.5,
+      (5, 3): 0.5}, 6),
+    ({(0, 1): 0.25, (0, 3): 1 / 9, (0, 4): 1 / 9, (0, 5): 1 / 9, (1, 2): 0.5, (2, 1): 0.5,
+      (3, 4): 0.5, (4, 5): 0.5, (5, 3): 0.5}, 2),
+    ({(0, 1): 0.5, (1, 2): 0.5, (2, 1): 0.5, (1, 3): 0.1, (3, 4): 0.5, (4, 5): 0.5,
+      (5, 3): 0.5}, 1),
+])
+def test_the_exact_period_of_tied_periodic_classes(entries: dict[tuple[int, int], float],
+                                                   period: int,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # test_the_period_of_tied_periodic_classes's chains, every rotation decided exactly: the
+    # 3-cycle entered evenly has exactly no rotating part
+    monkeypatch.setattr(absorption, "_CLEARLY", math.inf)
+    Q = _chain(entries, 6)
+    assert _long_games(Q, 0, _fractions(Q)).period == period
