@@ -32,6 +32,23 @@ used up, the cells left are not run and score nothing; a kernel that does not an
 Nothing it starts outlives it: bubblewrap's ``--die-with-parent`` and the PID namespace end every
 process of the sandbox with the kernel, and the cgroup is emptied and removed.
 
+Its output is capped (:class:`OutputBudget`): at :data:`OUTPUT_PER_CELL` bytes per cell and
+:data:`OUTPUT_PER_NOTEBOOK` per notebook (the answer records the hidden tests make, and the probes
+of a function answer, have :data:`RECORDS_PER_NOTEBOOK` of their own, so that a flood never costs
+a later cell its points), the rest cut with a note in the notebook ("output cut at 2 MB"). It is
+cut twice: inside the sandbox, by an IPython extension the kernel loads before any cell runs
+(stdout and stderr as they are written, so a 400 MiB print is never buffered, and every other
+output as it is sent), and in the grader as the messages arrive, since the kernel runs the
+student's code and could undo its own cap. The grader's sockets take no message over
+:attr:`SandboxedExecute.message_limit` bytes (ZeroMQ's ``MAXMSGSIZE``: a bigger one ends the
+connection before it is read; the grader connects again, that cell says its output was lost, and
+the next cells run as usual) and queue at most :data:`RECEIVE_QUEUE` messages, so whatever the
+kernel sends, the grader holds a bounded amount.
+
+The notebook's folder is copied into the sandbox by
+:func:`chutes_teacher.submissions.copy_submission`: no symbolic link is followed (a link is left
+out, named in the log) and the submission limits hold.
+
 Without a working sandbox (no ``bwrap``, or no namespaces allowed) autograde **refuses**, naming the
 setting that grades unconfined on purpose: ``c.SandboxedExecute.allow_unsandboxed = True``.
 """
@@ -39,6 +56,7 @@ setting that grades unconfined on purpose: ``c.SandboxedExecute.allow_unsandboxe
 from __future__ import annotations
 
 import contextlib
+import inspect
 import math
 import os
 import re
@@ -59,15 +77,20 @@ from pathlib import Path
 from typing import IO, Any
 
 import nbformat
+import zmq
 from jupyter_client.manager import AsyncKernelManager
+from nbclient.exceptions import CellTimeoutError
+from nbclient.util import run_sync
 from nbgrader.preprocessors import Execute  # type: ignore[import-untyped]
 from traitlets import Bool, Integer, List, Unicode
 
 from chutes_edu.variants import SECRET_VARIABLE, STUDENT_ID_VARIABLES
+from chutes_teacher.submissions import MAX_BYTES, MAX_FILES, copy_submission
 
-__all__ = ["ENVIRONMENT", "OPT_OUT", "Limits", "Sandbox", "SandboxUnavailable",
-           "SandboxedExecute", "SandboxedKernelManager", "answer_module", "sandbox_problem",
-           "student_library"]
+__all__ = ["ENVIRONMENT", "MESSAGE_BYTES", "OPT_OUT", "OUTPUT_PER_CELL", "OUTPUT_PER_NOTEBOOK",
+           "RECEIVE_QUEUE", "RECORDS_PER_NOTEBOOK", "Limits", "OutputBudget", "Sandbox",
+           "SandboxUnavailable", "SandboxedExecute", "SandboxedKernelManager", "answer_module",
+           "sandbox_problem", "student_library"]
 
 OPT_OUT = "c.SandboxedExecute.allow_unsandboxed = True"
 """The setting (in ``nbgrader_config.py``) that grades without a sandbox, knowingly."""
@@ -86,6 +109,194 @@ _ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime"
 _CGROUP_V1 = Path("/sys/fs/cgroup")
 _HEADROOM = 1024 ** 3
 _MAX_CALLS = 2000               # calls of a student's function per check, at most
+
+OUTPUT_PER_CELL = 2_000_000
+"""Bytes of output a cell keeps (text, images, HTML, errors, widget messages); the rest is cut."""
+OUTPUT_PER_NOTEBOOK = 10_000_000
+"""Bytes of output a whole notebook keeps, besides its answer records."""
+RECORDS_PER_NOTEBOOK = 4_000_000
+"""Bytes of answer records (hidden tests, function probes) a notebook keeps, apart from its
+output, so that a flood of output never costs a later answer its points."""
+MESSAGE_BYTES = 8_000_000
+"""The largest message the grader reads from a sandboxed kernel (ZeroMQ ``MAXMSGSIZE``)."""
+RECEIVE_QUEUE = 64
+"""Messages from a sandboxed kernel the grader queues at most (ZeroMQ ``RCVHWM``): with
+:data:`MESSAGE_BYTES`, what a kernel that undid its own cap can make the grader hold."""
+_ERROR_TEXT = 10_000            # characters kept of an error's value and of each traceback line
+_ERROR_LINES = 60
+_COUNTED = frozenset({"stream", "display_data", "execute_result", "error", "update_display_data",
+                      "comm_open", "comm_msg"})
+_EXTENSION = "chutes_output_cap"
+
+
+def _content_size(value: object, depth: int = 0) -> int:
+    """About how many bytes a message's content takes as JSON (text at 4 bytes a character
+    unless it is ASCII); nesting deeper than 64 counts as too big."""
+    if depth > 64:
+        return 1 << 60
+    if isinstance(value, str):
+        return len(value) if value.isascii() else 4 * len(value)
+    if isinstance(value, bytes | bytearray | memoryview):
+        return len(value)
+    if isinstance(value, dict):
+        return 2 + sum(_content_size(k, depth + 1) + _content_size(v, depth + 1)
+                       for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return 2 + sum(_content_size(v, depth + 1) for v in value)
+    return 8
+
+
+class OutputBudget:
+    """The output one notebook may keep: bytes per cell and in all, answer records apart.
+
+    The same class counts in the sandboxed kernel (its source is written into the kernel's
+    extension) and in the grader.
+
+    Parameters
+    ----------
+    cell, notebook, records : int
+        Bytes per cell, per notebook, and of answer records per notebook.
+    answer_mime : str
+        The MIME type of an answer record (``chutes_edu.grading.ANSWER_MIME``).
+    probe_mark : str
+        How a function probe's result line starts (``chutes_edu.grading.PROBE_MARK``).
+    """
+
+    def __init__(self, cell: int, notebook: int, records: int, answer_mime: str,
+                 probe_mark: str) -> None:
+        self.cell, self.notebook, self.records = cell, notebook, records
+        self.answer_mime, self.probe_mark = answer_mime, probe_mark
+        self.cell_used = self.notebook_used = self.records_used = 0
+        self.noted = False
+        self.probing = False
+
+    def new_cell(self) -> None:
+        """A cell starts: its own count begins again, and its note may be given once."""
+        self.cell_used = 0
+        self.noted = False
+
+    def is_record(self, kind: str, content: Any) -> bool:
+        """Whether a message is an answer record or a probe's result."""
+        if not isinstance(content, dict):
+            return False
+        if kind == "display_data":
+            data = content.get("data")
+            return isinstance(data, dict) and self.answer_mime in data
+        if kind == "stream":
+            text = content.get("text")
+            return self.probing or (isinstance(text, str) and text.startswith(self.probe_mark))
+        return False
+
+    def room(self) -> int:
+        """Bytes of output the current cell may still keep."""
+        return max(0, min(self.cell - self.cell_used, self.notebook - self.notebook_used))
+
+    def take(self, size: int) -> int:
+        """Count up to ``size`` bytes of output; how many fit."""
+        kept = min(size, self.room())
+        self.cell_used += kept
+        self.notebook_used += kept
+        return kept
+
+    def admit(self, kind: str, content: Any, size: int) -> bool:
+        """Count a whole message of ``size`` bytes if it fits; whether it did."""
+        if self.is_record(kind, content):
+            if self.records_used + size > self.records:
+                return False
+            self.records_used += size
+            return True
+        if size > self.room():
+            return False
+        self.take(size)
+        return True
+
+    def note(self) -> str | None:
+        """The line that says output was cut, once per cell (None after the first)."""
+        if self.noted:
+            return None
+        self.noted = True
+        return (f"\n[output cut at {self.cell / 1e6:g} MB: a cell keeps at most "
+                f"{self.cell / 1e6:g} MB of output and a notebook {self.notebook / 1e6:g} MB; "
+                "the rest of this cell's output was not kept]\n")
+
+
+_KERNEL_SIDE = '''
+def load_ipython_extension(ip):
+    """Cap this kernel's output: stdout and stderr as written, other outputs as sent."""
+    import sys
+    import threading
+
+    budget = OutputBudget({cell}, {notebook}, {records}, {answer!r}, {probe!r})
+    lock = threading.Lock()
+
+    def new_cell(*args, **kwargs):
+        with lock:
+            budget.new_cell()
+
+    ip.events.register("pre_execute", new_cell)
+
+    def capped(write):
+        def write_capped(text):
+            if not isinstance(text, str):
+                return write(text)
+            with lock:
+                if budget.is_record("stream", {{"text": text}}):
+                    if budget.admit("stream", {{"text": text}}, len(text)):
+                        return write(text)
+                    return len(text)
+                size = _content_size(text)
+                if size <= budget.room():
+                    budget.take(size)
+                    return write(text)
+                room = budget.take(size)
+                kept = text[:room] if text.isascii() else text[:room // 4]
+                note = budget.note()
+            if kept or note:
+                write(kept + (note or ""))
+            return len(text)
+        return write_capped
+
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "session"):
+            stream.write = capped(stream.write)
+
+    session = ip.kernel.session
+    send = session.send
+
+    def send_capped(stream, msg_or_type, content=None, parent=None, ident=None, buffers=None,
+                    track=False, header=None, metadata=None):
+        if isinstance(msg_or_type, dict):
+            kind, body = msg_or_type.get("msg_type"), msg_or_type.get("content")
+            parent = msg_or_type.get("parent_header") if parent is None else parent
+        else:
+            kind, body = msg_or_type, content
+        if kind in _COUNTED and kind != "stream":
+            size = _content_size(body) + sum(len(b) for b in buffers or ())
+            with lock:
+                admitted = budget.admit(kind, body, size)
+                note = None if admitted else budget.note()
+            if not admitted:
+                if note is not None:
+                    send(stream, "stream", {{"name": "stderr", "text": note}}, parent=parent,
+                         ident=ident)
+                return None
+        return send(stream, msg_or_type, content=content, parent=parent, ident=ident,
+                    buffers=buffers, track=track, header=header, metadata=metadata)
+
+    session.send = send_capped
+'''
+
+
+def _kernel_extension(cell: int, notebook: int, records: int) -> str:
+    """The source of the IPython extension that caps a sandboxed kernel's output."""
+    from chutes_edu.grading import ANSWER_MIME, PROBE_MARK
+
+    head = ('"""Output caps of a sandboxed kernel (written by chutes_teacher.sandbox)."""\n'
+            f"from typing import Any\n\n_COUNTED = {sorted(_COUNTED)!r}\n")
+    side = _KERNEL_SIDE.format(cell=cell, notebook=notebook, records=records,
+                               answer=ANSWER_MIME, probe=PROBE_MARK)
+    return "\n\n".join([head, inspect.getsource(_content_size), inspect.getsource(OutputBudget),
+                        side])
 
 
 @cache
@@ -171,6 +382,12 @@ class Limits:
         Size of its ``/tmp`` (a tmpfs, counted in its memory when cgroups are used).
     use_cgroups : bool
         Try cgroup v1 ``memory`` and ``pids`` first; rlimits when they cannot be made.
+    output_cell, output_notebook, output_records : int
+        Bytes of output the kernel keeps per cell, per notebook, and of answer records
+        (:class:`OutputBudget`); 0 for ``output_cell``: no cap inside the kernel.
+    folder_files, folder_bytes : int
+        Files and bytes of the notebook's folder the sandbox copies at most
+        (:mod:`chutes_teacher.submissions`).
     """
 
     memory_bytes: int = 2 * 1024 ** 3
@@ -179,6 +396,11 @@ class Limits:
     file_bytes: int = 1024 ** 3
     tmp_bytes: int = 256 * 1024 ** 2
     use_cgroups: bool = True
+    output_cell: int = OUTPUT_PER_CELL
+    output_notebook: int = OUTPUT_PER_NOTEBOOK
+    output_records: int = RECORDS_PER_NOTEBOOK
+    folder_files: int = MAX_FILES
+    folder_bytes: int = MAX_BYTES
 
 
 def _cgroups(limits: Limits) -> list[Path]:
@@ -292,10 +514,12 @@ class Sandbox:
     cgroups: list[Path] = field(default_factory=list)
     pid: int | None = None
     log: IO[bytes] | None = None
+    startup: Path | None = None
+    links_left_out: list[str] = field(default_factory=list)
 
     @classmethod
     def create(cls, bwrap: str, folder: Path | None, env: dict[str, str], limits: Limits,
-               protected: Iterable[Path] = ()) -> Sandbox:
+               protected: Iterable[Path] = (), student: str = "") -> Sandbox:
         """Make the folders of a sandbox for the notebook in ``folder``.
 
         Parameters
@@ -311,16 +535,22 @@ class Sandbox:
         protected : iterable of Path
             Folders the sandbox must not see (the course folder): a read-only folder that holds
             one of them is refused.
+        student : str, optional
+            Whose notebook it is, for the messages.
 
         Returns
         -------
         Sandbox
-            Its folders are made; nothing runs yet.
+            Its folders are made (the notebook's folder copied without its symbolic links:
+            :attr:`links_left_out`); nothing runs yet.
 
         Raises
         ------
         SandboxUnavailable
             When a folder the kernel needs (the Python installation) holds a protected one.
+        chutes_teacher.submissions.SubmissionRefused
+            When the notebook's folder is over the limits (``folder_files``, ``folder_bytes``)
+            or holds a special file.
         """
         import chutes_edu
 
@@ -334,17 +564,33 @@ class Sandbox:
                         "outside the course folder.")
         root = Path(tempfile.mkdtemp(prefix="chutes-sandbox-"))
         work, run = root / "work", root / "run"
-        if folder is not None:
-            shutil.copytree(folder, work, symlinks=True)
-        else:
-            work.mkdir()
+        left_out: list[str] = []
+        try:
+            if folder is not None:
+                copied = copy_submission(folder, work, student or "?", limits.folder_files,
+                                         limits.folder_bytes, what=f"sandbox copy of {folder}",
+                                         links="skip")
+                left_out = list(copied.links or [])
+            else:
+                work.mkdir()
+        except BaseException:
+            shutil.rmtree(root, ignore_errors=True)
+            raise
         run.mkdir()
         source = Path(chutes_edu.__file__).resolve().parent
         (root / "lib").mkdir()
         library = student_library(source, root / "lib")
         env = {**env, "HOME": str(work), "TMPDIR": "/tmp", "MPLCONFIGDIR": "/tmp/matplotlib"}
+        startup = None
+        if limits.output_cell > 0:
+            startup = root / "startup"
+            startup.mkdir()
+            (startup / f"{_EXTENSION}.py").write_text(_kernel_extension(
+                limits.output_cell, limits.output_notebook, limits.output_records))
+            env["PYTHONPATH"] = str(startup)
         return cls(bwrap=bwrap, root=root, work=work, run=run, library=library,
-                   library_target=source, readonly=readonly, env=env, limits=limits)
+                   library_target=source, readonly=readonly, env=env, limits=limits,
+                   startup=startup, links_left_out=left_out)
 
     def command(self, kernel: list[str]) -> list[str]:
         """The command line that runs ``kernel`` inside the sandbox.
@@ -380,6 +626,8 @@ class Sandbox:
                                              [*self.readonly, Path("/usr")]):
             prefix = program.resolve().parent.parent
             args += ["--ro-bind", str(prefix), str(prefix)]
+        if self.startup is not None:
+            args += ["--ro-bind", str(self.startup), str(self.startup)]
         args += ["--ro-bind", str(self.library), str(self.library_target),
                  "--bind", str(self.work), str(self.work),
                  "--bind", str(self.run), str(self.run),
@@ -454,7 +702,9 @@ class Sandbox:
         """The end of what the kernel wrote to its standard output and error."""
         path = self.root / "kernel.log"
         try:
-            return path.read_bytes()[-size:].decode("utf-8", "replace")
+            with path.open("rb") as log:           # it may be as big as the file limit
+                log.seek(max(0, log.seek(0, os.SEEK_END) - size))
+                return log.read(size).decode("utf-8", "replace")
         except OSError:
             return ""
 
@@ -502,11 +752,28 @@ class SandboxedKernelManager(AsyncKernelManager):
     """
 
     sandbox: Sandbox | None = None
+    message_limit = 0
+    receive_queue = 0
 
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
-        """The kernel's command line, wrapped in the sandbox's ``bwrap`` command."""
+        """The kernel's command line, loading the output cap, wrapped in ``bwrap``."""
         kernel: list[str] = super().format_kernel_cmd(extra_arguments)
-        return kernel if self.sandbox is None else self.sandbox.command(kernel)
+        if self.sandbox is None:
+            return kernel
+        if self.sandbox.startup is not None:
+            kernel = [*kernel, f"--InteractiveShellApp.extra_extensions={_EXTENSION}"]
+        return self.sandbox.command(kernel)
+
+    def client(self, **kwargs: Any) -> Any:
+        """The kernel's client, its sockets taking no message over :attr:`message_limit` bytes
+        and queueing at most :attr:`receive_queue` (for a sandboxed kernel; 0: ZeroMQ's own)."""
+        kc = super().client(**kwargs)
+        if self.sandbox is not None:
+            if self.message_limit > 0:
+                kc.context.setsockopt(zmq.MAXMSGSIZE, self.message_limit)
+            if self.receive_queue > 0:
+                kc.context.setsockopt(zmq.RCVHWM, self.receive_queue)
+        return kc
 
     async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
         sandbox = self.sandbox
@@ -550,11 +817,26 @@ class SandboxedExecute(Execute):
     kill_grace = Integer(30, help=(
         "Seconds after the notebook's time limit before an unanswering kernel is killed.")).tag(
         config=True)
+    output_limit_cell = Integer(OUTPUT_PER_CELL, help=(
+        "Bytes of output a cell keeps (the rest is cut with a note), in the sandboxed kernel and "
+        "in the grader; 0: no cap.")).tag(config=True)
+    output_limit_notebook = Integer(OUTPUT_PER_NOTEBOOK, help=(
+        "Bytes of output a notebook keeps, besides its answer records.")).tag(config=True)
+    record_limit = Integer(RECORDS_PER_NOTEBOOK, help=(
+        "Bytes of answer records (hidden tests, function probes) a notebook keeps.")).tag(
+        config=True)
+    message_limit = Integer(MESSAGE_BYTES, help=(
+        "Bytes of the largest message the grader reads from a sandboxed kernel (ZeroMQ "
+        "MAXMSGSIZE; a bigger one is dropped unread); 0: no limit.")).tag(config=True)
+    receive_queue = Integer(RECEIVE_QUEUE, help=(
+        "Messages from a sandboxed kernel the grader queues at most (ZeroMQ RCVHWM).")).tag(
+        config=True)
 
     _deadline: float | None = None
     _said_limits = False
     _student = ""
     _sandbox: Sandbox | None = None
+    _budget: OutputBudget | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("kernel_manager_class", SandboxedKernelManager)
@@ -595,16 +877,27 @@ class SandboxedExecute(Execute):
             self.log.warning("Grading WITHOUT a sandbox (%s): %s", OPT_OUT, problem)
             return self._unsandboxed(nb, resources, student)
         folder = resources.get("metadata", {}).get("path") or None
+        from chutes_teacher.submissions import SubmissionLimits
+
+        files = SubmissionLimits(parent=self)
         limits = Limits(memory_bytes=self.memory_limit, processes=self.process_limit,
                         cpu_seconds=self.cpu_time_limit, file_bytes=self.file_size_limit,
-                        use_cgroups=self.use_cgroups)
+                        use_cgroups=self.use_cgroups, output_cell=self.output_limit_cell,
+                        output_notebook=self.output_limit_notebook,
+                        output_records=self.record_limit, folder_files=files.max_files,
+                        folder_bytes=files.max_bytes)
         protected = [Path.cwd(), *([Path(folder)] if folder else [])]
         root = self.config.get("CourseDirectory", {}).get("root")
         if isinstance(root, str) and root:
             protected.append(Path(root))
         sandbox = Sandbox.create(str(shutil.which(self.bwrap)), Path(folder) if folder else None,
-                                 self.kernel_environment(student), limits, protected=protected)
+                                 self.kernel_environment(student), limits, protected=protected,
+                                 student=student)
+        for link in sandbox.links_left_out:
+            self.log.warning("%s's submission: the symbolic link %s was left out of the sandbox "
+                             "(links are never followed)", student or "?", link)
         self._sandbox = sandbox
+        self._budget = self._new_budget()
         sandbox.start_limits()
         if not self._said_limits:
             self.log.info("Sandbox limits: %s; %s s per cell, %s s per notebook",
@@ -629,16 +922,19 @@ class SandboxedExecute(Execute):
                 watchdog.cancel()
             sandbox.close()
             self._sandbox = None
+            self._budget = None
 
     def _unsandboxed(self, nb: Any, resources: dict[str, Any],
                      student: str) -> tuple[Any, dict[str, Any]]:
         name = STUDENT_ID_VARIABLES[0]
         before = os.environ.get(name)
         os.environ[name] = student
+        self._budget = self._new_budget()      # the grader's own cap holds even here
         try:
             result: tuple[Any, dict[str, Any]] = super().preprocess(nb, resources)
             return result
         finally:
+            self._budget = None
             if before is None:
                 os.environ.pop(name, None)
             else:
@@ -651,6 +947,8 @@ class SandboxedExecute(Execute):
         if isinstance(km, SandboxedKernelManager) and sandbox is not None and (
                 sandbox.root.exists()):
             km.sandbox = sandbox
+            km.message_limit = self.message_limit
+            km.receive_queue = self.receive_queue
             km.transport = "ipc"
             km.ip = str(sandbox.run / "kernel")
             km.connection_file = str(sandbox.run / "kernel.json")
@@ -675,10 +973,103 @@ class SandboxedExecute(Execute):
                 f"not run: the notebook used up its {self.notebook_timeout} s "
                 "(c.SandboxedExecute.notebook_timeout)"))]
             return cell, resources
-        result: tuple[Any, dict[str, Any]] = super().preprocess_cell(cell, resources, index)
+        if self._budget is not None:
+            self._budget.new_cell()
+        try:
+            result: tuple[Any, dict[str, Any]] = super().preprocess_cell(cell, resources, index)
+        except CellTimeoutError as lost:
+            if self._sandbox is None or "IOPub" not in str(lost):
+                raise
+            # A message over the grader's limit ended the connection (connected again below):
+            # what the cell sent meanwhile is lost, the rest of the notebook is graded as usual.
+            self.log.warning("%s's submission, cell %s: output lost (a message over %s bytes, "
+                             "or none within %s s); the next cells are graded as usual",
+                             self._student or "?", index, self.message_limit, self.iopub_timeout)
+            cell.outputs.append(_error("OutputLost", (
+                "the rest of this cell's output did not arrive: a message over "
+                f"{self.message_limit / 1e6:g} MB (c.SandboxedExecute.message_limit) was "
+                "dropped")))
+            self.nb.cells[index] = cell
+            if not run_sync(self._async_reopen_iopub)():
+                raise
+            return cell, resources
         if self._sandbox is not None:
             self._probe_pending(cell, resources, index)
         return result
+
+    async def _async_reopen_iopub(self) -> bool:
+        """Connect the output channel again (ZeroMQ does not, after a message over its size) and
+        wait until a kernel-info request's status comes through it; whether it did."""
+        from queue import Empty
+
+        kc = self.kc
+        if kc is None:
+            return False
+        kc.iopub_channel.close()
+        kc._iopub_channel = None
+        kc.iopub_channel.start()
+        for _ in range(30):
+            asked = kc.kernel_info()
+            until = time.monotonic() + 1
+            while (left := until - time.monotonic()) > 0:
+                try:
+                    msg = await kc.iopub_channel.get_msg(timeout=left)
+                except Empty:
+                    break
+                if msg.get("parent_header", {}).get("msg_id") == asked:
+                    return True
+        return False
+
+    def _new_budget(self) -> OutputBudget | None:
+        if self.output_limit_cell <= 0:
+            return None
+        from chutes_edu.grading import ANSWER_MIME, PROBE_MARK
+
+        return OutputBudget(self.output_limit_cell, self.output_limit_notebook,
+                            self.record_limit, ANSWER_MIME, PROBE_MARK)
+
+    def process_message(self, msg: dict[str, Any], cell: Any, cell_index: int) -> Any:
+        """Keep a message's output only within the cell's and the notebook's budget.
+
+        A stream over the budget is cut to what fits, anything else over it is dropped, and the
+        cell gets one note saying so; an ``update_display_data`` counts once per output it would
+        change. Status and the other messages pass as in nbclient.
+        """
+        budget = self._budget
+        kind = msg.get("msg_type", "")
+        if budget is None or kind not in _COUNTED:
+            return super().process_message(msg, cell, cell_index)
+        content = msg.get("content")
+        size = _content_size(content)
+        if kind == "update_display_data" and isinstance(content, dict):
+            display = (content.get("transient") or {}).get("display_id")
+            shown = self._display_id_map.get(display, {}) if display else {}
+            size *= max(1, sum(len(indices) for indices in shown.values()))
+        if budget.admit(kind, content, size):
+            return super().process_message(msg, cell, cell_index)
+        if (kind == "stream" and isinstance(content, dict)
+                and isinstance(content.get("text"), str) and budget.room() > 0):
+            text = content["text"]
+            room = budget.take(size)
+            cut = text[:room] if text.isascii() else text[:room // 4]
+            msg = {**msg, "content": {**content, "text": cut + (budget.note() or "")}}
+            return super().process_message(msg, cell, cell_index)
+        note = budget.note()
+        if note is not None:
+            cell.outputs.append(nbformat.v4.new_output("stream", name="stderr", text=note))
+        return None
+
+    def on_cell_executed(self, **kwargs: Any) -> None:
+        """nbgrader's step (the reply's error when no output showed one), its size bounded."""
+        reply = kwargs.get("execute_reply") or {}
+        content = reply.get("content") if isinstance(reply, dict) else None
+        if isinstance(content, dict) and content.get("status") == "error":
+            content["evalue"] = str(content.get("evalue", ""))[:_ERROR_TEXT]
+            lines = content.get("traceback")
+            if isinstance(lines, list):
+                content["traceback"] = [str(line)[:_ERROR_TEXT]
+                                        for line in lines[-_ERROR_LINES:]]
+        super().on_cell_executed(**kwargs)
 
     def _call_in_kernel(self, exercise: str, key: str, resources: dict[str, Any],
                         index: int) -> dict[str, Any] | None:
@@ -691,10 +1082,16 @@ class SandboxedExecute(Execute):
             "from chutes_edu.grading import probe_call as _chutes_probe\n"
             f"_chutes_probe({exercise!r}, {key!r})")
         graded = self.nb.cells[index]
+        budget = self._budget
+        if budget is not None:
+            budget.new_cell()
+            budget.probing = True
         try:
             super().preprocess_cell(probe, resources, index)
         finally:
             self.nb.cells[index] = graded          # nbclient puts the cell it ran at ``index``
+            if budget is not None:
+                budget.probing = False
         text = "".join(out.get("text", "") for out in probe.outputs
                        if out.get("output_type") == "stream")
         lines = [line for line in text.split("\n") if line.startswith(PROBE_MARK)]
