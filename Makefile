@@ -40,12 +40,16 @@ FRONT_NPM  := node_modules/.package-lock.json
 # .venv-teacher is the students' pinned environment plus nbgrader (binder/requirements-teacher.txt),
 # and COURSE_DIR the nbgrader course folder, outside the repository so that `git pull` never meets
 # students' work: the course folder is `../chutes-course-grading` on your own machine (the default
-# of `make teacher`) and `~/course` on a hub (`make teacher COURSE_DIR=~/course`). ROSTER (CSV)
-# and SCHEDULE (CSV or TOML, dates in TIMEZONE) are imported when given; GENERATE=no leaves
-# `nbgrader generate_assignment` (about 15 s for all sets) to later.
+# of `make teacher`) and `~/course` on a hub (`python -m chutes_teacher.gradebook setup --course
+# ~/course`; hub/README.md, section 6). ROSTER (CSV) and SCHEDULE (CSV or TOML, dates in TIMEZONE)
+# are imported when given; GENERATE=no leaves `nbgrader generate_assignment` (about 15 s for all
+# sets) to later.
 TEACHER_VENV  ?= .venv-teacher
 TEACHER_STAMP := $(TEACHER_VENV)/.installed
 COURSE_DIR    ?= ../chutes-course-grading
+# `COURSE_DIR=~/course` reaches make unexpanded (the shell expands `~` only at a word's start):
+# expanded here, as a teacher means it, instead of making a folder named `~` in the repository.
+COURSE     := $(patsubst ~/%,$(HOME)/%,$(COURSE_DIR))
 ROSTER        ?=
 SCHEDULE      ?=
 TIMEZONE      ?=
@@ -122,13 +126,16 @@ $(TEACHER_STAMP): binder/requirements.txt binder/requirements-teacher.txt binder
 	@$(TEACHER_VENV)/bin/python -m pip install --quiet --disable-pip-version-check \
 		-r binder/requirements.txt -r binder/requirements-teacher.txt
 	@PATH="$(abspath $(TEACHER_VENV))/bin:$$PATH" bash binder/postBuild
+	@# then the teacher's views back on, formgrader guarded, graded the course's way in every
+	@# server and nbgrader command of this environment (chutes_teacher.nbgrader_setup)
+	@$(TEACHER_VENV)/bin/python -m chutes_teacher.nbgrader_setup
 	@touch $@
 
 # Idempotent: copies only what the course folder lacks, skips sets already generated, and
 # re-imports a roster or schedule as an update. (nbgrader runs alembic: the venv's bin on PATH.)
 teacher: $(TEACHER_STAMP)
 	@PATH="$(abspath $(TEACHER_VENV))/bin:$$PATH" $(TEACHER_VENV)/bin/python -m chutes_teacher.gradebook \
-		setup --repo "$(CURDIR)" --course "$(COURSE_DIR)" $(if $(ROSTER),--roster "$(ROSTER)") \
+		setup --repo "$(CURDIR)" --course "$(COURSE)" $(if $(ROSTER),--roster "$(ROSTER)") \
 		$(if $(SCHEDULE),--schedule "$(SCHEDULE)") $(if $(TIMEZONE),--timezone "$(TIMEZONE)") \
 		$(if $(filter no,$(GENERATE)),--no-generate)
 
@@ -138,7 +145,7 @@ SET  ?=
 JOBS ?= 2
 autograde: $(TEACHER_STAMP)
 	@test -n "$(SET)" || { echo "make autograde needs SET=, e.g. SET=01_exercises_waiting_for_heads"; exit 2; }
-	cd "$(COURSE_DIR)" && PATH="$(abspath $(TEACHER_VENV))/bin:$$PATH" \
+	cd "$(COURSE)" && PATH="$(abspath $(TEACHER_VENV))/bin:$$PATH" \
 		"$(abspath $(TEACHER_VENV))/bin/python" -m chutes_teacher.autograde "$(SET)" --jobs $(JOBS)
 
 # ---------------------------------------------------------------- the developers' environment

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from chutes_teacher.sandbox import OPT_OUT, sandbox_problem
 
@@ -150,14 +151,35 @@ def _scores(course: Path, assignment: str) -> dict[str, tuple[float, float]]:
     return scores
 
 
-def _refusal(course: Path) -> str | None:
-    """Why autograde would refuse here (no sandbox and no opt-out), or None."""
+def _settings(course: Path) -> Any:
+    """nbgrader's settings for the course folder, as an ``nbgrader`` command there reads them: the
+    ``nbgrader_config.py`` files of Jupyter's config path (lowest priority first), then the
+    course folder's own."""
+    from jupyter_core.paths import jupyter_config_path
+    from traitlets.config import Config
     from traitlets.config.loader import PyFileConfigLoader
 
-    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    config = Config()
+    for folder in [*reversed(jupyter_config_path()), str(course)]:
+        if (Path(folder) / "nbgrader_config.py").is_file():
+            config.merge(PyFileConfigLoader("nbgrader_config.py", path=folder).load_config())
+    return config
+
+
+def _refusal(course: Path) -> str | None:
+    """Why autograde would refuse here (no sandbox and no opt-out), or None."""
+    from chutes_teacher.sandbox import SandboxedExecute
+
+    config = _settings(course)
     settings = config.get("SandboxedExecute", {})
     if settings.get("allow_unsandboxed", False):
         return None
+    steps = config.get("Autograde", {}).get("autograde_preprocessors", [])
+    if SandboxedExecute not in steps:
+        return ("this course's nbgrader settings do not run submissions in the sandbox (no "
+                "SandboxedExecute among Autograde.autograde_preprocessors): every submission would "
+                "run unconfined, as you; it refuses. Use the course's own nbgrader_config.py (make "
+                "teacher copies it), which calls chutes_teacher.nbgrader_setup.configure(c).")
     problem = sandbox_problem(str(settings.get("bwrap", "bwrap")))
     if problem is None:
         return None

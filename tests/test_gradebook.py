@@ -36,6 +36,7 @@ from chutes_teacher.gradebook import (  # noqa: E402
     LatePenaltyPerDay,
     MoodleExport,
 )
+from chutes_teacher.nbgrader_setup import DecideGrades  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # nbgrader's add_submission trips SQLAlchemy's autoflush warnings (harmless; autograde does too)
@@ -180,8 +181,8 @@ def test_nbgrader_config_wires_the_late_penalty() -> None:
     assert config.LatePenaltyPerDay.percent_per_day == 10.0
     assert config.LatePenaltyPerDay.max_percent == 100.0
     # the checks the grading relies on are still there
-    text = (ROOT / "nbgrader_config.py").read_text()
-    assert "COURSE_VERSION" in text and "DecideGrades" in text
+    assert "COURSE_VERSION" in (ROOT / "nbgrader_config.py").read_text()
+    assert DecideGrades in config.Autograde.autograde_preprocessors
 
 
 # ------------------------------------------------- extensions and exports on nbgrader's gradebook

@@ -122,7 +122,8 @@ def test_students_and_teachers_pin_the_same_nbgrader() -> None:
 
 
 COURSE_FOLDER = ("the course folder is `../chutes-course-grading` on your own machine (the default "
-                 "of `make teacher`) and `~/course` on a hub (`make teacher COURSE_DIR=~/course`)")
+                 "of `make teacher`) and `~/course` on a hub (`python -m chutes_teacher.gradebook "
+                 "setup --course ~/course`")
 
 
 def _prose(path: Path) -> str:
@@ -138,4 +139,4 @@ def test_one_course_folder_in_the_same_words_everywhere() -> None:
     default = re.search(r"^COURSE_DIR\s*\?=\s*(\S+)$", (ROOT / "Makefile").read_text(), re.M)
     assert default and default.group(1) == "../chutes-course-grading"
     teacher = _config()["singleuser"]["extraFiles"]["nbgrader-teacher-course"]["stringData"]
-    assert 'c.CourseDirectory.root = os.path.join(os.environ["HOME"], "course")' in teacher
+    assert 'configure_teacher_server(c, "~/course")' in teacher

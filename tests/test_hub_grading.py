@@ -12,19 +12,21 @@ students, set up the way hub/config.yaml sets up Zero to JupyterHub, and read fr
   in an environment of its own as in its chart's image; its admin from hub/ngshare.yaml);
 - the pre-spawn hook of `hub.extraConfig` puts the teacher's config folder (the `/etc/jupyter/teacher`
   files of `singleuser.extraFiles`) first in the teacher's config path: formgrader (which Lab may
-  frame) and the course folder `~/course` (the repository's nbgrader_config.py and set 1 in
-  `source/`, TEACHING.md).
+  frame), the course's guard over it (chutes_teacher.server_extension) and the course's grading
+  settings for the course folder `~/course`.
 
 Then one round, each step through the REST endpoints Lab's buttons call:
 
-0. the teacher sets up the course and the roster in ngshare (ngshare-course-management) and in the
-   gradebook, in a kernel of their server, as hub/README.md says;
+0. in the teacher's running server, in hub/README.md's order: the course folder `~/course` (which
+   did not exist when the server started), the course and the roster in ngshare
+   (ngshare-course-management) and in the gradebook; no restart;
 1. the teacher generates and releases set 1 (`01_exercises_waiting_for_heads`) with formgrader;
 2. every student, at once, lists and fetches it on their own server (the Assignments tab), works
    (odd-numbered students write the worked solutions into the answer cells, even-numbered ones leave
    it blank; the notebook is saved through the contents API), validates and submits; then the last
    student tries every exchange attack of issue 35 from a kernel of their own (`ATTACK`);
-3. the teacher collects, autogrades each submission, generates and releases feedback (formgrader);
+3. the teacher collects, autogrades each submission (asking the server for its status meanwhile,
+   as Lab does), generates and releases feedback (formgrader);
 4. every student fetches their feedback: an HTML file in their home.
 
 It asserts that students cannot reach formgrader or the gradebook (404 on their own server, 403 on
@@ -46,7 +48,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -416,14 +417,6 @@ def _start_servers(hub: Hub, users: list[User], deadline: float) -> None:
         time.sleep(1)
 
 
-def _prepare_course(home: Path) -> None:
-    """The teacher's course folder (TEACHING.md, "Running the course with nbgrader", step 1)."""
-    course = home / "course"
-    (course / "source" / ASSIGNMENT).mkdir(parents=True)
-    shutil.copy(ROOT / "nbgrader_config.py", course / "nbgrader_config.py")
-    shutil.copy(SOLUTION, course / "source" / ASSIGNMENT / NOTEBOOK)
-
-
 def _formgrader(teacher: User, action: str, student: str | None = None) -> Any:
     path = (f"formgrader/api/submission/{ASSIGNMENT}/{student}/{action}" if student
             else f"formgrader/api/assignment/{ASSIGNMENT}/{action}")
@@ -432,26 +425,59 @@ def _formgrader(teacher: User, action: str, student: str | None = None) -> Any:
     return answer
 
 
+STATUS_AFTER = 3.0   # seconds after Autograde was pressed: the server is surely grading by then
+
+
+def _autograde_watching_the_server(teacher: User, student: str) -> dict[str, Any]:
+    """Press formgrader's Autograde for one submission and, while it runs, ask the teacher's
+    server for `/api/status` every quarter second (as Lab does all the time). Returns how long
+    each answer took and how many answers came while the autograde was still running, counting
+    only requests sent STATUS_AFTER seconds or more after the button: nbgrader 0.9.6 autogrades
+    inside the server's request handler, so there a request sent then waits until the autograde
+    ends, and none counts."""
+    with ThreadPoolExecutor(1) as pool:
+        pressed = time.monotonic()
+        grading = pool.submit(teacher.timed, f"autograde {student}",
+                              lambda: _formgrader(teacher, "autograde", student))
+        waits: list[float] = []
+        during = 0
+        while not grading.done():
+            sent = time.monotonic()
+            teacher.call("GET", "api/status")
+            waits.append(round(time.monotonic() - sent, 3))
+            if not grading.done() and sent - pressed >= STATUS_AFTER:
+                during += 1
+            time.sleep(0.25)
+        grading.result()
+    return {"student": student, "answered while grading": during, "waits": waits}
+
+
 def _set_up_ngshare_course(teacher: User, students: list[Student]) -> str:
-    """What the teacher types once in a terminal of their server, in ~/course (hub/README.md,
-    section 6): the course in ngshare, with them as its instructor, and the class from a roster
-    (ngshare-course-management; `--no-gb`: it would run nbgrader once per student, 27 s each here),
-    then the same roster into nbgrader's gradebook in one go, as `make teacher
-    COURSE_DIR=~/course ROSTER=roster.csv` does (without building .venv-teacher: the server's
-    environment is the teacher's image)."""
+    """What the teacher types once in a terminal of their **running** server, in hub/README.md's
+    order (section 6): the course folder `~/course` (the image's course is ROOT here), the roster
+    put into it, the course in ngshare with them as its instructor and the class from the roster
+    (ngshare-course-management; `--no-gb`: it would run nbgrader once per student, 27 s each
+    here), then the same roster into nbgrader's gradebook in one go. No restart follows: the
+    teacher's server must grade in the sandbox with the course's settings although the course
+    folder did not exist when it started (it read none of `~/course/nbgrader_config.py`)."""
     roster = "student_id,first_name,last_name,email\n" + "".join(
         f"{s.name},First{s.number},Last{s.number},{s.name}@example.edu\n" for s in students)
     return teacher.run(f"""
 import os, subprocess, sys
-os.chdir(os.path.expanduser("~/course"))
-with open("roster.csv", "w") as f:
+course = os.path.expanduser("~/course")
+assert not os.path.exists(course), "the course folder must not exist before the server starts"
+def run(command):
+    done = subprocess.run(command, capture_output=True, text=True)
+    print("exit", done.returncode, done.stdout, done.stderr)
+run([sys.executable, "-m", "chutes_teacher.gradebook", "setup", "--repo", {str(ROOT)!r},
+     "--course", course, "--no-generate"])
+os.chdir(course)
+with open("roster.csv", "w") as f:      # the teacher uploads it with Lab's file browser
     f.write({roster!r})
 for command in (["ngshare-course-management", "create_course", {COURSE_ID!r}, {TEACHER!r}],
                 ["ngshare-course-management", "add_students", {COURSE_ID!r}, "roster.csv", "--no-gb"],
-                [sys.executable, "-m", "chutes_teacher.gradebook", "setup", "--repo", {str(ROOT)!r},
-                 "--course", ".", "--roster", "roster.csv", "--no-generate"]):
-    done = subprocess.run(command, capture_output=True, text=True)
-    print("exit", done.returncode, done.stdout, done.stderr)
+                [sys.executable, "-m", "chutes_teacher.gradebook", "roster", "roster.csv"]):
+    run(command)
 """)
 
 
@@ -578,7 +604,6 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Round]:
     try:
         teacher = User(TEACHER, hub.url)
         students = [Student(f"student{i:02d}", hub.url, number=i) for i in range(1, STUDENTS + 1)]
-        _prepare_course(hub.homes / TEACHER)
         t0 = time.monotonic()
         _start_servers(hub, [teacher, *students], deadline)
         phase(f"start {STUDENTS + 1} servers", t0)
@@ -619,9 +644,9 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Round]:
             _formgrader(teacher, "collect")
             phase("teacher: collect", t0)
             t0 = time.monotonic()
-            for s in students:
-                teacher.timed(f"autograde {s.name}", lambda s=s: _formgrader(teacher, "autograde", s.name))
-                assert time.monotonic() < deadline, "autograde did not finish in time"
+            room.results["status during autograde"] = [
+                _autograde_watching_the_server(teacher, s.name) for s in students]
+            assert time.monotonic() < deadline, "autograde did not finish in time"
             phase(f"teacher: autograde {STUDENTS} submissions", t0)
             t0 = time.monotonic()
             _formgrader(teacher, "generate_feedback")
@@ -708,7 +733,7 @@ def test_every_student_fetched_validated_and_submitted(graded: Round) -> None:
         counts[row["student_id"]] = counts.get(row["student_id"], 0) + 1
     assert counts == {s.name: 3 if s.number == ATTACKER_NUMBER else 1 for s in graded.students}
     setup = graded.results["course set-up"]
-    assert setup.count("exit 0") == 3, setup
+    assert setup.count("exit 0") == 4, setup
 
 
 def test_the_gradebook_has_every_point_for_right_answers_and_none_for_blank(graded: Round) -> None:
@@ -731,6 +756,14 @@ def test_the_gradebook_has_every_point_for_right_answers_and_none_for_blank(grad
             assert submission.code_score == (points if s.right else 0), s.name
             # the roster's names, imported at set-up
             assert gb.find_student(s.name).first_name == f"First{s.number}", s.name
+
+
+def test_the_teachers_server_answers_while_formgrader_autogrades(graded: Round) -> None:
+    """Formgrader's Autograde runs outside the server's process (chutes_teacher.server_extension):
+    the server keeps answering while a submission is graded (issue 47: 95.6 s without an answer)."""
+    watched = graded.results["status during autograde"]
+    assert len(watched) == STUDENTS
+    assert sum(w["answered while grading"] for w in watched) >= STUDENTS, watched
 
 
 def test_feedback_arrives_in_every_students_home(graded: Round) -> None:
@@ -873,6 +906,7 @@ def test_records_the_time_of_each_phase(graded: Round, capsys: pytest.CaptureFix
         "exchange_bytes": _bytes(graded.base / "ngshare"),
         "teacher_course_bytes": _bytes(graded.hub.homes / TEACHER / "course"),
         "attacks": graded.results.get("attack"),
+        "status_during_autograde": graded.results.get("status during autograde"),
         "measured": "wall seconds (time.monotonic) of each REST call; memory: psutil RSS of the "
                     "teacher's jupyterhub-singleuser + its kernels every 0.5 s, VmHWM from /proc",
     }
@@ -882,8 +916,12 @@ def test_records_the_time_of_each_phase(graded: Round, capsys: pytest.CaptureFix
              f"{ASSIGNMENT} (nbgrader {record['versions']['nbgrader']}, "
              f"jupyterhub {record['versions']['jupyterhub']})"]
     lines += [f"  {name:<58} {seconds:7.1f} s" for name, seconds in graded.phases.items()]
+    waits = sorted(w for watched in graded.results.get("status during autograde", [])
+                   for w in watched["waits"]) or [0.0]
     lines += [f"  autograde per submission: median {autograde[len(autograde) // 2]:.1f} s, "
               f"max {autograde[-1]:.1f} s",
+              f"  the teacher's server during autograde: {len(waits)} /api/status answered, "
+              f"median {waits[len(waits) // 2]:.2f} s, max {waits[-1]:.2f} s",
               "  student steps (median / max, s): " + ", ".join(
                   f"{p} {v['median']:.1f}/{v['max']:.1f}"
                   for p, v in record["student_steps_s"].items() if v),

@@ -331,9 +331,10 @@ def test_validate_fails_unfinished_work_and_passes_finished_work(course: Path) -
 
 
 def test_nbgrader_config_stub_matches_the_generator() -> None:
-    text = (ROOT / "nbgrader_config.py").read_text()
-    stub = "\\n".join(make_exercises.STUB)
-    assert f'c.ClearSolutions.code_stub = {{"python": "{stub}"}}' in text
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
+    assert config.ClearSolutions.code_stub == {"python": "\n".join(make_exercises.STUB)}
 
 
 def _load_config(python_setup: str) -> subprocess.CompletedProcess[str]:
