@@ -58,8 +58,9 @@ feedback (never the expected value).
 ``nbgrader validate`` runs the notebook and does nothing otherwise (under autograde the verdict
 comes after the run), so a student's "Run All" shows only the friendly self-checks.
 
-Neither is a sandbox: autograde runs the student's code as the teacher's user, which can reach any
-file the teacher can (TEACHING.md says how to run it in a container or a throwaway account).
+Neither is a sandbox: under autograde the course's configuration runs each submission's kernel in
+one (``chutes_teacher.sandbox``, TEACHING.md "What the sandbox protects"); ``nbgrader validate``
+runs in the student's own server, on their own work.
 
 Command line: ``python -m chutes_edu.grading --serve`` is the grader process (it speaks the protocol
 below on stdin/stdout); ``python -m chutes_edu.grading 3.6 "Fraction(18, 5)"`` grades one value
