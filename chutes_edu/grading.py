@@ -87,10 +87,9 @@ import subprocess
 import sys
 import types
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from chutes_edu.variants import variant
 
@@ -344,9 +343,12 @@ _NUMBER_TEXT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 _MAX_RECORD = 2_000_000         # characters of JSON per answer: a bigger one is not graded
 
 
-@dataclass(frozen=True)
-class JudgeBounds:
+class JudgeBounds(NamedTuple):
     """How much a recorded answer may be and cost before the judge refuses it.
+
+    A NamedTuple, not a dataclass: a student's kernel may load this module with ``runpy`` under a
+    name that is not in ``sys.modules`` (:func:`chutes_edu.checks.graded` under ``nbgrader
+    validate``), where ``@dataclass`` fails on its string annotations.
 
     The sizes are checked on the record's JSON before anything is built from it
     (:func:`_size_problem`); the costs are limits on the judge process (:func:`_judge_stdin`,
@@ -1127,7 +1129,7 @@ def _verdicts(entries: list[dict[str, Any]], python: str | None, student: str | 
     while len(verdicts) < len(entries):
         judge_process = _judge_for(python)
         judge_process.send({"student": student, "entries": entries[len(verdicts):],
-                            "bounds": asdict(bounds), "cpu": cpu_left})
+                            "bounds": bounds._asdict(), "cpu": cpu_left})
         while len(verdicts) < len(entries):
             notebook_left = deadline - time.monotonic()
             line = judge_process.line(min(bounds.record_wall, notebook_left))

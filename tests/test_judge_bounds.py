@@ -15,7 +15,6 @@ any value from a property test.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import resource
@@ -48,8 +47,8 @@ from tests.test_grading import _my_transition_matrix
 ROOT = Path(__file__).resolve().parent.parent
 
 # Every size check lifted, so that a record reaches the judge process's own limits.
-_NO_SIZE_CHECKS = dataclasses.replace(
-    JUDGE_BOUNDS, nodes=10**9, depth=10**6, text=10**9, digits=10**9, items=10**12,
+_NO_SIZE_CHECKS = JUDGE_BOUNDS._replace(
+    nodes=10**9, depth=10**6, text=10**9, digits=10**9, items=10**12,
     board_number=10**12, result_digits=10**15, exponent=10**15, function_argument=10**15,
     matrix_side=10**9, float_bits=10**9)
 # CPU seconds the judge may use for a test's notebook: it starts (imports sympy, numpy and the
@@ -121,7 +120,7 @@ def _judged_among_right_answers(attack: dict[str, Any], caplog: pytest.LogCaptur
     right = _right_records()
     nb = _notebook([right[0], attack, *right[1:]])
     kwargs: dict[str, Any] = (
-        {"bounds": dataclasses.replace(_NO_SIZE_CHECKS, **bounds)} if bounds else {})
+        {"bounds": _NO_SIZE_CHECKS._replace(**bounds)} if bounds else {})
     with caplog.at_level(logging.WARNING):
         decide_notebook(nb, **kwargs)
     outcomes = _outcomes(nb)
@@ -223,7 +222,7 @@ def test_a_notebook_over_its_cpu_limit_judges_nothing_more(
         judge_cpu: Callable[[], float], caplog: pytest.LogCaptureFixture) -> None:
     attack = _value("1.2", {"sympy": "Pow(Integer(7), Integer(30000000))"})
     nb = _notebook([*_right_records(), attack, attack, attack, *_right_records()])
-    bounds = dataclasses.replace(_NO_SIZE_CHECKS, record_cpu=1, notebook_cpu=2)
+    bounds = _NO_SIZE_CHECKS._replace(record_cpu=1, notebook_cpu=2)
     with caplog.at_level(logging.WARNING):
         decide_notebook(nb, bounds=bounds)
     outcomes = _outcomes(nb)
@@ -238,11 +237,11 @@ def test_a_judge_that_does_not_answer_in_time_is_cut() -> None:
     per notebook (the records after it are not judged either)."""
     attack = _value("1.2", {"sympy": "Pow(Integer(7), Integer(30000000))"})
     nb = _notebook([attack])
-    decide_notebook(nb, bounds=dataclasses.replace(_NO_SIZE_CHECKS, record_cpu=600,
+    decide_notebook(nb, bounds=_NO_SIZE_CHECKS._replace(record_cpu=600,
                                                    record_wall=1))
     assert _outcomes(nb) == ["1.2: not judged: took too long (more than 1 s)"]
     nb = _notebook([attack, answer_record("1.1", Fraction(18, 5))])
-    decide_notebook(nb, bounds=dataclasses.replace(_NO_SIZE_CHECKS, record_cpu=600,
+    decide_notebook(nb, bounds=_NO_SIZE_CHECKS._replace(record_cpu=600,
                                                    notebook_wall=1))
     grading._stop_judges()
     assert _outcomes(nb) == [
