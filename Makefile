@@ -69,14 +69,15 @@ STAGE     := STAGE_LOG=$(STAGE_LOG) tools/stage.sh
 TEST_SITE := $(CURDIR)/_build/test-site
 
 .PHONY: help lab lab-env teacher autograde test test-fast test-start hub-caches test-site lint fmt front-end \
-	notebooks-kernels site pdf bench exercises resave student clean
+	notebooks-kernels site pdf bench bench-autograde exercises resave student clean
 
 help:
 	@echo "make lab        - create .venv-lab (the pinned course environment) and start JupyterLab"
 	@echo "make teacher    - the teacher's nbgrader set-up: .venv-teacher and a course folder in"
 	@echo "                  COURSE_DIR (../chutes-course-grading); ROSTER=, SCHEDULE=, TIMEZONE="
 	@echo "make autograde SET=01_exercises_waiting_for_heads JOBS=2 - autograde a set's collected"
-	@echo "                  submissions in COURSE_DIR, JOBS at a time, each in a sandbox"
+	@echo "                  submissions in COURSE_DIR, JOBS at a time, each in a sandbox (FORCE=1:"
+	@echo "                  grade again those autograded already)"
 	@echo "make test       - create/update .venv, lint, type-check and run the whole test suite"
 	@echo "make test-fast  - the quick part while you work: no browsers, servers or other BLAS kernels"
 	@echo "make lint       - ruff and mypy; the front end's build check, tsc and biome;  make fmt"
@@ -84,7 +85,9 @@ help:
 	@echo "make site       - build the course website into _build/html (SOLUTIONS=1 adds solutions)"
 	@echo "make pdf        - the website printed as tagged PDFs into _build/pdf: course.pdf and one per"
 	@echo "                  lesson and exercise set (SOLUTIONS=1 adds the worked solutions; PAPER=letter)"
-	@echo "make bench      - print the speed ratios (benchmarks/bench.py)"
+	@echo "make bench      - print the speed ratios (benchmarks/bench.py), then time a class's"
+	@echo "                  autograde (BENCH_AUTOGRADE=120; 0 skips it)"
+	@echo "make bench-autograde N=120 JOBS=2 - only that: wall-clock and CPU seconds per submission"
 	@echo "make exercises  - regenerate exercises/ from solutions/"
 	@echo "make resave NB=lessons/05_exact_answers.ipynb - execute notebooks and save them the course's"
 	@echo "                  way: the kernel's metadata, each picture once (tools/slim_notebook.py)"
@@ -140,13 +143,16 @@ teacher: $(TEACHER_STAMP)
 		$(if $(filter no,$(GENERATE)),--no-generate)
 
 # `make autograde SET=03_exercises_markov_chains JOBS=2`: every collected submission of a set in
-# COURSE_DIR, JOBS at a time, each in its sandbox (chutes_teacher.autograde; TEACHING.md).
-SET  ?=
-JOBS ?= 2
+# COURSE_DIR, JOBS at a time, each in its sandbox, a line as each finishes (chutes_teacher.autograde;
+# TEACHING.md). Submissions autograded already are skipped; FORCE=1 grades them again.
+SET   ?=
+JOBS  ?= 2
+FORCE ?=
 autograde: $(TEACHER_STAMP)
 	@test -n "$(SET)" || { echo "make autograde needs SET=, e.g. SET=01_exercises_waiting_for_heads"; exit 2; }
 	cd "$(COURSE)" && PATH="$(abspath $(TEACHER_VENV))/bin:$$PATH" \
-		"$(abspath $(TEACHER_VENV))/bin/python" -m chutes_teacher.autograde "$(SET)" --jobs $(JOBS)
+		"$(abspath $(TEACHER_VENV))/bin/python" -m chutes_teacher.autograde "$(SET)" --jobs $(JOBS) \
+		$(if $(filter-out 0 no,$(FORCE)),--force)
 
 # ---------------------------------------------------------------- the developers' environment
 $(PY):
@@ -240,8 +246,14 @@ PAPER ?= a4
 pdf: site
 	SOLUTIONS="$(SOLUTIONS)" PAPER="$(PAPER)" $(PY) book/pdf.py
 
+# The whole benchmark ends with a class's autograde (BENCH_AUTOGRADE=120 submissions, 0 skips it;
+# BENCH_JOBS=2); `make bench-autograde N=120 JOBS=2` runs only that (benchmarks/bench_autograde.py).
+N ?= 120
 bench: $(STAMP)
 	$(PY) benchmarks/bench.py
+
+bench-autograde: $(STAMP)
+	$(PY) benchmarks/bench_autograde.py --submissions $(N) --jobs $(JOBS)
 
 exercises: $(STAMP)
 	$(PY) tools/make_exercises.py --verify

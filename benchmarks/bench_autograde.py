@@ -3,9 +3,13 @@
 A course folder with set 1 (tests/support.make_course, the repository's nbgrader_config.py) gets
 N submissions, alternately the worked solutions and the untouched release, and the batch command
 ``python -m chutes_teacher.autograde 01_exercises_waiting_for_heads --jobs J`` grades them. It
-prints the wall-clock time, the time per submission and what the summary says (graded, failed,
-"database is locked" retries). A time, not a goal: nothing here is asserted.
+prints the wall-clock time, the time per submission, the CPU seconds per submission (user and
+system time of every process the command started, sandboxes and kernels included: a number a busy
+machine changes far less than the wall-clock one), the machine's load when it started, and what
+the summary says (graded, failed, "database is locked" retries). A time, not a goal: nothing here
+is asserted.
 
+    make bench-autograde N=120 JOBS=2
     .venv/bin/python benchmarks/bench_autograde.py --submissions 120 --jobs 2
 """
 
@@ -14,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -41,7 +46,7 @@ def autograde_timing(submissions: int = 120, jobs: int = 2) -> list[tuple[str, f
     Returns
     -------
     list of (str, float)
-        The whole class's time and the time per submission, in seconds.
+        The whole class's time, the time per submission and the CPU seconds per submission.
     """
     set_name = Path(released_name(SOLUTION)).stem
     with tempfile.TemporaryDirectory(prefix="bench-autograde-") as tmp:
@@ -53,16 +58,22 @@ def autograde_timing(submissions: int = 120, jobs: int = 2) -> list[tuple[str, f
             shutil.copy(SOLUTION if k % 2 == 0 else release, folder / f"{set_name}.ipynb")
         env = {**os.environ, "OPENBLAS_NUM_THREADS": "1",
                "PATH": f"{NBGRADER_BIN}{os.pathsep}{os.environ['PATH']}"}
+        load = os.getloadavg()[0]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run([sys.executable, "-m", "chutes_teacher.autograde", set_name,
                                "--jobs", str(jobs)], cwd=course, env=env, capture_output=True,
                               text=True, check=False)
         wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
         retried = len(re.findall(r", \d+ runs$", done.stdout, flags=re.M))
-        print(f"  {summary} ({retried} retried after 'database is locked')", flush=True)
+        print(f"  {summary} ({retried} retried after 'database is locked'; load {load:.1f} "
+              f"at the start on {os.cpu_count()} cores)", flush=True)
     return [(f"autograde set 1, {submissions} submissions, --jobs {jobs}", wall),
-            ("  per submission", wall / submissions)]
+            ("  per submission", wall / submissions),
+            ("  CPU seconds per submission", cpu / submissions)]
 
 
 def main() -> int:

@@ -58,7 +58,7 @@ import textwrap
 import tomllib
 import warnings
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
@@ -80,9 +80,10 @@ __all__ = [
     "LatePenaltyPerDay", "penalty_points", "tidy_teacher_logs", "due_line", "DueDateInRelease",
     "SaveAutoGradesKeepingHandGrades",
     "ExportRefused", "EXIT_REFUSED", "EXIT_LEFT_BLANK", "stale_submissions",
-    "refresh_late_penalties", "GradesCsvExport",
+    "refresh_late_penalties", "late_penalty", "submission_penalty", "format_points",
+    "GradesCsvExport",
     "CanvasExport", "MoodleExport", "CANVAS_COLUMNS", "MOODLE_COLUMNS",
-    "setup_course", "main",
+    "setup_course", "set_class_timezone", "main",
 ]
 
 # ------------------------------------------------------------------------------------ the roster
@@ -765,6 +766,24 @@ def _tidy_message(message: str) -> str:
     return textwrap.dedent(message).strip("\n").rstrip()
 
 
+class _TeacherLogFilter(logging.Filter):
+    """Drops what a teacher cannot act on from an nbgrader application's log (see
+    :func:`tidy_teacher_logs`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last = ""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for the warning about ``display_data_priority`` and for a penalty said twice."""
+        message = record.getMessage()
+        if "`display_data_priority` not recognized by" in message:
+            return False
+        repeated = message.startswith("Late submission penalty:") and message == self.last
+        self.last = message
+        return not repeated
+
+
 def tidy_teacher_logs() -> None:
     """Keep nbgrader's logs to what a teacher can act on (``nbgrader_config.py`` calls this).
 
@@ -780,6 +799,12 @@ def tidy_teacher_logs() -> None:
     - No SQLAlchemy warnings from nbgrader's gradebook (``Object of type <SubmittedAssignment>
       not in session``): nbgrader trips them whenever it creates a submission; they are harmless
       and no teacher can act on them.
+    - ``generate_feedback`` says a late submission's penalty once: nbgrader's
+      ``AssignLatePenalties`` (which the course runs first, so that the feedback has the final
+      score's penalty) and its ``GetGrades`` both log "Late submission penalty: 1.6", one after
+      the other; the repeat is dropped. Nor does it warn "Config option
+      `display_data_priority` not recognized by `AssignLatePenalties`" (nbconvert's HTML
+      settings meeting a nbgrader step that has no use for them).
 
     Calling it again (formgrader loads ``nbgrader_config.py`` on every request) changes nothing.
     """
@@ -801,6 +826,9 @@ def tidy_teacher_logs() -> None:
         level = int(getattr(logging, wanted) if isinstance(wanted, str) else wanted)
         if isinstance(app.log, logging.Logger) and app.log.level < level:
             app.log.setLevel(level)
+        if isinstance(app.log, logging.Logger) and not any(
+                isinstance(f, _TeacherLogFilter) for f in app.log.filters):
+            app.log.addFilter(_TeacherLogFilter())
     warnings.filterwarnings("ignore", message=r"Object of type .* not in session",
                             category=SAWarning, module=r"nbgrader\.")
 
@@ -876,9 +904,24 @@ def _natural(text: str) -> list[Any]:
             for part in re.split(r"(\d+)", text)]
 
 
-def _points(value: float) -> str:
-    """Points as every export prints them: to the hundredth, no trailing zeros, never "-0"."""
+def format_points(value: float) -> str:
+    """Points as every export (and the batch autograde) prints them: to the hundredth, no
+    trailing zeros, never "-0".
+
+    Parameters
+    ----------
+    value : float
+        Points.
+
+    Returns
+    -------
+    str
+        E.g. ``"8.1"`` for 8.1000001, ``"9"`` for 9.0.
+    """
     return f"{round(value, 2) + 0.0:g}"
+
+
+_points = format_points
 
 
 class ExportRefused(ValueError):
@@ -999,6 +1042,52 @@ def stale_submissions(coursedir: Any, gradebook: Any, sets: Sequence[str],
     return stale
 
 
+def late_penalty(plugin: Any, student_id: str, score: float, seconds_late: float) -> float:
+    """One notebook's late penalty as every place of the course computes it, from its score now.
+
+    Parameters
+    ----------
+    plugin : nbgrader.plugins.LateSubmissionPlugin
+        The configured plugin (``c.AssignLatePenalties.plugin_class``).
+    student_id : str
+        The student.
+    score : float
+        The notebook's score (hand grades included).
+    seconds_late : float
+        Seconds past the due date and extension.
+
+    Returns
+    -------
+    float
+        The plugin's penalty, clipped to 0 ... ``score``; 0 when on time.
+    """
+    if seconds_late <= 0:
+        return 0.0
+    penalty = plugin.late_submission_penalty(student_id, score, seconds_late)
+    return 0.0 if penalty is None else min(max(float(penalty), 0.0), float(score))
+
+
+def submission_penalty(plugin: Any, submission: Any) -> float:
+    """A submitted set's late penalty: the sum of its notebooks' :func:`late_penalty`.
+
+    Parameters
+    ----------
+    plugin : nbgrader.plugins.LateSubmissionPlugin
+        The configured plugin.
+    submission : nbgrader.api.SubmittedAssignment
+        The submission (its notebooks' scores as they are now).
+
+    Returns
+    -------
+    float
+        Points; formgrader's pages, the batch autograde, the feedback and every export subtract
+        this same number.
+    """
+    late = float(submission.total_seconds_late or 0)
+    return sum(late_penalty(plugin, submission.student.id, nb.score, late)
+               for nb in submission.notebooks)
+
+
 def refresh_late_penalties(gradebook: Any, plugin: Any, submissions: Sequence[Any]) -> None:
     """Store each notebook's late penalty as nbgrader's ``autograde`` would, from its score now.
 
@@ -1020,12 +1109,8 @@ def refresh_late_penalties(gradebook: Any, plugin: Any, submissions: Sequence[An
     for sub in submissions:
         late = sub.total_seconds_late
         for notebook in sub.notebooks:
-            penalty = None
-            if late > 0:
-                penalty = plugin.late_submission_penalty(sub.student.id, notebook.score, late)
-                if penalty is not None:
-                    penalty = min(max(float(penalty), 0.0), notebook.score)
-            notebook.late_submission_penalty = penalty
+            notebook.late_submission_penalty = (
+                late_penalty(plugin, sub.student.id, notebook.score, late) if late > 0 else None)
     gradebook.db.commit()
     for sub in submissions:            # the set's sum of its notebooks' penalties is a query
         gradebook.db.refresh(sub)
@@ -1055,6 +1140,7 @@ class _CourseExport(ExportPlugin):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.left_blank: list[tuple[str, str, str]] = []
+        self.missing: set[tuple[str, str]] = set()
 
     def is_blank(self, set_name: str, student_id: str) -> bool:
         """Whether this export leaves ``student_id``'s ``set_name`` blank (see :meth:`graded`).
@@ -1119,12 +1205,22 @@ class _CourseExport(ExportPlugin):
             return (any(sub.timestamp is not None for sub in a.submissions)
                     or any(submitted.glob(f"*/{a.name}")))
 
+        now = datetime.now(UTC).replace(tzinfo=None)      # nbgrader's due dates: naive UTC
         sets: list[Any] = []
         left_out: list[Any] = []
+        not_due: list[Any] = []
         for a in gradebook.assignments:
             if wanted_sets and a.name not in wanted_sets:
                 continue
+            if not wanted_sets and a.duedate is not None and a.duedate > now:
+                not_due.append(a)
+                continue
             (sets if wanted_sets or handed_in(a) else left_out).append(a)
+        if not_due:
+            self.log.warning("Left out, as they are not due yet: %s (an LMS would take the "
+                             "students who have not handed in yet for missing; name a set with "
+                             "--assignment to export it anyway)",
+                             ", ".join(a.name for a in not_due))
         if left_out:
             self.log.info("Left out, as nobody has handed them in: %s (name a set with "
                           "--assignment to export it anyway)", ", ".join(a.name for a in left_out))
@@ -1139,14 +1235,60 @@ class _CourseExport(ExportPlugin):
                 + "\nAutograde them (nbgrader autograde SET; formgrader's log says why one "
                 "failed), or leave them out with --student.")
         found = []
+        self.missing = set()
         for a in sets:
             for s in students:
                 if self.is_blank(a.name, s.id):      # its stored grades are not its work's
                     continue
-                with suppress(MissingEntry):
-                    found.append(gradebook.find_submission(a.name, s.id))
+                try:
+                    sub = gradebook.find_submission(a.name, s.id)
+                except MissingEntry:
+                    self.missing.add((a.name, s.id))
+                    continue
+                if not self._handed_in(coursedir, sub):   # an extension's empty record
+                    self.missing.add((a.name, s.id))
+                    continue
+                found.append(sub)
         refresh_late_penalties(gradebook, self.late_plugin(), found)
+        self._warn(found)
         return sets, students
+
+    @staticmethod
+    def _handed_in(coursedir: Any, sub: Any) -> bool:
+        """Whether a gradebook record is a submission: it has a time, or its work is on disk
+        (``zip_collect`` of LMS uploads gives no time). An extension's record has neither."""
+        if sub.timestamp is not None:
+            return True
+        return any(Path(coursedir.format_path(folder, sub.student.id, sub.assignment.name)).is_dir()
+                   for folder in (coursedir.submitted_directory, coursedir.autograded_directory))
+
+    def is_missing(self, set_name: str, student_id: str) -> bool:
+        """Whether ``student_id`` handed nothing in for ``set_name`` (left blank, not 0).
+
+        Parameters
+        ----------
+        set_name, student_id : str
+            The set and the student.
+
+        Returns
+        -------
+        bool
+        """
+        return (set_name, student_id) in self.missing
+
+    def _warn(self, submissions: Sequence[Any]) -> None:
+        """The warnings every format gives, in the same words: answers still to grade by hand,
+        and submissions that are missing (left blank)."""
+        unfinished = sum(any(g.needs_manual_grade for nb in sub.notebooks for g in nb.grades)
+                         for sub in submissions)
+        if unfinished:
+            self.log.warning("%d submission(s) still have answers to grade by hand (formgrader): "
+                             "in this export those answers count what autograde gave them (0 for "
+                             "a written answer)", unfinished)
+        if self.missing:
+            self.log.warning("%d submission(s) missing (nothing handed in): left blank in this "
+                             "export, not 0; mark them missing (or 0) in your LMS when you mean "
+                             "to", len(self.missing))
 
     def write(self, gradebook: Any) -> None:
         """Write the export (the subclass's file)."""
@@ -1209,12 +1351,14 @@ class GradesCsvExport(_CourseExport):
                                  s.first_name or "", s.email or "", "", "", "",
                                  _points(a.max_score)])
                     continue
-                try:
-                    sub = gradebook.find_submission(a.name, s.id)
-                    timestamp, raw = sub.timestamp or "", sub.score
-                    penalty = sub.late_submission_penalty or 0.0
-                except MissingEntry:
-                    timestamp, raw, penalty = "", 0.0, 0.0
+                if self.is_missing(a.name, s.id):    # nothing handed in: blank, not 0
+                    rows.append([a.name, a.duedate or "", "", s.id, s.last_name or "",
+                                 s.first_name or "", s.email or "", "", "", "",
+                                 _points(a.max_score)])
+                    continue
+                sub = gradebook.find_submission(a.name, s.id)
+                timestamp, raw = sub.timestamp or "", sub.score
+                penalty = sub.late_submission_penalty or 0.0
                 rows.append([a.name, a.duedate or "", timestamp, s.id, s.last_name or "",
                              s.first_name or "", s.email or "", _points(raw), _points(penalty),
                              _points(max(0.0, raw - penalty)), _points(a.max_score)])
@@ -1255,8 +1399,9 @@ class _LmsExport(_CourseExport):
         -------
         header, maxima, rows
             ``maxima`` has an entry per grade column (after the identifying columns). A student
-            without a submission of a set gets 0 there, as in ``nbgrader export``; one whose
-            submission's grades are stale (:func:`stale_submissions`) gets empty cells.
+            without a submission of a set gets empty cells there (missing is not 0: an LMS
+            import takes 0 for a grade), and so does one whose submission's grades are stale
+            (:func:`stale_submissions`).
 
         Raises
         ------
@@ -1283,21 +1428,16 @@ class _LmsExport(_CourseExport):
                 header.append(f"{a.name} late penalty")
                 maxima.append("0")
             columns.append((a.name, grade_cells, late))
-        rows, unfinished = [], 0
+        rows = []
         for s in students:
             row = self.student_cells(s)
             for name, grade_cells, late in columns:
                 width = len(grade_cells) + late if self.questions else 1
-                if self.is_blank(name, s.id):
+                if self.is_blank(name, s.id) or self.is_missing(name, s.id):
                     row += [""] * width
                     continue
-                try:
-                    sub = gradebook.find_submission(name, s.id)
-                except MissingEntry:
-                    row += ["0"] * width
-                    continue
+                sub = gradebook.find_submission(name, s.id)
                 scores = {g.name: g for nb in sub.notebooks for g in nb.grades}
-                unfinished += any(g.needs_manual_grade for g in scores.values())
                 penalty = sub.late_submission_penalty or 0.0
                 if self.questions:
                     row += [_points(scores[c].score) if c in scores else "0"
@@ -1307,10 +1447,6 @@ class _LmsExport(_CourseExport):
                 else:
                     row.append(_points(max(0.0, sub.score - penalty)))
             rows.append(row)
-        if unfinished:
-            self.log.warning("%d submission(s) still have answers to grade by hand (formgrader): "
-                             "in this export those answers count what autograde gave them (0 for "
-                             "a written answer)", unfinished)
         return header, maxima, rows
 
     def write(self, gradebook: Any) -> None:
@@ -1396,7 +1532,9 @@ def setup_course(course: str | Path, repo: str | Path, roster: str | Path | None
     roster, schedule : str or pathlib.Path, optional
         Imported when given (:func:`import_roster`, :func:`import_schedule`).
     timezone : str, optional
-        The schedule's time zone.
+        The class's time zone (an IANA name): the schedule's dates without an offset are in it,
+        and the course folder's ``nbgrader_config.py`` gets it as the zone of the due date
+        students see (:func:`set_class_timezone`).
     generate : bool
         Run ``nbgrader generate_assignment`` for the sets (sets already generated are skipped;
         about 15 seconds for all twelve).
@@ -1425,6 +1563,8 @@ def setup_course(course: str | Path, repo: str | Path, roster: str | Path | None
 
     course.mkdir(parents=True, exist_ok=True)
     place(repo / "nbgrader_config.py", course / "nbgrader_config.py")
+    if timezone:
+        done += set_class_timezone(course, timezone)
     names = []
     for lesson in course_lessons(repo):
         name = set_stem(lesson_stem(lesson.solutions.stem), "exercises")
@@ -1443,12 +1583,67 @@ def setup_course(course: str | Path, repo: str | Path, roster: str | Path | None
     return done
 
 
+_TIMEZONE_LINE = re.compile(r"^c\.DueDateInRelease\.timezone\s*=.*$", re.M)
+
+
+def set_class_timezone(course: str | Path, timezone: str) -> list[str]:
+    """Make the due date students see use the class's time zone, in the course folder's config.
+
+    Sets ``c.DueDateInRelease.timezone`` in ``<course>/nbgrader_config.py`` (the line the course's
+    file has for it, or a new line at its end): every set generated from then on opens with its
+    due date in that zone, the zone named ("... (Europe/Berlin time)").
+
+    Parameters
+    ----------
+    course : str or Path
+        The course folder (its ``nbgrader_config.py`` must exist).
+    timezone : str
+        An IANA name such as ``"Europe/Berlin"``.
+
+    Returns
+    -------
+    list of str
+        What was done, in words (nothing when the file says so already; a reminder when sets
+        were generated before with another zone).
+
+    Raises
+    ------
+    ValueError
+        For a name that is not a time zone.
+    """
+    _zone(timezone)
+    config = Path(course) / "nbgrader_config.py"
+    text = config.read_text(encoding="utf-8")
+    line = f"c.DueDateInRelease.timezone = {json.dumps(timezone)}"
+    found = _TIMEZONE_LINE.findall(text)
+    if found and found[-1] == line:
+        return []
+    if found:
+        start = list(_TIMEZONE_LINE.finditer(text))[-1]
+        text = text[:start.start()] + line + text[start.end():]
+    else:
+        text = (text.rstrip("\n") + "\n\n# Students see each set's due date in this time zone.\n"
+                + line + "\n")
+    config.write_text(text, encoding="utf-8")
+    done = [f"set the time zone of the due dates students see to {timezone} (nbgrader_config.py)"]
+    generated = sorted(p.name for p in (Path(course) / "release").glob("*") if p.is_dir())
+    if generated:
+        done.append(f"  sets generated before keep their old due-date line: nbgrader "
+                    f"generate_assignment SET --force for each not yet released ("
+                    f"{', '.join(generated[:3])}{' ...' if len(generated) > 3 else ''})")
+    return done
+
+
 _NEXT = """
 Next, in {course}, with {bin} on your PATH:
   1. {course_id}
   2. release a set:     nbgrader release_assignment 01_exercises_waiting_for_heads
-  3. after the deadline: nbgrader collect 01_exercises_waiting_for_heads &&
-                         nbgrader autograde 01_exercises_waiting_for_heads
+                        (or, without a hub, hand the notebook out through your LMS: TEACHING.md,
+                        "A class without a hub")
+  3. after the deadline: nbgrader collect 01_exercises_waiting_for_heads (or nbgrader zip_collect
+                        for LMS uploads), then, in the repository:
+                        make autograde SET=01_exercises_waiting_for_heads JOBS=2
+                        (here: python -m chutes_teacher.autograde 01_exercises_waiting_for_heads)
   4. hand grading:      jupyter lab, then Nbgrader > Formgrader
   5. extensions:        python -m chutes_teacher.gradebook extensions extensions.csv --course .
   6. grades:            nbgrader export --exporter chutes_teacher.gradebook.CanvasExport

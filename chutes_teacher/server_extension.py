@@ -16,6 +16,10 @@ submission reach the teacher in two ways that no nbgrader setting closes:
   :func:`chutes_teacher.inert.protect_formgrader` makes them inert (a sanitizer and a
   Content-Security-Policy) and keeps blind grading blind.
 
+And one that misleads the teacher: formgrader shows the score before the late penalty, where the
+feedback and every export give it after;
+:func:`chutes_teacher.penalised_scores.show_penalised_scores` makes formgrader give the same number.
+
 Turned on by the teacher's server config only (``hub/config.yaml``'s teacher files; ``make teacher``
 on a laptop): ``ServerApp.jpserver_extensions = {"chutes_teacher.server_extension": True}``. The
 students' servers have no formgrader, and so nothing here to do.
@@ -106,8 +110,10 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
     from chutes_teacher import inert
+    from chutes_teacher.penalised_scores import show_penalised_scores
 
     _offload_autograde()
     inert.protect_formgrader(serverapp)
+    show_penalised_scores()
     serverapp.log.info("chutes_teacher: formgrader's autograde runs in a process of its own; "
-                       "student content is inert on its pages")
+                       "student content is inert on its pages; scores after the late penalty")

@@ -114,7 +114,7 @@ def test_a_bad_submission_is_left_blank_and_named_and_the_class_exported(
 
     rows, log = _left_blank(CanvasExport, db, tmp_path / "canvas.csv", config, caplog)
     assert rows[:2] == [[*CANVAS_COLUMNS, SET], ["Points Possible", "", "", "", "", "10"]]
-    assert rows[2:] == [["Hopper, Grace", "", "s3", "", "", "0"],       # nothing handed in: 0
+    assert rows[2:] == [["Hopper, Grace", "", "s3", "", "", ""],        # nothing handed in: blank
                         ["Lovelace, Ada", "1001", "s1", "", "", "9"],    # as before
                         ["Noether, Emmy", "", "s4", "", "", ""],         # not 7
                         ["Turing, Alan", "", "s2", "", "", ""]]          # not 9
@@ -123,7 +123,7 @@ def test_a_bad_submission_is_left_blank_and_named_and_the_class_exported(
 
     rows, log = _left_blank(MoodleExport, db, tmp_path / "moodle.csv", config, caplog)
     assert rows == [[*MOODLE_COLUMNS, SET],
-                    ["Grace", "Hopper", "s3", "grace@example.edu", "0"],
+                    ["Grace", "Hopper", "s3", "grace@example.edu", ""],
                     ["Ada", "Lovelace", "s1", "ada@example.edu", "9"],
                     ["Emmy", "Noether", "s4", "emmy@example.edu", ""],
                     ["Alan", "Turing", "s2", "alan@example.edu", ""]]
@@ -132,7 +132,7 @@ def test_a_bad_submission_is_left_blank_and_named_and_the_class_exported(
     rows, log = _left_blank(GradesCsvExport, db, tmp_path / "grades.csv", config, caplog)
     assert rows[0] == list(GradesCsvExport.COLUMNS)
     assert [(r[3], r[2], r[7], r[8], r[9], r[10]) for r in rows[1:]] == [
-        ("s3", "", "0", "0", "0", "10"),
+        ("s3", "", "", "", "", "10"),
         ("s1", "2026-02-06 11:00:00", "9", "0", "9", "10"),
         ("s4", "", "", "", "", "10"),
         ("s2", "", "", "", "", "10")]
@@ -143,7 +143,7 @@ def test_a_bad_submission_is_left_blank_and_named_and_the_class_exported(
     config.CanvasExport.questions = True
     rows, _ = _left_blank(CanvasExport, db, tmp_path / "questions.csv", config, caplog)
     assert rows[0] == [*CANVAS_COLUMNS, f"{SET} 3.1", f"{SET} 3.2 written"]
-    assert [row[5:] for row in rows[2:]] == [["0", "0"], ["4", "5"], ["", ""], ["", ""]]
+    assert [row[5:] for row in rows[2:]] == [["", ""], ["4", "5"], ["", ""], ["", ""]]
 
 
 @pytest.mark.parametrize("exporter", EXPORTERS, ids=lambda e: e.__name__)
@@ -193,7 +193,7 @@ def test_an_unreadable_autograded_submission_is_named_not_exported_and_stops_nob
     corrupt(course / "autograded" / "s4" / SET / f"{SET}.ipynb")
     config.MoodleExport.student = ["s1", "s3", "s4"]      # s4 the only bad one
     rows, log = _left_blank(MoodleExport, db, tmp_path / "moodle.csv", config, caplog)
-    assert [row[2:] for row in rows[1:]] == [["s3", "grace@example.edu", "0"],
+    assert [row[2:] for row in rows[1:]] == [["s3", "grace@example.edu", ""],
                                              ["s1", "ada@example.edu", "9"],
                                              ["s4", "emmy@example.edu", ""]]
     assert "1 submission(s) left blank" in log and f"s4, {SET}: {why}" in log, log
@@ -205,7 +205,7 @@ def test_good_submissions_export_as_before_with_status_0(tmp_path: Path) -> None
     _, db, config = _class(tmp_path)
     config.CanvasExport.student = ["s1", "s3", "s4"]
     rows = _exported(CanvasExport, db, tmp_path / "canvas.csv", config)
-    assert [row[2:] for row in rows[2:]] == [["s3", "", "", "0"], ["s1", "", "", "9"],
+    assert [row[2:] for row in rows[2:]] == [["s3", "", "", ""], ["s1", "", "", "9"],
                                              ["s4", "", "", "7"]]
 
 

@@ -288,8 +288,8 @@ def test_canvas_export_has_canvas_columns_points_possible_and_one_column_per_set
     assert rows[0] == [*CANVAS_COLUMNS, SET]
     assert rows[1] == ["Points Possible", "", "", "", "", "10"]
     # sorted by last name; the late student's penalty is 10% of the final 10 points, not the
-    # 0.4 autograde stored; a student who submitted nothing gets 0, as in nbgrader's export
-    assert rows[2:] == [["Hopper, Grace", "", "s3", "", "", "0"],
+    # 0.4 autograde stored; a student who submitted nothing is blank (missing is not 0)
+    assert rows[2:] == [["Hopper, Grace", "", "s3", "", "", ""],
                         ["Lovelace, Ada", "1001", "s1", "", "", "9"],
                         ["Turing, Alan", "", "s2", "", "", "9"]]
 
@@ -306,9 +306,9 @@ def test_lms_columns_per_question_only_as_an_option_and_never_with_the_set_total
     assert rows[0] == [*CANVAS_COLUMNS, f"{SET} 3.1", f"{SET} 3.2 written", f"{SET} late penalty"]
     assert SET not in rows[0]
     assert rows[1] == ["Points Possible", "", "", "", "", "4", "6", "0"]
-    assert [row[5:] for row in rows[2:]] == [["0", "0", "0"], ["4", "5", "0"], ["4", "6", "-1"]]
+    assert [row[5:] for row in rows[2:]] == [["", "", ""], ["4", "5", "0"], ["4", "6", "-1"]]
     per_set = _exported(CanvasExport, db, tmp_path / "per_set.csv", _late_config())
-    for detailed, total in zip(rows[2:], per_set[2:], strict=True):
+    for detailed, total in zip(rows[3:], per_set[3:], strict=True):
         assert sum(float(x) for x in detailed[5:]) == float(total[5])
     # without a late submission there is no penalty column
     config.CanvasExport.student = ["s1", "s3"]
@@ -321,7 +321,7 @@ def test_moodle_export_has_an_identifier_column_and_one_per_grade_item(tmp_path:
     rows = _exported(MoodleExport, db, tmp_path / "moodle.csv", _late_config())
     assert MOODLE_COLUMNS == ("First name", "Last name", "ID number", "Email address")
     assert rows == [[*MOODLE_COLUMNS, SET],
-                    ["Grace", "Hopper", "s3", "grace@example.edu", "0"],
+                    ["Grace", "Hopper", "s3", "grace@example.edu", ""],
                     ["Ada", "Lovelace", "s1", "ada@example.edu", "9"],
                     ["Alan", "Turing", "s2", "alan@example.edu", "9"]]
 
@@ -565,8 +565,18 @@ def test_make_teacher_sets_up_a_course_folder_and_runs_twice(tmp_path: Path) -> 
     assert "imported 2 students" in first and "set 2 due dates" in first
     assert "Next, in" in first and "nbgrader release_assignment" in first
     assert "set course_id" not in first and "the course id is 'chutes_edu'" in first
-    assert (course / "nbgrader_config.py").read_bytes() == \
-        (ROOT / "nbgrader_config.py").read_bytes()
+    # next steps: the batch autograde, not plain `nbgrader autograde` (issue 48.8)
+    assert "make autograde SET=01_exercises_waiting_for_heads" in first
+    assert "nbgrader autograde" not in first, first
+    # TIMEZONE is the zone students see (issue 48.3): the course folder's config says it, and
+    # each release names it
+    assert "set the time zone of the due dates students see to Europe/Berlin" in first
+    text = (course / "nbgrader_config.py").read_text()
+    assert text == (ROOT / "nbgrader_config.py").read_text().replace(
+        'c.DueDateInRelease.timezone = "UTC"', 'c.DueDateInRelease.timezone = "Europe/Berlin"')
+    release = nbformat.read(course / "release" / SETS[0] / f"{SETS[0]}.ipynb", as_version=4)
+    assert release.cells[0].source.startswith(
+        "**Due: Friday 6 February 2026, 23:59** (Europe/Berlin time).")
     for name in sets:
         name = name.replace("_solutions_", "_exercises_").removesuffix(".ipynb")
         assert (course / "source" / name / f"{name}.ipynb").is_file()
@@ -794,3 +804,74 @@ def test_a_teachers_round_blind_grading_one_penalty_hand_grades_kept_stale_grade
     refused = run([nbgrader, "export", "--GradesCsvExport.strict=True"], ok=False).stderr
     assert f"{STUDENT}, tiny: its latest autograde failed" in refused, refused
     assert "Traceback" not in refused and not (course / "grades.csv").exists()
+
+
+# ------------------------------------------------------------------------------ issue 48, 3 and 6
+
+def test_the_class_time_zone_goes_into_the_course_folders_config(tmp_path: Path) -> None:
+    course = tmp_path / "course"
+    course.mkdir()
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    assert admin.set_class_timezone(course, "Europe/Berlin") == [
+        "set the time zone of the due dates students see to Europe/Berlin (nbgrader_config.py)"]
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    assert config.DueDateInRelease.timezone == "Europe/Berlin"
+    assert admin.set_class_timezone(course, "Europe/Berlin") == []          # said once
+    with pytest.raises(ValueError, match="unknown time zone 'Mars/Olympus'"):
+        admin.set_class_timezone(course, "Mars/Olympus")
+    (course / "release" / SET).mkdir(parents=True)       # a set generated with the old zone
+    done = admin.set_class_timezone(course, "America/New_York")
+    assert "keep their old due-date line" in done[1] and SET in done[1]
+    assert (course / "nbgrader_config.py").read_text().count("c.DueDateInRelease.timezone") == 1
+
+
+def test_sets_not_due_yet_are_left_out_and_missing_is_blank_not_zero(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Attack on an LMS import: a set due next year exported as 0 for everyone who has not handed
+    in yet, and a missing submission that reads as a 0."""
+    _, db = _course(tmp_path)
+    _graded(db)
+    with Gradebook(db, "chutes_edu") as gb:
+        gb.update_or_create_assignment(SETS[0], duedate=datetime.now(UTC).replace(tzinfo=None)
+                                       + timedelta(days=365))
+        gb.add_notebook(SETS[0], SETS[0])
+        gb.add_submission(SETS[0], "s1", timestamp=DUE)          # an early bird
+        gb.db.commit()
+    for plugin in (admin.GradesCsvExport, CanvasExport, MoodleExport):
+        caplog.clear()
+        rows = _exported(plugin, db, tmp_path / f"{plugin.__name__}.csv", _late_config())
+        assert not any(SETS[0] in cell for row in rows for cell in row), rows
+        assert f"Left out, as they are not due yet: {SETS[0]}" in caplog.text
+        assert "1 submission(s) missing (nothing handed in): left blank" in caplog.text
+    grades = _exported(admin.GradesCsvExport, db, tmp_path / "g.csv", _late_config())
+    s3 = dict(zip(grades[0], next(r for r in grades if r[3] == "s3"), strict=True))
+    assert (s3["raw_score"], s3["score"], s3["max_score"]) == ("", "", "10")
+    config = _late_config()
+    config.ExportPlugin.assignment = [SETS[0]]                  # asked for by name: exported
+    assert SETS[0] in _exported(MoodleExport, db, tmp_path / "asked.csv", config)[0]
+
+
+def test_every_format_warns_about_answers_still_to_grade_by_hand(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    _, db = _course(tmp_path)
+    _graded(db)
+    with Gradebook(db, "chutes_edu") as gb:
+        grade = gb.find_grade("ex3_2-written", SET, SET, "s1")
+        grade.needs_manual_grade = True
+        gb.db.commit()
+    said = []
+    for plugin in (admin.GradesCsvExport, CanvasExport, MoodleExport):
+        caplog.clear()
+        _exported(plugin, db, tmp_path / f"{plugin.__name__}.csv", _late_config())
+        said.append([r.getMessage() for r in caplog.records if "grade by hand" in r.getMessage()])
+    assert said[0] and said[0] == said[1] == said[2], said       # the same words in each format
+
+
+def test_lateness_in_words() -> None:
+    from chutes_teacher.autograde import describe_late
+
+    assert describe_late(0) == "on time"
+    assert describe_late(59) == "late by 1 min"
+    assert describe_late(3 * HOUR + 300) == "late by 3 h 5 min"
+    assert describe_late(DAY + HOUR) == "late by 1 day 1 h"
+    assert describe_late(3 * DAY) == "late by 3 days 0 h"
