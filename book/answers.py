@@ -18,6 +18,17 @@ offers what the build has: the worked solution behind a "show the solution" cont
 is built with the solutions, and links to open the exercise set live (Binder, a JupyterHub) or in
 the repository when the build has their addresses. No address, no link.
 
+An exercise whose answer is a set of jumps to add to a board (12.6, 12.7: :data:`JUMP_GOALS`)
+gets a box too, of kind ``"jumps"``: its data hold the board and the goal, taken from the
+exercise's check (``chutes_edu/checks/lesson12.py``), and the page judges the board with the jumps
+added by the explorers' own maths (the board's rules, the race's edge, the expected turns).
+
+An exercise that reasons from numbers no explorer shows to the digits its box needs (a game's
+distribution, the expected turns from every square, the jumps that can be added:
+:data:`CALCULATED`) gets the board calculator above its box (``chutes_edu/widgets/js/site/
+calculator.js``): the learner sets the board the exercise names and reads what it reasons from;
+the calculator never knows the exercise's numbers, so it prints no answer by itself.
+
 A copy of the course without the answer checks (the student copy, ``tools/student_copy.py``) has
 nothing to put in a page: its exercises get neither a box nor a note.
 """
@@ -46,9 +57,10 @@ from chutes_edu.checks import (
     is_function_exercise,
     tolerance_text,
 )
-from chutes_edu.variants import variant
+from chutes_edu.variants import Numbers, variant
 
-__all__ = ["EXAMPLES", "SCRIPT", "STYLE", "add_answers", "answer_box", "code_answer",
+__all__ = ["CALCULATED", "CALCULATOR_MOUNT", "EXAMPLES", "JUMP_GOALS", "SCRIPT", "STYLE",
+           "add_answers", "answer_box", "calculator", "code_answer", "jump_goal",
            "rounding_margin", "site_digits", "site_hint", "site_hint_cell", "site_hints",
            "site_number", "speaks_python", "spec_for"]
 
@@ -71,6 +83,37 @@ _CHECK_CELL = re.compile(r'^\s*check\(\s*"(?P<exercise>\d+\.\d+)"', re.MULTILINE
 _HEADING = re.compile(r"^###\s+Exercise\s+(?P<exercise>\d+\.\d+)\b")
 _HINT_ID = re.compile(r"\Ahint-(?P<set>\d+)-(?P<number>\d+)\Z")
 BOX_CLASS, CODE_CLASS = "answer-box", "answer-code"
+CALCULATOR_MOUNT = "chutes-calculator-mount"     # drawn by _static/site.js (js/site/calculator.js)
+
+# The value exercises whose numbers no explorer shows to the digits their box needs, and what
+# of the board calculator each reasons from: "squares" (expected turns from every square),
+# "distribution" (the game's length: P(T = k), P(T <= k), P(T > k), E[min(T, k)], the chance of a
+# tie), "jumps" (how many jumps of a least length can be added). The calculator shows them all;
+# this says which of its folded tables it opens with (the jump count is never folded).
+CALCULATED: dict[str, str] = {
+    "1.5": "distribution", "2.6": "squares", "6.1": "distribution", "6.2": "distribution",
+    "6.6": "distribution", "6.7": "distribution", "12.1": "jumps", "12.5": "distribution",
+}
+
+
+def _jump_goal_12_6(n: Numbers) -> dict[str, Any]:
+    from chutes_edu import MILTON_BRADLEY_1943
+    from chutes_edu.board import board_to_json
+    from chutes_edu.checks.lesson12 import FAIR_EDGE
+    return {"board": board_to_json(MILTON_BRADLEY_1943), "most": 1, "from": int(n.foot),
+            "goal": "edge_below", "value": FAIR_EDGE, "band": None}
+
+
+def _jump_goal_12_7(n: Numbers) -> dict[str, Any]:
+    from chutes_edu.board import board_to_json
+    from chutes_edu.checks.lesson12 import HOUSE_BAND, HOUSE_RULES
+    return {"board": board_to_json(HOUSE_RULES), "most": 2, "from": None,
+            "goal": "length_near", "value": float(n.target), "band": float(HOUSE_BAND)}
+
+
+# Exercises whose answer is jumps added to a board, judged in the page (kind "jumps"): the goal
+# of each, from its check's own constants and the set's numbers.
+JUMP_GOALS = {"12.6": _jump_goal_12_6, "12.7": _jump_goal_12_7}
 
 
 # Spare significant digits the site keeps beyond its tolerance: a value checked to a relative 1e-6
@@ -153,15 +196,39 @@ def spec_for(exercise: str) -> AnswerSpec | None:
     AnswerSpec or None
         None when the answer is code.
     """
-    spec = answer_spec(exercise, variant(None, int(exercise.split(".")[0])))
+    numbers = variant(None, int(exercise.split(".")[0]))
+    if exercise in JUMP_GOALS:
+        return jump_goal(exercise, numbers)
+    spec = answer_spec(exercise, numbers)
     return None if spec is None else _site_floats(spec)
+
+
+def jump_goal(exercise: str, numbers: Numbers) -> AnswerSpec:
+    """The box of an exercise of :data:`JUMP_GOALS`: kind ``"jumps"``, its goal as data.
+
+    Parameters
+    ----------
+    exercise : str
+        ``"12.6"`` or ``"12.7"``.
+    numbers : Numbers
+        The set's numbers (the page's).
+
+    Returns
+    -------
+    AnswerSpec
+        ``expected`` is ``{board, most, from, goal, value, band}`` (``book/static/answers.js``,
+        ``jumpsRight``).
+    """
+    from chutes_edu.checks import _lookup
+    return AnswerSpec(exercise=exercise, kind="jumps", expected=JUMP_GOALS[exercise](numbers),
+                      rel=None, hint=_lookup(exercise).hint)
 
 
 # The examples each kind of box shows, none of them the answer to any exercise (a test types each
 # into every box: tests/test_site_answers_js.py). A letter box shows none: every letter is some
 # exercise's answer.
 EXAMPLES: dict[str, tuple[str, ...]] = {
-    "close": ("0.25", "1e-3", "7/3", "12.5 - 3.25"),
+    "close": ("0.25", "1e-3", "7/3", "12.5 - 3.25", "sqrt(2)"),
     "exactly": ("7/3", "1/4 + 2/9"),
     "whole_number": ("37",),
     "one_of": (),
@@ -169,6 +236,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "same_whole_numbers": ("2, 5",),
     "same_words": ("second, first",),
     "same_expression": ("(2 + p)/(3p)", "q^2 - 1"),
+    "jumps": ("(3, 9)", "[(3, 9), (12, 40)]"),
 }
 
 
@@ -177,8 +245,10 @@ def _form(spec: AnswerSpec) -> str:
     e = EXAMPLES[spec.kind]
     if spec.kind == "close":
         return (f"A number, such as {e[0]}, {e[1]} or {e[2]}, or arithmetic on numbers, such as "
-                f"{e[3]}; checked {tolerance_text(spec.rel or 0.0, spec.abs_tol)}. A number read "
-                "off an explorer, to the 4 decimals it shows, is judged to the digits you give.")
+                f"{e[3]} or {e[4]} (a decimal comma and a percent sign are read too); checked "
+                f"{tolerance_text(spec.rel or 0.0, spec.abs_tol)}, or to the digits you give when "
+                "they are fewer (at least 4 decimals and 3 significant digits, as an explorer "
+                "shows them).")
     if spec.kind == "exactly":
         return (f"Exactly, as a fraction such as {e[0]} (or a whole number, or arithmetic on "
                 f"fractions such as {e[1]}); a decimal number is not exact, and is refused.")
@@ -190,6 +260,12 @@ def _form(spec: AnswerSpec) -> str:
         checked = f"checked entry by entry, {tolerance_text(spec.rel or 0.0, spec.abs_tol)}"
         return (f"Numbers separated by commas, such as {e[0]} or {e[1]} (rows in brackets: "
                 f"{e[2]}); {checked}.")
+    if spec.kind == "jumps":
+        goal = spec.expected
+        most = "one jump" if goal["most"] == 1 else f"at most {goal['most']} jumps"
+        return (f"The jumps to add ({most}), each as a pair of squares (a, b), such as {e[0]} or "
+                f"{e[1]}; the page adds them to the exercise's board and judges it, as the "
+                "notebook's check does.")
     if spec.kind == "same_whole_numbers":
         return f"Whole numbers separated by commas, such as {e[0]}, in any order."
     if spec.kind == "same_words":
@@ -258,6 +334,23 @@ def answer_box(spec: AnswerSpec) -> str:
         f'<button type="button" aria-describedby="answer-{slug}-label">check</button></div>'
         f'<p class="answer-form" id="answer-{slug}-form">{html.escape(_form(spec))}</p>'
         f'<p class="answer-verdict" role="status" aria-live="polite"></p></div>')
+
+
+def calculator(exercise: str) -> str:
+    """The HTML where the page's board calculator is drawn above ``exercise``'s box.
+
+    Parameters
+    ----------
+    exercise : str
+        An exercise of :data:`CALCULATED`.
+
+    Returns
+    -------
+    str
+        A ``<div class="chutes-calculator-mount">`` naming the exercise and the part to open.
+    """
+    return (f'<div class="{CALCULATOR_MOUNT}" data-exercise="{exercise}" '
+            f'data-open="{CALCULATED[exercise]}"></div>')
 
 
 def code_answer(exercise: str, *, solution: str | None = None,
@@ -376,6 +469,8 @@ def add_answers(notebook: Path, *, solutions: Path | None = None,
             continue
         spec = spec_for(exercise)
         if spec is not None:
+            if exercise in CALCULATED:
+                cells.append(_raw_cell(calculator(exercise)))
             cells.append(_raw_cell(answer_box(spec)))
             boxed.append(exercise)
         else:

@@ -471,8 +471,9 @@ def numbers_table(numbers: Mapping[str, Any]) -> str:
 def _site_intro(args: argparse.Namespace, path: str) -> str:
     """What an exercise page offers, in place of the notebook's "run the setup cell first"."""
     links = launch_links(args, path)
+    # `README.md` as code: bare, Markdown would link it as a web address (http://README.md)
     laptop = ("on a computer with Python 3.11, run `make lab` in the course's folder "
-              f"(README.md says how to get it) and open `{path}`")
+              f"(its `README.md` says how to get it) and open `{path}`")
     if links:
         how = ("open it " + " or ".join(f"[on {label}]({url})" for label, url in links)
                + f", or {laptop}")
@@ -563,8 +564,11 @@ def _drop_last_column(table: str) -> str:
     return "\n".join(rows)
 
 
-def front_page(args: argparse.Namespace) -> str:
-    """index.md: book/front.md with the start page's sections and the launch links filled in."""
+def front_page(args: argparse.Namespace,
+               progress: Mapping[str, Mapping[str, Any]] | None = None) -> str:
+    """index.md: book/front.md with the start page's sections and the launch links filled in,
+    and, when the sets have answer boxes (``progress``), the learner's progress
+    (:func:`progress_block`)."""
     cells = _markdown_cells(ROOT / "start_here.ipynb")
     try:
         title = next(k for k in cells if k.startswith("# "))
@@ -600,6 +604,7 @@ def front_page(args: argparse.Namespace) -> str:
             .replace("{{ how_to_start }}", "\n".join(start))
             .replace("{{ before_you_start }}", before)
             .replace("{{ course_map }}", course)
+            .replace("{{ progress }}", progress_block(progress) if progress else "")
             .replace("{{ solutions }}", solutions))
 
 
@@ -878,16 +883,49 @@ def _repository_link(args: argparse.Namespace, path: str) -> list[tuple[str, str
     return [("in the course's repository", f"{args.repo_url}{blob}{args.branch}/{path}")]
 
 
-def _answer_boxes(args: argparse.Namespace, src: Path, name: str) -> None:
-    """The staged exercise set of lesson ``name`` with its answer boxes (book/answers.py)."""
+def _answer_boxes(args: argparse.Namespace, src: Path, name: str) -> dict[str, Any] | None:
+    """The staged exercise set of lesson ``name`` with its answer boxes (book/answers.py).
+
+    Returns the set's row of the start page's progress (:func:`progress_block`): its title, its
+    page and its boxed exercises; None when the set has no page.
+    """
     staged = src / EXERCISES / f"{set_stem(name, EXERCISES)}.ipynb"
     if not staged.exists():
-        return
+        return None
     path = f"{EXERCISES}/{staged.name}"
     solutions = src / SOLUTIONS / f"{set_stem(name, SOLUTIONS)}.ipynb"
     links = [(f"live on {label}", url) for label, url in launch_links(args, path)]
-    answers.add_answers(staged, solutions=solutions if args.solutions else None,
-                        links=links + _repository_link(args, path), path=path)
+    boxes = answers.add_answers(staged, solutions=solutions if args.solutions else None,
+                                links=links + _repository_link(args, path), path=path)
+    title = nbformat.read(staged, as_version=4).cells[0].source.splitlines()[0].lstrip("# ")
+    return {"title": title.strip(), "href": f"{EXERCISES}/{staged.stem}.html", "boxes": boxes}
+
+
+PROGRESS_CLASS = "chutes-progress"    # filled by _static/answers.js from the browser's storage
+
+
+def progress_block(sets: Mapping[str, Mapping[str, Any]]) -> str:
+    """The start page's "Your progress" section: per exercise set, how many of its answer boxes
+    the browser keeps as right (``book/static/answers.js`` fills it in), and a button that forgets
+    them.
+
+    Parameters
+    ----------
+    sets : mapping
+        ``{set number: {"title", "href", "boxes"}}`` (what :func:`_answer_boxes` returns).
+
+    Returns
+    -------
+    str
+        Markdown: a heading, a sentence and a raw HTML block.
+    """
+    data = html.escape(json.dumps({k: dict(v) for k, v in sets.items()}), quote=True)
+    return ("## Your progress\n\n"
+            "Your answers in the exercise pages' boxes, and whether they were right, are kept in "
+            "this browser (nowhere else; pages opened from disk keep them too), so a page you come "
+            "back to shows them again. Here is how many boxes of each set are right.\n\n"
+            "```{raw} html\n"
+            f'<div class="{PROGRESS_CLASS}" data-sets="{data}"></div>\n```\n')
 
 
 def stage(args: argparse.Namespace, src: Path) -> None:
@@ -898,6 +936,7 @@ def stage(args: argparse.Namespace, src: Path) -> None:
     names = sorted(p.stem for p in (ROOT / LESSONS).glob("[0-9][0-9]_*.ipynb"))
     if not names:
         raise SiteError("no lessons found in lessons/")
+    progress: dict[str, dict[str, Any]] = {}
     for name in names:
         stage_notebook(ROOT / LESSONS / f"{name}.ipynb", src / LESSONS / f"{name}.ipynb", args)
         for folder in (EXERCISES, SOLUTIONS) if args.solutions else (EXERCISES,):
@@ -912,9 +951,11 @@ def stage(args: argparse.Namespace, src: Path) -> None:
             else:
                 print(f"book/build.py: warning: {folder}/{file} does not exist yet",
                       file=sys.stderr)
-        _answer_boxes(args, src, name)
+        row = _answer_boxes(args, src, name)
+        if row is not None and row["boxes"]:
+            progress[str(int(name[:2]))] = row
     stage_reference_pages(src, args)
-    (src / "index.md").write_text(front_page(args), encoding="utf-8")
+    (src / "index.md").write_text(front_page(args, progress), encoding="utf-8")
     (src / "accessibility.md").write_text((ROOT / "ACCESSIBILITY.md").read_text(encoding="utf-8"),
                                           encoding="utf-8")
     (src / "playground.md").write_text(playground_page(), encoding="utf-8")

@@ -78,14 +78,16 @@ def test_value_and_code_exercises_are_told_apart_by_the_checks(specs):
     kinds = {spec.kind for spec in specs.values() if spec is not None}
     assert {"close", "exactly", "whole_number", "one_of", "same_expression", "same_array",
             "same_whole_numbers", "same_words"} <= kinds
-    # a matrix of fractions (4.4) and a jump that makes a fair race (12.6): checks that compute
-    # with the answer
-    assert specs["4.4"] is None and specs["12.6"] is None
+    # a matrix of fractions (4.4): a check that computes with the answer. Jumps to add to a board
+    # (12.6, 12.7) are computed with too, but the page has the maths: a box of their own (issue
+    # 50; tests/test_site_answers_js.py holds the page's verdicts to the checks')
+    assert specs["4.4"] is None
+    assert {specs["12.6"].kind, specs["12.7"].kind} == {"jumps"}
 
 
 def test_each_spec_is_what_its_check_expects(specs):
     for ex, spec in specs.items():
-        if spec is None or spec.kind == "same_expression":
+        if spec is None or spec.kind in {"same_expression", "jumps"}:
             continue
         e = spec.expected
         if spec.kind == "close":
@@ -172,7 +174,7 @@ def _typed(spec) -> list[tuple[str, object]]:
 def test_the_page_says_right_exactly_when_the_check_does(specs):
     cases, truth = [], []
     for ex, spec in specs.items():
-        if spec is None:
+        if spec is None or spec.kind == "jumps":     # judged with the board maths: elsewhere
             continue
         for text, value in _typed(spec):
             cases.append({"exercise": ex, "spec": _page_spec(spec), "text": text})

@@ -313,3 +313,64 @@ def test_answers_typed_from_the_keyboard_read_right_and_not_yet(site):
         page.close()
     assert not errors and not offsite, (errors, offsite)
     assert len(checked) == 10 + len(READER)
+
+
+# ----------------------------------------------------------------------------- issue 50
+def test_the_calculator_gives_what_a_box_needs_and_progress_survives_a_reload(site):
+    """In Chromium, from disk, from the keyboard: exercise 6.1's calculator set to the house rule
+    (its controls named, its tables in named regions), its P(T > n.long) typed into the box is
+    right; after a reload the box shows that answer and its verdict again; the start page counts
+    it; its button forgets it, and the box is empty after another reload. axe finds nothing on
+    the page with the calculator open."""
+    from playwright.sync_api import expect
+
+    numbers = {name: course for name, (course, _) in declared_numbers(6).items()}
+    page_file = site / "exercises" / "06_exercises_game_length.html"
+    with browser.chromium() as chromium:
+        context = chromium.new_context(viewport={"width": 1280, "height": 900})
+        offsite = browser.refuse_network(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(page_file.as_uri())
+        calc = page.locator('.chutes-calculator-mount[data-exercise="6.1"]')
+        calc.get_by_role("combobox", name="rule past the last square").select_option("win")
+        die = calc.get_by_role("spinbutton", name="die faces")
+        die.fill(str(numbers["house_die"]))
+        calc.get_by_role("button", name="compute").press("Enter")
+        expect(calc.get_by_role("status").first).to_have_text("Computed.")
+        table = calc.get_by_role("region", name="the distribution of the game's length")
+        row = table.locator("tbody tr").nth(numbers["long"])
+        assert row.locator("th").inner_text() == str(numbers["long"])
+        over = row.locator("td").nth(2).inner_text()          # P(T > k)
+        said = _answer(page, "6.1", over)
+        assert said == "✔ 6.1 right", said
+        violations = browser.axe_violations(page)
+        assert not violations, browser.describe_violations(violations)
+
+        page.reload()
+        field = page.get_by_role("textbox", name="answer to exercise 6.1", exact=True)
+        expect(field).to_have_value(over)
+        expect(page.locator('.answer-box[data-exercise="6.1"] [role="status"]')).to_have_text(
+            "✔ 6.1 right")
+
+        page.goto((site / "index.html").as_uri())
+        progress = page.locator(".chutes-progress")
+        boxes = sum(1 for ex in exercise_ids() if ex.startswith("6.") and answers.spec_for(ex))
+        expect(progress.get_by_role("listitem").nth(5)).to_contain_text(
+            f"1 of {boxes} answer boxes right")
+        progress.get_by_role("button", name="forget my answers").press("Enter")
+        expect(progress.get_by_role("status")).to_have_text("Your answers are forgotten.")
+        expect(progress.get_by_role("listitem").nth(5)).to_contain_text(
+            f"0 of {boxes} answer boxes right")
+        page.goto(page_file.as_uri())
+        expect(page.get_by_role("textbox", name="answer to exercise 6.1", exact=True)).to_have_value(
+            "")
+        page.close()
+    assert not errors and not offsite, (errors, offsite)
+
+
+def test_no_page_links_readme_as_a_web_address(site):
+    """"README.md says how to get it" was a link to http://README.md on every exercise page."""
+    for page in site.rglob("*.html"):
+        assert "http://README.md" not in page.read_text(encoding="utf-8"), page

@@ -28,7 +28,17 @@
        the right value is right "to the digits you gave"; one with too few digits for the check
        is told how many it needs;
      - "exactly" wants a fraction: a decimal number is refused, with a message, even when its value
-       is the fraction's (3.6 for 18/5), as the notebook's check refuses a float. */
+       is the fraction's (3.6 for 18/5), as the notebook's check refuses a float;
+     - a number box ("close") also takes what people type for a number: sqrt(...), ^ or ** with
+       any exponent (380^0.5), a decimal comma (19,4936) and a percent sign (2.22%), its digits
+       counted as written;
+     - "jumps" (exercises 12.6 and 12.7, whose answer is a set of jumps to add to a board): the
+       jumps are added to the board and the goal is judged by the page's own board maths
+       (window.ChutesMaths, which site.js publishes: the explorers' maths, held to the library).
+
+   Progress is kept in the browser (localStorage, which works for pages opened from disk too):
+   each box's last answer and whether it was right survive a reload, the start page's
+   ".chutes-progress" shows per set how many boxes are right, and its button forgets them. */
 (function () {
   "use strict";
 
@@ -145,6 +155,60 @@
     }
   }
 
+  /** The value of arithmetic in a number box, as a float, where it is no fraction: roots
+      (sqrt(380)) and powers with any exponent (380^0.5, 380**0.5). null if the text is no
+      arithmetic the page reads, or has no real value. @param {string} text @returns {number | null} */
+  function realValue(text) {
+    var formula;
+    try { formula = parseFormula(text, true); } catch (err) {
+      if (err instanceof SyntaxError || err instanceof RangeError) return null;
+      throw err;
+    }
+    if (formula.symbols.length) return null;
+    /** @param {Node} node @returns {number} */
+    function walk(node) {
+      if (node.kind === "number") return toNumber(/** @type {Rational} */ (node.value));
+      var args = /** @type {Node[]} */ (node.args).map(walk);
+      if (node.kind === "neg") return -args[0];
+      switch (node.op) {
+        case "+": return args[0] + args[1];
+        case "-": return args[0] - args[1];
+        case "*": return args[0] * args[1];
+        case "/": return args[0] / args[1];
+        default: return args[0] ** args[1];
+      }
+    }
+    var x = walk(formula.tree);
+    return Number.isFinite(x) ? x : null;
+  }
+
+  /** A number box's text with what people type for a number made plain: a decimal comma
+      (19,4936: 19.4936) and a percent sign (2.22%: 2.22/100, its digits as typed). Throws NotYet
+      when a comma could be either (1,234: 1.234 or 1234?). @param {string} text @returns {string} */
+  function numberText(text) {
+    var t = tidy(text);
+    if (!/[A-DF-Za-df-z_]/.test(t)) {      // no names (Fraction(7,3) keeps its comma)
+      var commas = t.match(/\d,\d/g) || [];
+      var grouped = /^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(t);
+      if (commas.length === 1 && grouped) {
+        throw new NotYet("the page cannot tell whether " + t + " has a decimal comma or a "
+          + "thousands separator: write a decimal point (such as 1.5) and no other comma");
+      }
+      if (commas.length >= 1 && !grouped) {
+        if (/\d,\d+,\d/.test(t) || /\d\.\d*,\d|\d,\d*\.\d/.test(t)) {
+          throw new NotYet("the page cannot read " + t + ": write one number, with a decimal "
+            + "point (such as 19.4936)");
+        }
+        t = t.replace(/(\d),(\d)/g, "$1.$2");
+      }
+    }
+    t = t.replace(/(\d*\.?\d+(?:[eE][+-]?\d+)?)\s*%/g, "($1/100)");
+    if (t.indexOf("%") >= 0) {
+      throw new NotYet("the page reads a percent sign after a number only (2.22% for 0.0222)");
+    }
+    return t;
+  }
+
   /** Half a unit of the last digit of a typed decimal ("3.3902": 0.00005, "1.5e-3": 0.00005e-3);
       0 for a whole number, which is exact. @param {string} text */
   function halfUnit(text) {
@@ -159,7 +223,7 @@
       arithmetic the page reads. @param {string} text @returns {number} */
   function uncertainty(text) {
     var formula;
-    try { formula = parseFormula(text); } catch (_err) { return NaN; }
+    try { formula = parseFormula(text, true); } catch (_err) { return NaN; }
     if (formula.symbols.length) return NaN;
     /** @param {Node} node @returns {[number, number]} value and uncertainty */
     function walk(node) {
@@ -176,7 +240,12 @@
           if (Math.abs(b) <= ub) return [a / b, Infinity];
           return [a / b, (Math.abs(a) * ub + Math.abs(b) * ua) / (Math.abs(b) * (Math.abs(b) - ub))];
         default:
-          if (ub > 0 || !Number.isInteger(b)) return [a ** b, Infinity];
+          if (ub > 0) return [a ** b, Infinity];
+          if (!Number.isInteger(b)) {          // a root: monotone in a > 0
+            if (a - ua <= 0) return [a ** b, Infinity];
+            return [a ** b, Math.max(Math.abs((a + ua) ** b - a ** b),
+              Math.abs(a ** b - (a - ua) ** b))];
+          }
           var m = Math.abs(a);
           if (b >= 0) return [a ** b, (m + ua) ** b - m ** b];
           if (m <= ua) return [a ** b, Infinity];
@@ -230,9 +299,12 @@
   /** @typedef {{kind: string, value?: Rational, u?: number, name?: string, op?: string,
                  args?: Node[]}} Node  u: half a unit of a typed decimal's last digit */
 
-  /** Parse a formula: sums of products of powers, with implicit products ("2p", "(1-p)(1+p)").
-      @param {string} text @returns {{tree: Node, symbols: string[]}} */
-  function parseFormula(text) {
+  var HALF = { n: 1n, d: 2n };
+
+  /** Parse a formula: sums of products of powers, with implicit products ("2p", "(1-p)(1+p)");
+      with ``roots``, sqrt(...) too, as a power 1/2 (a number box's: not a fraction's).
+      @param {string} text @param {boolean} [roots] @returns {{tree: Node, symbols: string[]}} */
+  function parseFormula(text, roots) {
     var list = tokens(text);
     var i = 0;
     /** @type {Set<string>} */
@@ -296,6 +368,12 @@
           if (isOp(",")) { i++; node = { kind: "op", op: "/", args: [top, sum()] }; }
           expect(")");
           return node;
+        }
+        if (roots && /^(?:(?:math|np|numpy)\.)?sqrt$/.test(t.text) && isOp("(")) {
+          i++;
+          var radicand = sum();
+          expect(")");
+          return { kind: "op", op: "^", args: [radicand, { kind: "number", value: HALF, u: 0 }] };
         }
         if (isOp("(") && (NO_FUNCTIONS.test(t.text) || t.text.indexOf(".") >= 0)) {
           throw new SyntaxError("the page reads no functions such as " + t.text
@@ -412,13 +490,15 @@
     var value;
     switch (spec.kind) {
       case "close":
-        value = parseNumber(text);
-        if (value === null) throw new NotYet("a number is wanted (such as 0.25, 1e-3, 7/3 or "
-          + "12.5 - 3.25), and the page cannot read yours as one");
-        var x = toNumber(value), expected = Number(spec.expected);
+        var typed = numberText(text);
+        value = parseNumber(typed);
+        var x = value !== null ? toNumber(value) : realValue(typed);
+        if (x === null) throw new NotYet("a number is wanted (such as 0.25, 1e-3, 7/3, "
+          + "12.5 - 3.25 or sqrt(2)), and the page cannot read yours as one");
+        var expected = Number(spec.expected);
         if (!Number.isFinite(x)) return false;
         if (isClose(x, expected, spec.rel || 0, spec.abs)) return true;
-        return readOff(x, uncertainty(text), expected, spec);
+        return readOff(x, uncertainty(typed), expected, spec);
       case "exactly":
         value = parseNumber(text);
         if (value === null) throw new NotYet("an exact fraction is wanted (such as 7/3), and the "
@@ -492,9 +572,77 @@
           if (spec.rel === null) return same(at, /** @type {Rational} */ (parseNumber(point[1])));
           return isClose(toNumber(at), Number(point[1]), spec.rel, 0);
         });
+      case "jumps":
+        return jumpsRight(spec.expected, text);
       default:
         throw new NotYet("the page cannot check this kind of answer");
     }
+  }
+
+  // ------------------------------------------------------------------ jumps added to a board
+  /** @typedef {{board: any, most: number, from: number | null, goal: string, value: number,
+                 band: number | null}} JumpGoal
+      goal "edge_below": the first seat's edge in a two-player race below value; "length_near":
+      the expected turns from square 0 within band of value. */
+
+  var JUMP_FORM = "a list of jumps (a, b) is wanted, such as (3, 9), or [(3, 9), (12, 40)]";
+  // A float this close to the goal's limit is left to the notebook's exact check.
+  var TOO_CLOSE = 1e-9;
+
+  /** The jumps typed: "(3, 9)", "[(3, 9), (12, 40)]", "3 -> 9, 12 -> 40". @param {string} text
+      @returns {number[][]} */
+  function parseJumps(text) {
+    var t = tidy(text).replace(/->|\u2192|=>/g, ",").replace(/[[\](){}]/g, " ");
+    var items = t.split(/[,\s]+/).filter(function (w) { return w !== ""; });
+    if (items.length === 0 || items.length % 2) throw new NotYet(JUMP_FORM);
+    var squares = items.map(function (w) {
+      var v = /^[+-]?\d+$/.test(w) ? Number(w) : NaN;
+      if (!Number.isSafeInteger(v)) throw new NotYet("each jump is a pair of whole numbers "
+        + "(a, b), such as (3, 9)");
+      return v;
+    });
+    var out = [];
+    for (var k = 0; k < squares.length; k += 2) out.push([squares[k], squares[k + 1]]);
+    return out;
+  }
+
+  /** Is the typed set of jumps, added to the goal's board, right by the goal? As the notebook's
+      check (chutes_edu/checks/lesson12.py), with the page's board maths.
+      @param {JumpGoal} goal @param {string} text @returns {boolean} */
+  function jumpsRight(goal, text) {
+    var maths = api.maths || (typeof window !== "undefined" && /** @type {any} */ (window).ChutesMaths);
+    if (!maths) throw new NotYet("the page's board maths did not load: check this one in the "
+      + "notebook");
+    var jumps = parseJumps(text);
+    if (jumps.length > goal.most) throw new NotYet("at most " + goal.most + " jump"
+      + (goal.most > 1 ? "s" : "") + " may be added, and you gave " + jumps.length);
+    var taken = new Set(goal.board.jumps.map(function (/** @type {number[]} */ j) { return j[0]; }));
+    var sources = new Set();
+    jumps.forEach(function (j) {
+      if (taken.has(j[0]) || sources.has(j[0])) throw new NotYet("each added jump needs a square "
+        + "of its own: two of yours start on the same square, or one starts where the board "
+        + "already has a jump");
+      sources.add(j[0]);
+    });
+    if (goal.from !== null && (jumps.length !== 1 || jumps[0][0] !== goal.from)) {
+      throw new NotYet("one jump that starts on your square " + goal.from + " is wanted, ("
+        + goal.from + ", b)");
+    }
+    var board = Object.assign({}, goal.board, { jumps: goal.board.jumps.concat(jumps) });
+    var refused = maths.validate(board);
+    if (refused) throw new NotYet("the rules of the board do not allow these jumps (" + refused + ")");
+    var value, limit;
+    if (goal.goal === "edge_below") {
+      value = maths.firstMoverEdge(board);
+      limit = goal.value;
+    } else {
+      value = Math.abs(maths.expectedTurns(board)[0] - goal.value);
+      limit = /** @type {number} */ (goal.band);
+    }
+    if (Math.abs(value - limit) < TOO_CLOSE) throw new NotYet("your board is too close to the "
+      + "limit for the page's arithmetic to decide: check it in the notebook, which solves it "
+      + "exactly");
+    return value < limit;
   }
 
   var SHOWN_DECIMALS = 4;                      // what the explorers show (editor_readout.js)
@@ -518,9 +666,18 @@
         : false;
     }
     if (u > Math.max((spec.rel || 0) * Math.abs(x), spec.abs)) {
-      throw new NotYet("your answer has too few digits for the page to judge it: give at least "
-        + SHOWN_DECIMALS + " decimals (as the explorers show them) and " + FEWEST_SIGNIFICANT
-        + " significant digits, or a fraction");
+      // say only what the digits typed lack, counted as written
+      var lacking = [];
+      if (u > SHOWN_UNIT * (1 + 1e-9)) {
+        lacking.push("at least " + SHOWN_DECIMALS + " decimals (as the explorers show them)");
+      }
+      if (u > 0.5 * 10 ** (1 - FEWEST_SIGNIFICANT) * Math.abs(x) * (1 + 1e-9)) {
+        lacking.push("at least " + FEWEST_SIGNIFICANT + " significant digits (zeros after the "
+          + "point before the first other digit do not count: 0.0012 has 2)");
+      }
+      if (lacking.length === 0) lacking.push("more decimals");
+      throw new NotYet("your answer has too few digits for the page to judge it: give "
+        + lacking.join(" and ") + ", or a fraction");
     }
     return false;
   }
@@ -552,7 +709,89 @@
       + ". Hint: " + hint };
   }
 
+  // ------------------------------------------------------------------ progress, kept
+  var STORE = "chutes-edu-answers-v1";      // {exercise: {text, right}} in localStorage
+
+  /** What this browser keeps, or null when it keeps nothing (storage off, or no window).
+      @returns {Record<string, {text: string, right: boolean}> | null} */
+  function loadProgress() {
+    try {
+      var saved = JSON.parse(window.localStorage.getItem(STORE) || "{}");
+      return saved && typeof saved === "object" && !Array.isArray(saved) ? saved : {};
+    } catch (_err) {
+      return null;
+    }
+  }
+
+  /** Keep (or, for an empty answer, forget) one exercise's answer and verdict.
+      @param {string} exercise @param {string} text @param {boolean} right */
+  function keep(exercise, text, right) {
+    var saved = loadProgress();
+    if (saved === null) return;
+    if (tidy(text)) saved[exercise] = { text: text, right: right };
+    else delete saved[exercise];
+    try { window.localStorage.setItem(STORE, JSON.stringify(saved)); } catch (_err) { /* full */ }
+  }
+
+  /** Forget every kept answer. */
+  function forget() {
+    try { window.localStorage.removeItem(STORE); } catch (_err) { /* nothing kept */ }
+  }
+
+  /** How many boxes of each set are right: {set: [right, boxes]}, from the start page's data
+      ({set: {title, href, boxes: [exercise, ...]}}).
+      @param {Record<string, {boxes: string[]}>} sets
+      @param {Record<string, {right: boolean}>} saved */
+  function tally(sets, saved) {
+    /** @type {Record<string, number[]>} */
+    var out = {};
+    Object.keys(sets).forEach(function (set) {
+      var boxes = sets[set].boxes;
+      out[set] = [boxes.filter(function (ex) { return saved[ex]?.right === true; }).length,
+                  boxes.length];
+    });
+    return out;
+  }
+
+  /** The start page's progress: per set, how many of its boxes are right, and a button that
+      forgets every kept answer. @param {HTMLElement} place */
+  function showProgress(place) {
+    var sets = JSON.parse(place.dataset.sets || "{}");
+    var list = document.createElement("ul");
+    var status = document.createElement("p");
+    status.setAttribute("role", "status");
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "forget my answers";
+    function draw() {
+      var saved = loadProgress();
+      var counts = tally(sets, saved || {});
+      list.textContent = "";
+      Object.keys(sets).forEach(function (set) {
+        var item = document.createElement("li");
+        var link = document.createElement("a");
+        link.href = sets[set].href;
+        link.textContent = sets[set].title;
+        item.append(link, ": " + counts[set][0] + " of " + counts[set][1]
+          + " answer boxes right");
+        list.append(item);
+      });
+      button.disabled = saved === null;
+      if (saved === null) status.textContent = "This browser keeps nothing for this page "
+        + "(its storage is off), so answers are not kept.";
+    }
+    button.addEventListener("click", function () {
+      forget();
+      draw();
+      status.textContent = "";
+      window.setTimeout(function () { status.textContent = "Your answers are forgotten."; }, 50);
+    });
+    place.append(list, button, status);
+    draw();
+  }
+
   /** Wire one box: Enter in its field and its button check; the verdict goes to its live region.
+      Its kept answer, if any, is put back and judged again.
       @param {HTMLElement} box */
   function wire(box) {
     var data = box.dataset;
@@ -562,11 +801,17 @@
     var field = /** @type {HTMLInputElement} */ (box.querySelector("input"));
     var button = box.querySelector("button");
     var out = /** @type {HTMLElement} */ (box.querySelector(".answer-verdict"));
-    function check() {
+    /** @param {boolean} [restoring] a kept answer put back: shown, not kept again */
+    function check(restoring) {
       var said = verdict(data.exercise || "", spec, field.value, data.hint || "");
       out.classList.toggle("answer-right", said.right);
       out.classList.toggle("answer-not-yet", !said.right);
       field.setAttribute("aria-invalid", said.right ? "false" : "true");
+      if (restoring === true) {
+        out.textContent = said.message;
+        return;
+      }
+      keep(data.exercise || "", field.value, said.right);
       // emptied first, so that the same verdict twice is announced twice
       out.textContent = "";
       window.setTimeout(function () { out.textContent = said.message; }, 50);
@@ -574,18 +819,29 @@
     field.addEventListener("keydown", function (event) {
       if (event.key === "Enter") { event.preventDefault(); check(); }
     });
-    if (button) button.addEventListener("click", check);
+    if (button) button.addEventListener("click", function () { check(); });
     field.addEventListener("input", function () { field.removeAttribute("aria-invalid"); });
+    var kept = loadProgress()?.[data.exercise || ""];
+    if (kept && typeof kept.text === "string" && kept.text) {
+      field.value = kept.text;
+      check(true);
+    }
   }
 
+  /** @type {any} */
   var api = { parseNumber: parseNumber, parseFormula: parseFormula, evaluate: evaluate,
-              uncertainty: uncertainty, hasDecimal: hasDecimal,
-              parseArray: parseArray, isRight: isRight, verdict: verdict, toNumber: toNumber };
+              uncertainty: uncertainty, hasDecimal: hasDecimal, realValue: realValue,
+              numberText: numberText, parseJumps: parseJumps, tally: tally, STORE: STORE,
+              parseArray: parseArray, isRight: isRight, verdict: verdict, toNumber: toNumber,
+              maths: null };
   if (typeof window !== "undefined") {
     /** @type {any} */ (window).ChutesAnswers = api;
     var start = function () {
       document.querySelectorAll(".answer-box[data-kind]").forEach(function (box) {
         wire(/** @type {HTMLElement} */ (box));
+      });
+      document.querySelectorAll(".chutes-progress[data-sets]").forEach(function (place) {
+        showProgress(/** @type {HTMLElement} */ (place));
       });
     };
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { describe, test } from "node:test";
+import { expectedTurns, firstMoverEdge, validate } from "../../chutes_edu/widgets/js/maths/board_math.js";
 
 const require = createRequire(import.meta.url);
 const api = require("../../book/static/answers.js");
@@ -81,8 +82,11 @@ describe("a number read off an explorer is judged at the precision typed", () =>
     for (const text of ["3.39", "3.4", "3.390", "39.23 - 35.84"]) {
       const said = say(close(e), text);
       assert.equal(said.right, false, text);
-      assert.match(said.message, /too few digits .* at least 4 decimals .* 3 significant digits/,
-        text);
+      assert.match(said.message, /too few digits .* at least 4 decimals/, text);
+      // the message asks only for what the digits lack, counted as written: "3.4" has 2
+      // significant digits, the others 3 or more
+      if (text === "3.4") assert.match(said.message, /3 significant digits/, text);
+      else assert.doesNotMatch(said.message, /significant/, text);
     }
     // ... and not when the tolerance is wider than the digits typed: a plain "not yet"
     assert.doesNotMatch(say(close(5, 0.05), "3.4").message, /digits/);
@@ -148,5 +152,98 @@ describe("an exact fraction is not satisfied by a decimal", () => {
     assert.equal(api.hasDecimal("sympy.Rational(18, 5)"), false);
     assert.equal(api.hasDecimal("3.6"), true);
     assert.equal(api.hasDecimal("1e3"), true);
+  });
+});
+
+describe("a number box takes what people type for a number (issue 50)", () => {
+  const root = Math.sqrt(380);
+  test("sqrt, ^ and ** with any exponent", () => {
+    for (const text of ["sqrt(380)", "380^0.5", "380**0.5", "380 ** (1/2)", "2*sqrt(95)",
+      "math.sqrt(380)", "np.sqrt(380)"]) {
+      assert.equal(say(close(root), text).right, true, text);
+    }
+    assert.equal(say(close(root), "sqrt(381)").right, false);
+    assert.equal(api.realValue("sqrt(-1)"), null);
+    assert.equal(api.parseNumber("sqrt(2)"), null);       // never an exact fraction
+    assert.equal(say(exactly("18/5"), "sqrt(2)").right, false);
+  });
+
+  test("a decimal comma, counted as written", () => {
+    const said = say(close(19.49359), "19,4936");
+    assert.equal(said.right, true, said.message);
+    assert.equal(say(close(19.49359), "19,4937").right, false);
+    assert.equal(say(close(24444042), "24,444,042").right, true);    // digit groups still read
+    assert.equal(say(close(0.5), "Fraction(1,2)").right, true);      // a call keeps its comma
+    assert.match(say(close(1.234), "1,234").message, /decimal comma or a thousands separator/);
+  });
+
+  test("a percent sign is a hundredth, its digits as written", () => {
+    assert.equal(say(close(0.0222), "2.22%").right, true);
+    assert.equal(say(close(0.0222), "2.23%").right, false);
+    assert.equal(api.numberText("2.22%"), "(2.22/100)");
+    assert.ok(Math.abs(api.uncertainty(api.numberText("2.22%")) - 5e-5) < 1e-15);
+    assert.match(say(close(0.0222), "%2").message, /percent sign after a number/);
+  });
+
+  test("0.0055 has its 4 decimals: the message asks for significant digits, not decimals", () => {
+    const said = say(close(0.0055118, 1e-6), "0.0055");
+    assert.equal(said.right, false);
+    assert.match(said.message, /at least 3 significant digits/);
+    assert.doesNotMatch(said.message, /4 decimals/);
+    assert.equal(say(close(0.0055118, 1e-6), "0.005512").right, true);
+  });
+});
+
+describe("jumps added to a board, judged by the page's maths (12.6, 12.7)", () => {
+  const B1943 = {
+    size: 100, die: 6, overshoot: "stay", bonus_roll: null, traps: [],
+    jumps: [[1, 38], [4, 14], [9, 31], [16, 6], [21, 42], [28, 84], [36, 44], [47, 26], [49, 11],
+      [51, 67], [56, 53], [62, 19], [64, 60], [71, 91], [80, 100], [87, 24], [93, 73], [95, 75],
+      [98, 78]],
+  };
+  const edge = (jumps) => firstMoverEdge({ ...B1943, jumps: [...B1943.jumps, ...jumps] });
+  const goal = (value) => ({ kind: "jumps", rel: null, abs: 0,
+    expected: { board: B1943, most: 1, from: 94, goal: "edge_below", value, band: null } });
+  const length = (target, band) => ({ kind: "jumps", rel: null, abs: 0,
+    expected: { board: B1943, most: 2, from: null, goal: "length_near", value: target, band } });
+
+  test("without the page's maths the box says so, and judges nothing", () => {
+    api.maths = null;
+    assert.match(say(goal(0.006), "(94, 10)").message, /maths did not load/);
+  });
+
+  test("the edge of the board with the jump, against the goal", () => {
+    api.maths = { expectedTurns, firstMoverEdge, validate };
+    const e = edge([[94, 10]]);
+    assert.equal(say(goal(e + 1e-6), "(94, 10)").right, true);
+    assert.equal(say(goal(e - 1e-6), "(94, 10)").right, false);
+    assert.equal(say(goal(e + 1e-6), "94 -> 10").right, true);
+    assert.equal(say(goal(e + 1e-6), "[(94, 10)]").right, true);
+    assert.match(say(goal(e + 1e-6), "(95, 10)").message, /square of its own/);   // a chute's
+    assert.match(say(goal(1), "(90, 10)").message, /starts on your square 94/);
+    assert.match(say(goal(1), "(94, 10), (90, 3)").message, /at most 1 jump/);
+    assert.match(say(goal(1), "94").message, /a list of jumps/);
+    assert.match(say(goal(1), "(94, 1.5)").message, /whole numbers/);
+    assert.match(say(goal(1), "(94, 200)").message, /rules of the board do not allow/);
+  });
+
+  test("the expected length with the jumps, within the band; too close to call is left", () => {
+    api.maths = { expectedTurns, firstMoverEdge, validate };
+    const board = { ...B1943, jumps: [...B1943.jumps, [3, 50], [40, 2]] };
+    const mean = expectedTurns(board)[0];
+    assert.equal(say(length(mean + 0.04, 0.05), "[(3, 50), (40, 2)]").right, true);
+    assert.equal(say(length(mean + 0.06, 0.05), "[(3, 50), (40, 2)]").right, false);
+    assert.match(say(length(mean + 0.05, 0.05), "(3, 50), (40, 2)").message, /too close/);
+    assert.match(say(length(mean, 0.05), "(3, 50), (3, 60)").message, /square of its own/);
+  });
+});
+
+describe("progress kept: the start page's tally", () => {
+  test("counts the kept boxes that are right, per set", () => {
+    const sets = { 1: { boxes: ["1.1", "1.2", "1.5"] }, 2: { boxes: ["2.5"] } };
+    const saved = { "1.1": { text: "3", right: true }, "1.2": { text: "x", right: false },
+      "2.5": { text: "3.3902", right: true }, "9.9": { text: "1", right: true } };
+    assert.deepEqual(api.tally(sets, saved), { 1: [1, 3], 2: [1, 1] });
+    assert.deepEqual(api.tally(sets, {}), { 1: [0, 3], 2: [0, 1] });
   });
 });

@@ -10,6 +10,10 @@
  *   `window.ChutesBoardPresets` (book/build.py writes them as data into board_presets.js).
  * - Draws an explorer wherever a page has a `.chutes-explorer-mount`, by the anywidget class in
  *   `data-explorer`, from the traits the notebook saved (`data-state`).
+ * - Draws the board calculator (site/calculator.js) wherever an exercise page has a
+ *   `.chutes-calculator-mount` (book/answers.py), opening the part named by `data-open`.
+ * - Publishes the board maths the answer boxes judge jumps with (book/static/answers.js) as
+ *   `window.ChutesMaths`: `validate`, `expectedTurns`, `firstMoverEdge`.
  *
  * @module site
  */
@@ -22,6 +26,8 @@ import { mount as policyExplorer } from "../explorers/policy_explorer/policy_exp
 import { mount as raceExplorer } from "../explorers/race_explorer/race_explorer.js";
 import { mount as simulationExplorer } from "../explorers/simulation_explorer/simulation_explorer.js";
 import registry from "../../front_ends.json";
+import { expectedTurns, firstMoverEdge, validate } from "../maths/board_math.js";
+import { CALCULATOR_MOUNT, mount as calculator } from "./calculator.js";
 
 /** @type {Record<string, (el: HTMLElement, start: any) => unknown>} */
 const MOUNTS = {
@@ -41,6 +47,8 @@ for (const [name, spec] of Object.entries(registry.front_ends)) {
   KINDS[spec.class] = mount;
 }
 
+/** @type {any} */ (window).ChutesMaths = Object.freeze({ expectedTurns, firstMoverEdge, validate });
+
 function start() {
   const presets = /** @type {any} */ (window).ChutesBoardPresets || {};
   const editors = document.querySelectorAll(`.${EDITOR_MOUNT}`);
@@ -56,6 +64,10 @@ function start() {
     const place = /** @type {HTMLElement} */ (el);
     const mount = KINDS[place.dataset.explorer || ""];
     if (mount && mount !== boardEditor) mount(place, JSON.parse(place.dataset.state || "{}"));
+  });
+  document.querySelectorAll(`.${CALCULATOR_MOUNT}`).forEach((el) => {
+    const place = /** @type {HTMLElement} */ (el);
+    calculator(place, { presets, open: place.dataset.open || "", exercise: place.dataset.exercise || "" });
   });
 }
 
