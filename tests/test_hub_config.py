@@ -11,6 +11,7 @@ section 6) and that the image's environment pins nbgrader as the teacher's does.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -140,3 +141,29 @@ def test_one_course_folder_in_the_same_words_everywhere() -> None:
     assert default and default.group(1) == "../chutes-course-grading"
     teacher = _config()["singleuser"]["extraFiles"]["nbgrader-teacher-course"]["stringData"]
     assert 'configure_teacher_server(c, "~/course")' in teacher
+
+
+def test_the_teachers_settings_win_over_the_students_on_a_hub(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a teacher's server the students' /etc/jupyter/nbgrader_config.py (Validate's 300 s a cell)
+    is read too, below the teacher's folder: what autograde gets is the course's (120 s a cell, the
+    sandbox), with no course folder made yet (issue 47: the students' 300 s won)."""
+    from chutes_teacher.autograde import _settings
+    from chutes_teacher.sandbox import SandboxedExecute
+
+    files = _config()["singleuser"]["extraFiles"]
+    teacher, everyone = tmp_path / "teacher", tmp_path / "everyone"
+    teacher.mkdir()
+    everyone.mkdir()
+    (teacher / "nbgrader_config.py").write_text(files["nbgrader-teacher-course"]["stringData"])
+    students = files["nbgrader-exchange"]["stringData"]
+    assert "c.Execute.timeout = 300" in students
+    # the students' file without ngshare's client (not installed here): its own settings
+    (everyone / "nbgrader_config.py").write_text("\n".join(
+        line for line in students.splitlines() if "ngshare" not in line.lower()))
+    monkeypatch.setenv("JUPYTER_CONFIG_PATH", os.pathsep.join([str(teacher), str(everyone)]))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    settings = _settings(tmp_path / "course")
+    assert settings.Execute.timeout == 120
+    assert SandboxedExecute in settings.Autograde.autograde_preprocessors
+    assert settings.CourseDirectory.root == str(tmp_path / "course")
