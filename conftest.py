@@ -43,7 +43,17 @@ _COST = {
     "tests/test_nbgrader.py": 240,
     "tests/test_grading_sandbox.py": 300,
     "tests/test_accessibility_course.py": 200,
-    "tests/test_hub_grading.py": 170,
+    "tests/test_hub_grading.py": 450,
+    # the hostile class: a teacher's server and formgrader, Chromium, bombs, the judge's bounds
+    "tests/test_formgrader_server.py": 130,
+    "tests/test_judge_bounds.py::test_every_record": 110,
+    "tests/test_grading_bombs.py": 90,
+    "tests/test_formgrader_attacks.py": 75,
+    "tests/test_lms_class.py": 40,
+    "tests/test_export_resilience.py::test_a_class": 35,
+    "tests/test_student_image.py": 35,
+    "tests/test_teacher_lab.py": 30,
+    "tests/test_formgrader_scores.py": 20,
     # the website's pages, reflow and focus, and its PDFs (the site is built once for all workers)
     "tests/test_site.py": 210,
     "tests/test_site_wcag.py": 210,
