@@ -38,9 +38,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow,
 @pytest.fixture(scope="module")
 def page():
     with browser.voila(NOTEBOOK) as url, browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1300, "height": 1100})
-        page.set_default_timeout(PAGE_TIMEOUT)
-        page.goto(url, timeout=PAGE_TIMEOUT)
+        page = browser.open_voila(chromium, url, [], viewport=(1300, 1100))
         page.wait_for_function(f"document.querySelectorAll('.chutes-explorer').length >= "
                                f"{EXPLORERS} && [...document.querySelectorAll('.chutes-explorer "
                                f"img')].every(i => i.complete && i.naturalWidth > 0)",

@@ -90,10 +90,7 @@ def _refusal(build: Any) -> str:
     return str(error.value)
 
 
-@pytest.fixture(scope="module")
-def voila_url():
-    with browser.voila(NOTEBOOK) as url:
-        yield url
+voila_url = browser.voila_fixture(NOTEBOOK)
 
 
 def test_edit_with_mouse_and_keyboard_in_voila(voila_url):
@@ -106,9 +103,7 @@ def test_edit_with_mouse_and_keyboard_in_voila(voila_url):
     chained = _refusal(lambda: Board([*keys.jumps.items(), (3, 4)], size=100))
     ARTIFACTS.mkdir(exist_ok=True)
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1200, "height": 1000})
-        page.set_default_timeout(PAGE_TIMEOUT)
-        page.goto(voila_url, timeout=PAGE_TIMEOUT)
+        page = browser.open_voila(chromium, voila_url, [], viewport=(1200, 1000))
         editor = page.locator(".chutes-editor")
         readout = editor.locator(".chutes-editor-readout")
         mirror = page.locator(".python-mirror")

@@ -30,10 +30,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))]
 
 
-@pytest.fixture(scope="module")
-def voila_url():
-    with browser.voila(NOTEBOOK) as url:
-        yield url
+voila_url = browser.voila_fixture(NOTEBOOK)
 
 
 def test_die_slider_moves_the_readout_in_a_real_browser(voila_url):
@@ -44,9 +41,7 @@ def test_die_slider_moves_the_readout_in_a_real_browser(voila_url):
     assert (six, seven) == ("39.2251", "34.6966")
     ARTIFACTS.mkdir(exist_ok=True)
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1300, "height": 1100})
-        page.set_default_timeout(PAGE_TIMEOUT)
-        page.goto(voila_url, timeout=PAGE_TIMEOUT)
+        page = browser.open_voila(chromium, voila_url, [], viewport=(1300, 1100))
         readout = page.locator(".chutes-readout").first      # the board explorer's
         expect(readout).to_contain_text(six, timeout=PAGE_TIMEOUT)
         # the notebook shows every explorer; each with a slider has drawn its readout
@@ -90,9 +85,7 @@ def test_every_explorer_answers_its_slider_in_a_real_browser(voila_url):
 
     ARTIFACTS.mkdir(exist_ok=True)
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1300, "height": 1100})
-        page.set_default_timeout(PAGE_TIMEOUT)
-        page.goto(voila_url, timeout=PAGE_TIMEOUT)
+        page = browser.open_voila(chromium, voila_url, [], viewport=(1300, 1100))
         expect(page.locator(".chutes-readout")).to_have_count(len(EXPLORERS) + 1,  # + design
                                                               timeout=PAGE_TIMEOUT)
         for root_class, slider_class in EXPLORERS:

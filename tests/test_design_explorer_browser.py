@@ -52,12 +52,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow,
                                  reason=str(browser.missing(voila=False)))]
 
 
-@pytest.fixture(scope="module")
-def voila_url():
-    if browser.missing() is not None:
-        pytest.skip(str(browser.missing()))
-    with browser.voila(NOTEBOOK) as url:
-        yield url
+voila_url = browser.voila_fixture(NOTEBOOK)
 
 
 def test_the_explorer_searches_in_the_page_and_python_follows_in_voila(voila_url):
@@ -67,11 +62,8 @@ def test_the_explorer_searches_in_the_page_and_python_follows_in_voila(voila_url
     added = ", ".join(f"{a}->{b}" for a, b in expected.added)
     ARTIFACTS.mkdir(exist_ok=True)
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1200, "height": 1000})
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.set_default_timeout(PAGE_TIMEOUT)
-        page.goto(voila_url, timeout=PAGE_TIMEOUT)
+        page = browser.open_voila(chromium, voila_url, errors, viewport=(1200, 1000))
         root = page.locator(".chutes-design-explorer")
         plan = root.locator(".chutes-readout")
         mirror = page.locator(".python-mirror")

@@ -139,11 +139,9 @@ def test_with_no_kernel_every_control_works_from_the_keyboard():
 
     refused: list[str] = []
     with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 1100, "height": 1000})
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        EXPLORER.serve(page, refused, _start([27, 29], min_length=10))     # Lesson 9's explorer
-        page.goto("http://jump.test/", timeout=60_000)
+        page = EXPLORER.open(chromium, _start([27, 29], min_length=10),    # Lesson 9's explorer
+                             refused=refused, errors=errors, viewport=(1100, 1000))
         root = page.locator(".chutes-jump-explorer")
         readout = root.locator(".chutes-readout")
         effects = jump_effects(MILTON_BRADLEY_1943, 10)

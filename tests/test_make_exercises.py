@@ -209,7 +209,28 @@ def test_teaching_guide_shows_the_current_points_table() -> None:
     start = guide.index("<!-- points table")
     end = guide.index("<!-- end of points table -->")
     assert guide[start:end].split("\n", 1)[1].strip() == table, (
-        "run `python tools/make_exercises.py --points` and paste the table into TEACHING.md")
+        "run `make exercises`: it writes the table into TEACHING.md")
+
+
+def test_make_exercises_writes_the_points_table_into_the_teaching_guide(tree: Path) -> None:
+    """No hand paste (issue 51): `make exercises` writes the table between TEACHING.md's markers
+    and leaves the rest; `--check` fails while the table there is not the notebooks'."""
+    guide = tree / "TEACHING.md"
+    before = "# Guide\n\n<!-- points table: generated -->\n"
+    after = "<!-- end of points table -->\nrest\n"
+    guide.write_text(before + "| an old table |\n" + after)
+    assert mx.main(["--check"]) == 1
+    assert mx.main([]) == 0
+    table = mx.points_table([tree / "solutions" / "01_solutions_demo.ipynb"])
+    assert guide.read_text() == before + table + "\n" + after
+    assert mx.main(["--check"]) == 0
+    nb = nbformat.read(tree / "solutions" / "01_solutions_demo.ipynb", as_version=4)
+    next(c for c in nb.cells if "HIDDEN TESTS" in c.source).metadata.nbgrader["points"] = 5
+    nbformat.write(nb, tree / "solutions" / "01_solutions_demo.ipynb")
+    assert mx.main(["--check"]) == 1
+    assert mx.main([]) == 0 and "| `01_exercises_demo` | 1 | 6 | 5 | 1 |" in guide.read_text()
+    with pytest.raises(ValueError, match="no lines"):
+        mx.with_points_table("no markers", table)
 
 
 def test_teaching_guide_link_is_what_the_link_maker_prints() -> None:

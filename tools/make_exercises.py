@@ -38,8 +38,12 @@ follow it. ``--verify`` (what ``make exercises`` runs) first executes every solu
 fresh kernel with the course's own numbers and stops, naming the exercise, when a worked solution
 is not right by its own check; it writes nothing then.
 
+The points and size of every set, as a markdown table, are written into TEACHING.md between its
+markers ``<!-- points table`` and ``<!-- end of points table -->`` (from every set in solutions/,
+whichever notebooks were named), so that a changed set needs no hand paste; ``--check`` says when
+the table there is not the notebooks'. ``--points`` prints the table and writes nothing.
+
 Usage: ``python tools/make_exercises.py [--check] [--verify] [--force] [--points] [NOTEBOOK ...]``
-(``--points`` prints the points and size of every set as a markdown table, for TEACHING.md).
 """
 
 from __future__ import annotations
@@ -472,6 +476,56 @@ def points_table(paths: list[Path]) -> str:
     return "\n".join(rows)
 
 
+TABLE_START = "<!-- points table"
+TABLE_END = "<!-- end of points table -->"
+
+
+def with_points_table(guide: str, table: str) -> str:
+    """``guide`` (TEACHING.md's text) with ``table`` between its points table's markers.
+
+    Parameters
+    ----------
+    guide : str
+        The text, holding a line that starts with :data:`TABLE_START` and, after it,
+        :data:`TABLE_END`.
+    table : str
+        The table (:func:`points_table`).
+
+    Returns
+    -------
+    str
+        The text with the lines between the two markers replaced by ``table``.
+
+    Raises
+    ------
+    ValueError
+        If a marker is missing.
+    """
+    start = guide.find(TABLE_START)
+    end = guide.find(TABLE_END, start)
+    if start < 0 or end < 0:
+        raise ValueError(f"no lines {TABLE_START!r} ... {TABLE_END!r} for the points table")
+    head = guide.index("\n", start) + 1
+    return f"{guide[:head]}{table}\n{guide[end:]}"
+
+
+def _teaching_table(check: bool) -> str | None:
+    """Bring TEACHING.md's points table in step with solutions/ (``check``: only say whether it
+    is); a problem's words, or None. A tree with no TEACHING.md beside solutions/ has no table."""
+    guide_path = SOLUTIONS.parent / "TEACHING.md"
+    if not guide_path.exists():
+        return None
+    guide = guide_path.read_text(encoding="utf-8")
+    new = with_points_table(guide, points_table(sorted(SOLUTIONS.glob("*.ipynb"))))
+    if new == guide:
+        return None
+    if check:
+        return "TEACHING.md's points table is not the sets' points: run `make exercises`."
+    guide_path.write_text(new, encoding="utf-8")
+    print("wrote the points table in TEACHING.md")
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: see the module docstring.
 
@@ -483,7 +537,8 @@ def main(argv: list[str] | None = None) -> int:
     Returns
     -------
     int
-        The exit status: 0, or 1 when ``--check`` finds exercises to regenerate or edited.
+        The exit status: 0, or 1 when ``--check`` finds exercises to regenerate or edited, or
+        TEACHING.md's points table out of step.
     """
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--check", action="store_true",
@@ -556,6 +611,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"kept the old {rel} as {_backup(target).name}")
         target.write_text(exercise_text)
         print(f"wrote {rel}")
+    table = _teaching_table(check=args.check)
+    if table:
+        problems.append(table)
 
     if problems:
         print("\n".join(problems))

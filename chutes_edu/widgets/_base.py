@@ -1,6 +1,7 @@
 """What the explorers share on the Python side: a small cache of library results per board, the
-HTML escape of a line of words, and the sentence a notebook shows where a saved explorer cannot be
-drawn.
+HTML escape of a line of words, the sentence a notebook shows where a saved explorer cannot be
+drawn, the one way a refused value is kept in ``last_error`` (:class:`_Refusals`), and the one
+validator of a board set when the explorer is made (:class:`_FixedBoard`).
 
 Every explorer computes and draws in the page (its front end and maths in ``widgets/js``); its
 Python class holds the state as synced traits, checked by the library, and reads the library's
@@ -9,11 +10,16 @@ numbers for a reader in the kernel.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
-from ..board import Board
+import traitlets
+
+from ..board import Board, board_to_json
+
+_T = TypeVar("_T")
 
 
 class _Results:
@@ -72,3 +78,59 @@ class _Offline:
         data["text/plain"] = (f"{self.offline_summary}. This is an interactive explorer: "
                               "run this cell to use it.")
         return bundle
+
+
+class _Refusals:
+    """The explorers' one pattern for a value the library refuses: its words in ``last_error``
+    (what a reader in the kernel sees; the page shows its own), and a TraitError for traitlets.
+
+    A validator returns ``self._checked(lambda: check(value))``: the check's ValueError becomes
+    the TraitError, and a value taken clears the last refusal.
+    """
+
+    #: The last refusal of a value set here, "" if none.
+    last_error: str = ""
+
+    def _refused(self, error: ValueError | str) -> traitlets.TraitError:
+        """Keep ``error``'s words in ``last_error``; the TraitError to raise with them."""
+        self.last_error = str(error)
+        return traitlets.TraitError(self.last_error)
+
+    def _checked(self, check: Callable[[], _T]) -> _T:
+        try:
+            value = check()
+        except ValueError as error:
+            raise self._refused(error) from None
+        self.last_error = ""
+        return value
+
+
+class _FixedBoard:
+    """An explorer whose board is set when it is made: a ``board`` attribute, set before
+    ``super().__init__``, and its ``board_json`` trait, which then refuses any other board (the
+    page never sends one; code that tries is told to make a new explorer).
+
+    ``_fixed`` names each fixed trait as the constructor calls it; an explorer with more than the
+    board fixed lists them and registers :meth:`_keep_fixed` for the others too
+    (``traitlets.validate("min_length")(_FixedBoard._keep_fixed)``).
+    """
+
+    board: Board
+    _fixed: ClassVar[dict[str, str]] = {"board_json": "board"}
+
+    def _keep_fixed(self, proposal: Any) -> Any:
+        name = proposal["trait"].name
+        if hasattr(self, "board") and proposal["value"] != self._fixed_value(name):
+            words = re.sub(r"(?<!^)(?=[A-Z])", " ", type(self).__name__).lower()
+            noun = self._fixed[name]
+            raise traitlets.TraitError(
+                f"the {words}'s {noun} is set when it is made: make a new "
+                f"{type(self).__name__}({', '.join(self._fixed.values())}) for another {noun}")
+        value = proposal["value"]
+        return dict(value) if name == "board_json" else value
+
+    def _fixed_value(self, name: str) -> Any:
+        """The value the fixed trait ``name`` was made with."""
+        return board_to_json(self.board) if name == "board_json" else getattr(self, name)
+
+    _fixed_board = traitlets.validate("board_json")(_keep_fixed)

@@ -31,7 +31,7 @@ import traitlets
 from ..board import OVERSHOOT_RULES, Board, board_from_json, board_to_json
 from ..boards import MILTON_BRADLEY_1943, PRESETS
 from ..markov import expected_turns
-from ._base import _Offline, _Results
+from ._base import _Offline, _Refusals, _Results
 from ._front_end import front_end
 from .board_editor import presets_json
 
@@ -110,7 +110,7 @@ class _Text:
         return self._get()
 
 
-class BoardExplorer(_Offline, anywidget.AnyWidget):
+class BoardExplorer(_Offline, _Refusals, anywidget.AnyWidget):
     """Explore a board: preset, die, overshoot rule, bonus roll, jumps; live expected turns, the
     game-length distribution and a heat map of the board, all computed in the page.
 
@@ -234,8 +234,7 @@ class BoardExplorer(_Offline, anywidget.AnyWidget):
         try:
             board = board_from_json(proposal["value"])
         except ValueError as error:
-            self.last_error = str(error)
-            raise traitlets.TraitError(str(error)) from None
+            raise self._refused(error) from None
         return board_to_json(board)
 
     @traitlets.observe("board_json")

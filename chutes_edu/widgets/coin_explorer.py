@@ -29,7 +29,7 @@ import traitlets
 
 from ..coin import expected_flips, flips_until_heads
 from ..simulation import running_mean
-from ._base import _Offline
+from ._base import _Offline, _Refusals
 from ._front_end import front_end
 
 __all__ = ["FRONT_END",
@@ -64,7 +64,7 @@ def _whole(value: Any, name: str, low: int, high: int) -> int:
     return int(value)
 
 
-class CoinFlipExplorer(_Offline, anywidget.AnyWidget):
+class CoinFlipExplorer(_Offline, _Refusals, anywidget.AnyWidget):
     """The warm-up: flip until heads, many times; the running average against ``1/p``.
 
     The page shows a slider for ``p`` and number boxes for the trials and the seed (each named,
@@ -131,15 +131,6 @@ class CoinFlipExplorer(_Offline, anywidget.AnyWidget):
     @traitlets.validate("seed")
     def _valid_seed(self, proposal: Any) -> int:
         return self._checked(lambda: _whole(proposal["value"], "seed", 0, MAX_SEED))
-
-    def _checked(self, check: Any) -> Any:
-        try:
-            value = check()
-        except ValueError as error:
-            self.last_error = str(error)
-            raise traitlets.TraitError(str(error)) from None
-        self.last_error = ""
-        return value
 
     @property
     def flips(self) -> np.ndarray:

@@ -43,7 +43,7 @@ from ..design import (
     design_board,
 )
 from ..markov import expected_turns
-from ._base import _escape, _Offline
+from ._base import _escape, _FixedBoard, _Offline, _Refusals
 from ._front_end import front_end
 
 __all__ = ["FRONT_END", "DesignExplorer",
@@ -131,7 +131,7 @@ class _Text:
         return str(self._read())
 
 
-class DesignExplorer(_Offline, anywidget.AnyWidget):
+class DesignExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
     """Design a board to a goal: the goal, its parameter, the most jumps, the search; a button.
 
     The page shows the goal (a list), its parameter and the tolerance (number boxes), the most
@@ -230,15 +230,11 @@ class DesignExplorer(_Offline, anywidget.AnyWidget):
             + ("" if quantity == "expected turns" else f", expected turns {s.mean:.4f}")
             + "</li>" for s in design.steps) + "</ol>")
 
-    def _refuse(self, message: str) -> traitlets.TraitError:
-        self.last_error = message
-        return traitlets.TraitError(message)
-
     @traitlets.validate("goal_kind")
     def _valid_goal(self, proposal: Any) -> str:
         kinds = [value for _, value in GOALS]
         if proposal["value"] not in kinds:
-            raise self._refuse(f"goal must be one of {', '.join(map(repr, kinds))}, not "
+            raise self._refused(f"goal must be one of {', '.join(map(repr, kinds))}, not "
                                f"{proposal['value']!r}")
         return str(proposal["value"])
 
@@ -246,7 +242,7 @@ class DesignExplorer(_Offline, anywidget.AnyWidget):
     def _valid_number(self, proposal: Any) -> float:
         value = proposal["value"]
         if not math.isfinite(value):
-            raise self._refuse(f"{proposal['trait'].name.removeprefix('goal_')} must be a "
+            raise self._refused(f"{proposal['trait'].name.removeprefix('goal_')} must be a "
                                f"finite number, not {value!r}")
         return float(value)
 
@@ -254,22 +250,15 @@ class DesignExplorer(_Offline, anywidget.AnyWidget):
     def _valid_jumps(self, proposal: Any) -> int:
         value = proposal["value"]
         if not 1 <= value <= MOST_JUMPS:
-            raise self._refuse(f"the explorer adds 1 to {MOST_JUMPS} jumps, not {value!r}")
+            raise self._refused(f"the explorer adds 1 to {MOST_JUMPS} jumps, not {value!r}")
         return int(value)
 
     @traitlets.validate("search_method")
     def _valid_method(self, proposal: Any) -> str:
         if proposal["value"] not in PAGE_METHODS:
-            raise self._refuse(f"the explorer searches by {' or '.join(map(repr, PAGE_METHODS))}"
+            raise self._refused(f"the explorer searches by {' or '.join(map(repr, PAGE_METHODS))}"
                                f", not {proposal['value']!r} (design_board runs the others)")
         return str(proposal["value"])
-
-    @traitlets.validate("board_json")
-    def _fixed_board(self, proposal: Any) -> dict[str, Any]:
-        if hasattr(self, "board") and proposal["value"] != board_to_json(self.board):
-            raise traitlets.TraitError("the design explorer's board is set when it is made: "
-                                       "make a new DesignExplorer(board) for another board")
-        return dict(proposal["value"])
 
     def _set(self, trait: str, value: Any) -> None:
         """Set a setting from code; choosing a goal sets its parameter as the page does."""

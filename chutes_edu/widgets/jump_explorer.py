@@ -23,7 +23,7 @@ gives a reader in the kernel the numbers through the library (:attr:`JumpExplore
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import anywidget
 import numpy as np
@@ -32,7 +32,7 @@ import traitlets
 from ..board import Board, _square, board_to_json
 from ..boards import MILTON_BRADLEY_1943
 from ..markov import expected_turns, jump_effects, surprising_jumps
-from ._base import _Offline
+from ._base import _FixedBoard, _Offline, _Refusals
 from ._front_end import front_end
 
 __all__ = ["FRONT_END", "JumpExplorer"]
@@ -129,7 +129,7 @@ class _Destination:
         ex.jump = [int(ex.jump[0]), square]
 
 
-class JumpExplorer(_Offline, anywidget.AnyWidget):
+class JumpExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
     """Add one ladder or chute anywhere: the heat map of every choice and a closer look at one.
 
     The page shows two sliders (the source ``a`` and the destination ``b`` of the added jump, each
@@ -200,6 +200,8 @@ class JumpExplorer(_Offline, anywidget.AnyWidget):
     min_length = traitlets.Int(1, help="The shortest jump offered.").tag(sync=True)
     jump = traitlets.List(traitlets.Int(), [27, 29],
                           help="The jump shown, [source, destination].").tag(sync=True)
+    _fixed: ClassVar[dict[str, str]] = {"board_json": "board", "min_length": "min_length"}
+    _fixed_length = traitlets.validate("min_length")(_FixedBoard._keep_fixed)
 
     def __init__(self, board: Board = MILTON_BRADLEY_1943, min_length: int = 1,
                  **kwargs: Any) -> None:
@@ -222,38 +224,25 @@ class JumpExplorer(_Offline, anywidget.AnyWidget):
 
     @traitlets.validate("jump")
     def _valid_jump(self, proposal: Any) -> list[int]:
-        value = proposal["value"]
-        try:
-            if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or len(value) != 2:
-                raise ValueError(f"jump must be a pair [source, destination], not {value!r}")
-            a = _square(value[0], "jump source")
-            b = _square(value[1], "jump destination")
-            n = self.board.size
-            for square, what in ((a, "jump source"), (b, "jump destination")):
-                if not 0 <= square <= n:
-                    raise ValueError(f"{what} {square} is off the board (squares 0..{n})")
-            if not self._allowed[a, b]:
-                shorter = (f", none is shorter than {self.min_length} squares"
-                           if self.min_length > 1 else "")
-                raise ValueError(f"the jump {a} -> {b} cannot be added: no jump starts on 0, {n} "
-                                 "or an end of a jump already there, none ends where one starts"
-                                 f"{shorter}, and none may leave the board unfinishable")
-        except ValueError as error:
-            self.last_error = str(error)
-            raise traitlets.TraitError(str(error)) from None
-        self.last_error = ""
-        return [a, b]
+        return self._checked(lambda: self._jump(proposal["value"]))
 
-    @traitlets.validate("board_json", "min_length")
-    def _fixed_board(self, proposal: Any) -> Any:
-        name = proposal["trait"].name
-        if hasattr(self, "jump_from"):
-            now = board_to_json(self.board) if name == "board_json" else self.min_length
-            if proposal["value"] != now:
-                raise traitlets.TraitError(f"the jump explorer's {name} is set when it is made: "
-                                           "make a new JumpExplorer(board, min_length) for "
-                                           "another")
-        return proposal["value"]
+    def _jump(self, value: Any) -> list[int]:
+        """``value`` as a jump the heat map offers, or the library's ValueError."""
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or len(value) != 2:
+            raise ValueError(f"jump must be a pair [source, destination], not {value!r}")
+        a = _square(value[0], "jump source")
+        b = _square(value[1], "jump destination")
+        n = self.board.size
+        for square, what in ((a, "jump source"), (b, "jump destination")):
+            if not 0 <= square <= n:
+                raise ValueError(f"{what} {square} is off the board (squares 0..{n})")
+        if not self._allowed[a, b]:
+            shorter = (f", none is shorter than {self.min_length} squares"
+                       if self.min_length > 1 else "")
+            raise ValueError(f"the jump {a} -> {b} cannot be added: no jump starts on 0, {n} "
+                             "or an end of a jump already there, none ends where one starts"
+                             f"{shorter}, and none may leave the board unfinishable")
+        return [a, b]
 
     @property
     def expected(self) -> float:

@@ -36,7 +36,7 @@ import traitlets
 from .. import control
 from ..board import Board, board_to_json
 from ..boards import AIMING_GAME_2021
-from ._base import _Offline
+from ._base import _FixedBoard, _Offline, _Refusals
 from ._front_end import front_end
 
 __all__ = ["FRONT_END", "PolicyExplorer",
@@ -82,7 +82,7 @@ class _Slider:
         setattr(self._explorer, self._trait, value)
 
 
-class PolicyExplorer(_Offline, anywidget.AnyWidget):
+class PolicyExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
     """Sliders for the aim and the discount factor; the value map and the policy redraw.
 
     The aim: ``exact`` is the chance of moving exactly the target; the rest is split between one
@@ -161,20 +161,7 @@ class PolicyExplorer(_Offline, anywidget.AnyWidget):
     @traitlets.validate("aim_exact", "aim_lean", "discount_factor")
     def _valid_setting(self, proposal: Any) -> float:
         name = {trait: name for name, (trait, *_) in SLIDERS.items()}[proposal["trait"].name]
-        try:
-            value = _setting(name, proposal["value"])
-        except ValueError as error:
-            self.last_error = str(error)
-            raise traitlets.TraitError(str(error)) from None
-        self.last_error = ""
-        return value
-
-    @traitlets.validate("board_json")
-    def _fixed_board(self, proposal: Any) -> dict[str, Any]:
-        if hasattr(self, "board") and proposal["value"] != board_to_json(self.board):
-            raise traitlets.TraitError("the policy explorer's board is set when it is made: "
-                                       "make a new PolicyExplorer(board) for another board")
-        return dict(proposal["value"])
+        return self._checked(lambda: _setting(name, proposal["value"]))
 
     @property
     def accuracy(self) -> tuple[float, float, float]:

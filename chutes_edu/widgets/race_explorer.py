@@ -33,7 +33,7 @@ import traitlets
 from ..board import Board, _on_board, board_to_json
 from ..boards import MILTON_BRADLEY_1943
 from ..markov import win_probabilities
-from ._base import _Offline
+from ._base import _FixedBoard, _Offline, _Refusals
 from ._front_end import front_end
 
 __all__ = ["FRONT_END",
@@ -100,7 +100,7 @@ class _Seat:
         self._explorer.positions = squares
 
 
-class RaceExplorer(_Offline, anywidget.AnyWidget):
+class RaceExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
     """A race of 2 to 6 players on any squares: each seat's chance of winning (seat 1 moves first).
 
     The page shows a slider for the number of players and one per seat for its square (each
@@ -173,21 +173,9 @@ class RaceExplorer(_Offline, anywidget.AnyWidget):
 
     @traitlets.validate("positions")
     def _valid_positions(self, proposal: Any) -> list[int]:
-        try:
-            squares = _positions(self.board, proposal["value"])
-        except ValueError as error:
-            self.last_error = str(error)
-            raise traitlets.TraitError(str(error)) from None
-        self.last_error = ""
+        squares = self._checked(lambda: _positions(self.board, proposal["value"]))
         self._pool[: len(squares)] = squares
         return squares
-
-    @traitlets.validate("board_json")
-    def _fixed_board(self, proposal: Any) -> dict[str, Any]:
-        if hasattr(self, "board") and proposal["value"] != board_to_json(self.board):
-            raise traitlets.TraitError("the race explorer's board is set when it is made: "
-                                       "make a new RaceExplorer(board) for another board")
-        return dict(proposal["value"])
 
     def _set_players(self, players: int) -> None:
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)):

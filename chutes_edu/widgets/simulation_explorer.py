@@ -33,7 +33,7 @@ from ..board import Board, board_to_json
 from ..boards import MILTON_BRADLEY_1943
 from ..markov import expected_turns
 from ..simulation import capped_mean, running_mean, simulate
-from ._base import _Offline
+from ._base import _FixedBoard, _Offline, _Refusals
 from ._front_end import front_end
 from .coin_explorer import _whole
 
@@ -93,7 +93,7 @@ class _Run:
         self._explorer.run_simulation()
 
 
-class SimulationExplorer(_Offline, anywidget.AnyWidget):
+class SimulationExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
     """Monte Carlo games converging to the exact expected length; the bias of a turn cap.
 
     The page shows number boxes for the games and the seed, a run button (each press draws a new
@@ -179,20 +179,7 @@ class SimulationExplorer(_Offline, anywidget.AnyWidget):
     @traitlets.validate("games", "random_seed", "turn_cap")
     def _valid_number(self, proposal: Any) -> int:
         name, low, high = _LIMITS[proposal["trait"].name]
-        try:
-            value = _whole(proposal["value"], name, low, high)
-        except ValueError as error:
-            self.last_error = str(error)
-            raise traitlets.TraitError(str(error)) from None
-        self.last_error = ""
-        return value
-
-    @traitlets.validate("board_json")
-    def _fixed_board(self, proposal: Any) -> dict[str, Any]:
-        if hasattr(self, "board") and proposal["value"] != board_to_json(self.board):
-            raise traitlets.TraitError("the simulation explorer's board is set when it is made: "
-                                       "make a new SimulationExplorer(board) for another board")
-        return dict(proposal["value"])
+        return self._checked(lambda: _whole(proposal["value"], name, low, high))
 
     @property
     def turns(self) -> np.ndarray:

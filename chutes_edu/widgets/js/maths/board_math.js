@@ -890,6 +890,7 @@ export function stepPlan(model) {
   // Topological order of the bonus graph (Kahn), then its cycles.
   const indegree = new Int32Array(n + 1);
   for (let s = 0; s <= n; s += 1) if (onward[s] >= 0) indegree[onward[s]] += 1;
+  /** @type {number[]} */
   const order = [];
   for (let s = 0; s <= n; s += 1) if (!end[s] && indegree[s] === 0) order.push(s);
   for (let i = 0; i < order.length; i += 1) {

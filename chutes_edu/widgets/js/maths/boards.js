@@ -50,7 +50,8 @@ export const kindOf = (/** @type {number} */ a, /** @type {number} */ b) =>
 export function canonical(board) {
   const die = Array.isArray(board.die) ? [...board.die] : (board.die ?? 6);
   const jumps = (Array.isArray(board.jumps) ? board.jumps : [])
-    .map(([a, b]) => [a, b]).sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+    .map((/** @type {number[]} */ [a, b]) => [a, b]).sort((/** @type {number[]} */ p, /** @type {number[]} */ q) =>
+      p[0] - q[0] || p[1] - q[1]);
   const traps = [...new Set(board.traps ?? [])].sort((a, b) => a - b);
   return { size: board.size ?? 100, die, overshoot: board.overshoot ?? "stay",
     bonus_roll: board.bonus_roll ?? null, jumps, traps };

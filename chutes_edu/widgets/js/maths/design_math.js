@@ -846,7 +846,7 @@ function checkArguments(board, goal, maxJumps, method) {
   const traps = board.traps ?? [];
   if (checked.kind === "race" && traps.length) {
     throw new BoardError(`a race is not defined on a board with traps (traps on ` +
-      `${sorted(traps.map((t) => [t, 0])).map(([t]) => t).join(", ")}): what a trap does to a ` +
+      `${sorted(traps.map((/** @type {number} */ t) => [t, 0])).map(([t]) => t).join(", ")}): what a trap does to a ` +
       "race is a house rule");
   }
   return { rules, checked };

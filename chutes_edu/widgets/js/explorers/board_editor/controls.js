@@ -99,7 +99,7 @@ function drawMenu(/** @type {any} */ el, /** @type {any} */ state) {
   const options = named ? names : [CUSTOM, ...names];
   if (JSON.stringify(options) !== el.preset.dataset.options) {
     el.preset.dataset.options = JSON.stringify(options);
-    el.preset.replaceChildren(...options.map((name) => h("option",
+    el.preset.replaceChildren(...options.map((/** @type {string} */ name) => h("option",
       { value: name === CUSTOM ? "" : name, text: name })));
   }
   // The menu shows the board's name after each edit; the student's own choice stays in between.

@@ -91,14 +91,14 @@ function addJump(/** @type {any} */ state, /** @type {number} */ a, /** @type {n
 /** The words of `Board.without_jump` when no jump starts on `square`. */
 function noJump(/** @type {any} */ board, /** @type {number} */ square) {
   return `no jump starts on square ${square}; the sources are ` +
-    `${ranges(board.jumps.map(([a]) => a)) || "none"}`;
+    `${ranges(board.jumps.map((/** @type {number[]} */ [a]) => a)) || "none"}`;
 }
 
 function removeJump(/** @type {any} */ state, /** @type {number} */ source) {
   const board = state.board;
   const b = jumpFrom(board, source);
   if (b === null) return refuse(state, noJump(board, source));
-  const candidate = { ...board, jumps: board.jumps.filter(([a]) => a !== source) };
+  const candidate = { ...board, jumps: board.jumps.filter((/** @type {number[]} */ [a]) => a !== source) };
   const next = attempt(state, candidate, { kind: "remove", a: source, b });
   return { ...next, selected: null };
 }
@@ -111,7 +111,7 @@ function moveJump(/** @type {any} */ state, /** @type {number} */ source,
   const pair = end === "source" ? [to, b] : [source, to];
   if (pair[0] === source && pair[1] === b) return say({ ...state, pick: null }, "jump left as it was");
   // As board.without_jump(source).with_jump(...): the moved jump goes last.
-  const candidate = { ...board, jumps: [...board.jumps.filter(([a]) => a !== source), pair] };
+  const candidate = { ...board, jumps: [...board.jumps.filter((/** @type {number[]} */ [a]) => a !== source), pair] };
   const next = attempt(state, candidate, { kind: "move", from: [source, b], to: pair });
   return next.revision !== state.revision ? { ...next, selected: pair[0], cursor: to } : next;
 }
@@ -155,11 +155,11 @@ function resize(/** @type {any} */ state, /** @type {unknown} */ size) {
   }
   if (size === board.size) return state;
   const fits = (/** @type {number} */ v) => v >= 0 && v < size;
-  const jumps = board.jumps.filter(([a, b]) => fits(a) && (fits(b) || b === size));
+  const jumps = board.jumps.filter((/** @type {number[]} */ [a, b]) => fits(a) && (fits(b) || b === size));
   const traps = board.traps.filter(fits);
   const dropped = [
     ...board.jumps.filter((/** @type {any} */ j) => !jumps.includes(j))
-      .map(([a, b]) => `${kindOf(a, b)} ${a} to ${b}`),
+      .map((/** @type {number[]} */ [a, b]) => `${kindOf(a, b)} ${a} to ${b}`),
     ...board.traps.filter((/** @type {number} */ t) => !fits(t)).map((/** @type {number} */ t) => `trap ${t}`),
   ];
   return attempt(state, { ...board, size, jumps, traps }, { kind: "size", size, dropped });
@@ -264,7 +264,7 @@ const ACTIONS = {
   undo: (state) => travel(state, "past"),
   redo: (state) => travel(state, "future"),
   reset(state, action) {
-    const preset = state.presets.find(([name]) => name === action.name);
+    const preset = state.presets.find((/** @type {[string, any]} */ [name]) => name === action.name);
     if (!preset) return refuse(state, `no named board ${JSON.stringify(action.name)}`);
     return load(state, preset[1], preset[0], { kind: "reset", name: preset[0] });
   },

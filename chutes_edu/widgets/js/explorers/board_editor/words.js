@@ -47,7 +47,7 @@ export function describeEdit(edit) {
     case "die": return `die set to ${facesText(edit.faces)}`;
     case "size": return `board size set to ${edit.size} squares${edit.dropped.length
       ? ` (taken off with the squares past ${edit.size}: ${edit.dropped.join(", ")})` : ""}`;
-    case "overshoot": return `a roll past the end: ${edit.rule} (${OVERSHOOT_HELP[edit.rule]})`;
+    case "overshoot": return `a roll past the end: ${edit.rule} (${OVERSHOOT_HELP[/** @type {keyof typeof OVERSHOOT_HELP} */ (edit.rule)]})`;
     case "bonus": return edit.face === null ? "no roll again" : `roll again on a ${edit.face}`;
     case "reset": return `board reset to ${edit.name}`;
     case "load":
@@ -91,7 +91,7 @@ export function describeSquare(board, square, expected, pick = null, way = "keyb
   const trap = board.traps.includes(square);
   if (to !== null) parts.push(`${kindOf(square, to)} to ${to}`);
   if (trap) parts.push("a trap: the game ends here");
-  const into = board.jumps.filter(([, b]) => b === square).map(([a, b]) => `${kindOf(a, b)} from ${a}`);
+  const into = board.jumps.filter((/** @type {number[]} */ [, b]) => b === square).map((/** @type {number[]} */ [a, b]) => `${kindOf(a, b)} from ${a}`);
   if (into.length) parts.push(`end of the ${into.join(" and the ")}`);
   if (expected && !trap && square !== n) {
     parts.push(`expected ${turnsText(expected[to ?? square])} turns from here`);

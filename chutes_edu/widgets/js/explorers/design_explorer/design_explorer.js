@@ -267,7 +267,8 @@ function render(model, el) {
     const { kind, parameter, tolerance, maxJumps, method } = settings();
     ui.goal.value = kind;
     const spec = /** @type {any} */ (PARAMETER)[kind];
-    ui.parameter.box.querySelector("label").textContent = spec ? spec[0] : "(no parameter)";
+    /** @type {HTMLLabelElement} */ (ui.parameter.box.querySelector("label")).textContent =
+      spec ? spec[0] : "(no parameter)";
     ui.parameter.input.disabled = !spec;
     ui.parameter.set(parameter);
     ui.tolerance.input.disabled = kind !== "spread";

@@ -172,7 +172,9 @@ function boardPanel(id, board) {
   const size = board.size ?? 100;
   const { rows } = grid(size);
   const feet = new Set((board.jumps ?? []).map((/** @type {number[]} */ j) => j[0]));
+  /** @type {SVGElement[]} */
   const cells = [];
+  /** @type {SVGElement[]} */
   const numbers = [];
   /** @type {(SVGElement | null)[]} */
   const targets = [];
