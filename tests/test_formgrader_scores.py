@@ -53,7 +53,9 @@ def teacher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Teacher]:
         pytest.skip("nbgrader is not installed (pip install -e '.[teacher]')")
     base = tmp_path_factory.mktemp("formgrader-scores")
     home = base / "home"
-    course, db = _course(home)                  # ~/course, as hub/config.yaml's teacher file says
+    with pytest.MonkeyPatch.context() as patch:   # a new gradebook runs alembic, from this venv
+        patch.setenv("PATH", f"{NBGRADER_BIN}{os.pathsep}{os.environ['PATH']}")
+        course, db = _course(home)              # ~/course, as hub/config.yaml's teacher file says
     _graded(db)
     _on_disk(course, "s1", -HOUR)
     _on_disk(course, "s2", HOUR)
