@@ -15,9 +15,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-import subprocess
-import time
-import uuid
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -27,7 +24,7 @@ import pytest
 
 from chutes_teacher.nbgrader_setup import TEACHER_SERVER_EXTENSIONS
 from tests.support import NBGRADER_BIN, nbgrader
-from tests.test_formgrader_server import TIMEOUT, Teacher, _free_port, _teacher_config
+from tests.test_formgrader_server import Teacher, _teacher_config, running_server
 from tests.test_gradebook import DUE, HOUR, SET, _course, _graded
 
 requests = pytest.importorskip("requests")
@@ -65,34 +62,8 @@ def teacher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Teacher]:
     settings["ServerApp"]["jpserver_extensions"][EXTENSION] = True
     server_config.write_text(json.dumps(settings))
     assert set(TEACHER_SERVER_EXTENSIONS) <= set(settings["ServerApp"]["jpserver_extensions"])
-    token, port = uuid.uuid4().hex, _free_port()
-    env = {**os.environ, "HOME": str(home), "JUPYTER_CONFIG_PATH": str(etc),
-           "PATH": f"{NBGRADER_BIN}{os.pathsep}{os.environ['PATH']}"}
-    log = (base / "server.log").open("w")
-    process = subprocess.Popen(
-        [str(NBGRADER_BIN / "jupyter"), "server", "--no-browser", "--allow-root",
-         "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={home}"],
-        cwd=home, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
-    server = Teacher(f"http://127.0.0.1:{port}", token, home, process)
-    try:
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            assert process.poll() is None, (base / "server.log").read_text()[-3000:]
-            try:
-                server.call("GET", "api/status")
-                break
-            except requests.ConnectionError:
-                assert time.monotonic() < deadline, (base / "server.log").read_text()[-3000:]
-                time.sleep(0.5)
+    with running_server(base, home, etc) as (server, _):
         yield server
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
 
 
 def _by_student(rows: list[dict[str, object]]) -> dict[object, tuple[object, ...]]:

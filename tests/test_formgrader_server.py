@@ -29,6 +29,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -123,18 +124,15 @@ def _submit(course: Path, student: str, nb: nbformat.NotebookNode) -> None:
     (folder / "timestamp.txt").write_text("2026-01-01 10:00:00.000000 UTC")
 
 
-@pytest.fixture(scope="module")
-def teacher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Teacher]:
-    if not (NBGRADER_BIN / "nbgrader").exists():
-        pytest.skip("nbgrader is not installed (pip install -e '.[teacher]')")
-    base = tmp_path_factory.mktemp("formgrader-server")
-    home = base / "home"
-    home.mkdir()
-    etc = _teacher_config(base / "prefix")
+@contextmanager
+def running_server(base: Path, home: Path, etc: Path,
+                   environment: dict[str, str] | None = None) -> Iterator[tuple[Teacher, dict[str, str]]]:
+    """A teacher's `jupyter server` on 127.0.0.1 with `etc` as its Jupyter config path and `home`
+    as its home and root, ready (it answers /api/status); stopped afterwards. Yields the server
+    and the environment it runs in, for the commands a teacher types in its terminal."""
     token, port = uuid.uuid4().hex, _free_port()
     env = {**os.environ, "HOME": str(home), "JUPYTER_CONFIG_PATH": str(etc),
-           "PATH": f"{NBGRADER_BIN}{os.pathsep}{os.environ['PATH']}", "OPENBLAS_NUM_THREADS": "1",
-           "JUPYTERHUB_API_TOKEN": FAKE_TOKEN}
+           "PATH": f"{NBGRADER_BIN}{os.pathsep}{os.environ['PATH']}", **(environment or {})}
     log = (base / "server.log").open("w")
     process = subprocess.Popen(
         [str(NBGRADER_BIN / "jupyter"), "server", "--no-browser", "--allow-root",
@@ -152,26 +150,7 @@ def teacher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Teacher]:
             except requests.ConnectionError:
                 assert time.monotonic() < deadline, (base / "server.log").read_text()[-3000:]
                 time.sleep(0.5)
-        course = home / "course"
-        assert not course.exists()
-        # in a terminal of the running server, as hub/README.md says (no restart afterwards)
-        done = subprocess.run([sys.executable, "-m", "chutes_teacher.gradebook", "setup", "--repo",
-                               str(ROOT), "--course", str(course), "--no-generate"],
-                              cwd=home, env=env, capture_output=True, text=True, timeout=TIMEOUT)
-        assert done.returncode == 0, done.stdout + done.stderr
-        assert server.call("POST", f"formgrader/api/assignment/{SET}/assign")["success"]
-        solution = nbformat.read(SOLUTION, as_version=4)
-        _submit(course, "honest", solution)
-        _submit(course, "untouched",
-                nbformat.read(course / "release" / SET / f"{SET}.ipynb", as_version=4))
-        attacker = nbformat.read(SOLUTION, as_version=4)
-        attacker.cells.insert(1, nbformat.v4.new_code_cell(ATTACK))
-        _submit(course, "attacker", attacker)
-        server.results["config before"] = (course / "nbgrader_config.py").read_text()
-        server.results["gradebook before"] = (course / "gradebook.db").stat().st_mtime_ns
-        server.results["graded"] = {s: server.autograde(s)
-                                    for s in ("honest", "untouched", "attacker")}
-        yield server
+        yield server, env
     finally:
         process.terminate()
         try:
@@ -179,6 +158,40 @@ def teacher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Teacher]:
         except subprocess.TimeoutExpired:
             process.kill()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def teacher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Teacher]:
+    if not (NBGRADER_BIN / "nbgrader").exists():
+        pytest.skip("nbgrader is not installed (pip install -e '.[teacher]')")
+    base = tmp_path_factory.mktemp("formgrader-server")
+    home = base / "home"
+    home.mkdir()
+    etc = _teacher_config(base / "prefix")
+    try:
+        with running_server(base, home, etc, {"OPENBLAS_NUM_THREADS": "1",
+                                              "JUPYTERHUB_API_TOKEN": FAKE_TOKEN}) as (server, env):
+            course = home / "course"
+            assert not course.exists()
+            # in a terminal of the running server, as hub/README.md says (no restart afterwards)
+            done = subprocess.run([sys.executable, "-m", "chutes_teacher.gradebook", "setup", "--repo",
+                                   str(ROOT), "--course", str(course), "--no-generate"],
+                                  cwd=home, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+            assert done.returncode == 0, done.stdout + done.stderr
+            assert server.call("POST", f"formgrader/api/assignment/{SET}/assign")["success"]
+            solution = nbformat.read(SOLUTION, as_version=4)
+            _submit(course, "honest", solution)
+            _submit(course, "untouched",
+                    nbformat.read(course / "release" / SET / f"{SET}.ipynb", as_version=4))
+            attacker = nbformat.read(SOLUTION, as_version=4)
+            attacker.cells.insert(1, nbformat.v4.new_code_cell(ATTACK))
+            _submit(course, "attacker", attacker)
+            server.results["config before"] = (course / "nbgrader_config.py").read_text()
+            server.results["gradebook before"] = (course / "gradebook.db").stat().st_mtime_ns
+            server.results["graded"] = {s: server.autograde(s)
+                                        for s in ("honest", "untouched", "attacker")}
+            yield server
+    finally:
         subprocess.run(["pkill", "-f", "sleep 600"], check=False)
 
 
