@@ -25,6 +25,10 @@ the *ratio* is compared with the goal from the core issue:
 - design_board (the audit of the design module): the exhaustive search over every valid pair of
   added jumps on the 1943 board for a 25-turn game, in under 60 s (its time against that goal,
   the design it finds, and its cost in units of one expected_turns solve);
+- the website at phone speed (``bench_lighthouse.py``, issue 52): Lighthouse's mobile preset on
+  every page of ``_build/html`` (``make site``), served compressed; performance, LCP, TBT, CLS,
+  bytes, longest task, console errors and accessibility per page against the issue's goals
+  (``BENCH_LIGHTHOUSE=0`` skips it);
 - autograde of a class (``bench_autograde.py``): 120 submissions of set 1, each in its sandbox,
   graded by ``python -m chutes_teacher.autograde --jobs 2`` (a time, no goal; ``BENCH_AUTOGRADE=N``
   submissions, 0 skips it; ``BENCH_JOBS``).
@@ -366,6 +370,23 @@ def main() -> int:
             print(f"\nwebsite: each lesson page loaded in Chromium, its longest task (goal: none "
                   f"over {GOAL_MS:.0f} ms; bench_site.py)")
             print_table(site_timings())
+    site = Path(__file__).resolve().parent.parent / "_build" / "html"
+    if os.environ.get("BENCH_LIGHTHOUSE", "1") == "0":
+        pass
+    elif not (site / "index.html").exists():
+        print("\n(Lighthouse skipped: no website in _build/html; make site)")
+    else:
+        from bench_lighthouse import CHROMIUM, HEADER, lighthouse_rows, print_row
+
+        print("\nwebsite at phone speed: Lighthouse's mobile preset on every page, served "
+              "compressed (goals: performance >= 90, LCP <= 2.5 s, TBT <= 200 ms, CLS <= 0.1, "
+              "<= 600 KiB, no task over 200 ms, no console error, accessibility 100; "
+              "bench_lighthouse.py; BENCH_LIGHTHOUSE=0 skips it)")
+        if not Path(CHROMIUM).exists():
+            print(f"(skipped: no Chromium at {CHROMIUM})")
+        else:
+            print(HEADER, flush=True)
+            lighthouse_rows(site, each=print_row)
     if os.environ.get("BENCH_AUTOGRADE", "120") != "0":
         from bench_autograde import autograde_timing
 

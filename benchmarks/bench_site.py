@@ -3,11 +3,13 @@
 Each lesson page of a built website is opened from disk in Debian's Chromium (as a reader opens
 it: every request that is not a file refused), with a ``PerformanceObserver`` of type
 ``longtask`` registered before the page's first script, so that it records every task of the main
-thread over 50 ms from the start. A page has loaded when MathJax's start-up promise has resolved
-(the site's course.js typesets the maths in batches, the formulas in view first, and resolves it
-after the last batch) and the page has not changed for a second. Reported per page: the longest
-task, how many tasks were over 200 ms (the goal: none, on an idle machine), the longest task that
-began while course.js typeset the maths (its performance marks) and the time to load.
+thread over 50 ms from the start. A page has loaded when it has not changed for a second (its
+formulas come drawn: book/lean_pages.py draws them when the site is built; a site built before
+that typeset them in the page, and MathJax's start-up promise is awaited if there is one).
+Reported per page: the longest task, how many tasks were over 200 ms (the goal: none, on an idle
+machine), the longest task that began while course.js typeset the maths (its performance marks;
+0 on a site whose formulas come drawn) and the time to load. Lighthouse's view of every page, as a
+phone on a slow network loads it, is ``benchmarks/bench_lighthouse.py``.
 
 The website is reused when one is given (``--site``) or ``_build/html`` holds one
 (``make site``); else it is built once into a temporary folder (a few minutes). ``make bench``

@@ -24,12 +24,14 @@ What it does, and why:
    its ``<img alt>`` is turned back into a PNG with its alt text. Under each exercise's
    ``check(...)`` cell, an answer box that checks a value answer in the page, or a note that the
    answer is code (``book/answers.py``).
-2. **Vendor** what a page loads: MathJax 3 comes from the npm
-   registry (``book/package.json``, installed by ``npm ci`` into ``book/node_modules``) and are
-   copied into ``_static/vendor/``; the configuration points Sphinx and MyST-NB at them, so that no
-   page asks a CDN for anything. The site works opened from disk, without internet.
-3. **Build** with Jupyter Book's Sphinx entry point (``jupyter_book.sphinx.build_sphinx``) into
-   ``--out`` (default ``_build/html``; ``index.html`` is the front page).
+2. **Build** with Jupyter Book's Sphinx entry point (``jupyter_book.sphinx.build_sphinx``) into
+   ``--out`` (default ``_build/html``; ``index.html`` is the front page). No page asks a CDN for
+   anything: the site works opened from disk, without internet.
+3. **Lighten** every page (``book/lean_pages.py``, issue 52): its formulas drawn now by MathJax 3
+   in Node (the ``mathjax`` package of ``book/package.json``, installed by ``npm ci`` into
+   ``book/node_modules``) as SVG with MathML for screen readers, so the reader's browser loads no
+   MathJax; the theme's icons inline, without Font Awesome's script; the search index only on the
+   search page; every script deferred; the explorers' script only where a page draws one.
 
 Launch links (Binder, or a JupyterHub through nbgitpuller) appear on every notebook page, on the
 front page, under every widget and every code exercise whenever the build knows the repository
@@ -75,13 +77,13 @@ BOOK = Path(__file__).resolve().parent
 if str(BOOK) not in sys.path:     # book/answers.py, whether this runs as a script or is imported
     sys.path.insert(0, str(BOOK))
 import answers  # noqa: E402
+import lean_pages  # noqa: E402
 
 ROOT = BOOK.parent
 LESSONS, EXERCISES, SOLUTIONS = "lessons", "exercises", "solutions"
 NODE_MODULES = BOOK / "node_modules"
 ASSETS = "_assets"  # in the staged source; copied to _static/ of the site
-VENDOR = "vendor"  # under _static/
-MATHJAX = f"{VENDOR}/mathjax/tex-chtml.js"
+FAVICON = "favicon.svg"  # book/static/
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 EDITOR_MOUNT = "chutes-board-editor-mount"   # drawn by _static/site.js (js/site/site.js)
@@ -800,7 +802,10 @@ def _config(args: argparse.Namespace) -> dict:
         "sphinx": {
             "local_extensions": {"course_site": "_ext"},
             "config": {
-                "mathjax_path": MATHJAX,
+                # Formulas are drawn when the site is built (book/lean_pages.py): Sphinx writes
+                # their TeX as MathJax would find it, and no page loads MathJax (course_site.py).
+                "html_math_renderer": "course_prerendered",
+                "html_favicon": f"{ASSETS}/{FAVICON}",
                 # No widget manager: saved explorers become still pictures (stage_notebook).
                 "nb_ipywidgets_js": {},
                 # A figure's output holds a PNG and an HTML <img> of it (for JupyterLab): the
@@ -812,11 +817,6 @@ def _config(args: argparse.Namespace) -> dict:
                 # course.js: boxes that scroll sideways become named Tab stops (book/static).
                 # answers.js: the exercises' answer boxes (book/answers.py).
                 "html_js_files": ["board_presets.js", "site.js", "course.js", answers.SCRIPT],
-                # A formula is no Tab stop of its own (MathJax's default makes each one: 293 of
-                # Lesson 11's 433 stops); its menu and assistive MathML stay. MyST adds the
-                # classes MathJax typesets (processHtmlClass) to these options.
-                "mathjax3_config": {"options": {"menuOptions": {"settings": {
-                    "inTabOrder": False}}}},
                 "html_context": {"default_mode": "light"},
                 "html_show_sourcelink": False,
                 "suppress_warnings": ["myst.header"],
@@ -836,29 +836,13 @@ def _front_end_assets(static: Path) -> None:
     from chutes_edu.widgets._front_end import STATIC
     from chutes_edu.widgets.board_editor import presets_json
 
-    for name in ("site.js", "site.css"):
+    # with their source maps, which the bundles name (a browser's tools ask for them: no 404)
+    for name in ("site.js", "site.css", "site.js.map", "site.css.map"):
         if not (STATIC / name).is_file():
             raise SiteError(f"{STATIC / name} is missing: build the front end (npm run build)")
         shutil.copy2(STATIC / name, static / name)
     (static / "board_presets.js").write_text(
         f"window.ChutesBoardPresets = {json.dumps(presets_json())};\n", encoding="utf-8")
-
-
-def _copy_vendor(static: Path) -> None:
-    """MathJax, from book/node_modules into _static/vendor/."""
-    mathjax = NODE_MODULES / "mathjax" / "es5"
-    if not (mathjax / "tex-chtml.js").exists():
-        raise SiteError("book/node_modules is incomplete: run `npm ci --prefix book`")
-    vendor = static / VENDOR
-    # MathJax's CommonHTML output (fonts included), its TeX input with the extensions it loads on
-    # demand, and the accessibility tools of its menu; not the MathML-input variants. The SVG
-    # output only as the one file `make pdf` prints with (book/pdf.py: Chromium tags an SVG
-    # formula with its words, not a CommonHTML one).
-    shutil.copytree(mathjax, vendor / "mathjax", ignore=shutil.ignore_patterns(
-        "*svg*", "mml-*", "tex-mml-*", "tex-chtml-full*", "node-main.js", "latest.js", "adaptors"))
-    shutil.copy2(mathjax / "tex-svg.js", vendor / "mathjax" / "tex-svg.js")
-    if (mathjax.parent / "LICENSE").exists():
-        shutil.copy2(mathjax.parent / "LICENSE", vendor / "mathjax" / "LICENSE")
 
 
 def ensure_node_modules() -> None:
@@ -977,7 +961,6 @@ def build(args: argparse.Namespace) -> Path:
     src = work / "site-src"
     ensure_node_modules()
     stage(args, src)
-    _copy_vendor(src / ASSETS)
     if out.exists():
         shutil.rmtree(out)
     # The arguments `jupyter-book build` passes (jupyter_book/cli/main.py), with our own folders.
@@ -987,6 +970,10 @@ def build(args: argparse.Namespace) -> Path:
                           freshenv=True, quiet=True)
     if result:
         raise SiteError(f"the Jupyter Book build failed ({result})")
+    try:
+        lean_pages.lean_site(out, NODE_MODULES)
+    except lean_pages.LeanError as exc:
+        raise SiteError(str(exc)) from exc
     return out
 
 

@@ -23,14 +23,15 @@ PDF keeps one structure tree and one outline, which merging PDFs would not. Each
 given the chapter's name as a prefix, so that a link from one chapter to another (a lesson's link
 to the toolbox or to a term of the glossary) becomes a link inside the PDF; a link to a page the
 PDF leaves out becomes plain text. Every hint (``<details>``) is printed open. Before printing, the
-page waits until MathJax has typeset every formula, the board editor has drawn its board, and
+page waits until the board editor has drawn its board, and
 every picture has loaded; the site's print stylesheet (``book/static/course.css``) hides the
 navigation, wraps code and its output at the margin, keeps a code cell with its output (the line
 that makes an explorer with the explorer), and starts each chapter on a new page; a display
 formula wider than the page is scaled down to fit (CSS ``zoom``) rather than cut, and the printing
-stops if anything would still reach past the margin. On paper MathJax draws with its SVG output:
-its CommonHTML output draws symbols as CSS generated content, which Chromium leaves out of the
-structure tree, whereas an SVG formula labelled with its words (written out from its MathML:
+stops if anything would still reach past the margin. The site's formulas are MathJax's SVG
+output, drawn when the site was built (book/lean_pages.py; each formula's SVG holds its glyphs,
+whose ids get the chapter's prefix like every other id): an SVG formula labelled with
+its words (written out from its MathML:
 ``G(z) = E[z^T]``) becomes a ``Figure`` with that ``/Alt``. The same words are drawn over the
 formula as transparent text, squeezed to its width and ``aria-hidden`` (Chromium leaves them out
 of the structure tree: a screen reader reads the ``/Alt`` once), so that the text layer holds them
@@ -54,6 +55,7 @@ place Chromium gave it.
 from __future__ import annotations
 
 import argparse
+import copy
 import html
 import os
 import posixpath
@@ -74,7 +76,6 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PRINT_DIR = "_print"            # under the site: one folder down, like lessons/ and exercises/
-MATHJAX_SCREEN, MATHJAX_PAPER = "tex-chtml.js", "tex-svg.js"    # in _static/vendor/mathjax/
 PAGE_TIMEOUT = 180_000          # ms for a page to load, typeset and draw
 INDEX = "genindex"              # the site's index (Sphinx's page), course.pdf's last chapter
 MAX_INDEX_PRINTS = 3            # prints of course.pdf at most to settle the index's numbers (2 do)
@@ -190,6 +191,8 @@ def _rewrite_chapter(article: Any, chapter: Chapter, site: Path, included: dict[
             tag["id"] = _prefixed(chapter, tag["id"])
         if tag.name == "label" and tag.get("for"):
             tag["for"] = _prefixed(chapter, tag["for"])
+        if tag.name == "use" and str(tag.get("xlink:href", "")).startswith("#"):   # a glyph
+            tag["xlink:href"] = "#" + _prefixed(chapter, str(tag["xlink:href"])[1:])
         for attr in _ID_ATTRS:
             if tag.get(attr):
                 value = tag[attr] if isinstance(tag[attr], str) else " ".join(tag[attr])
@@ -223,6 +226,32 @@ def _rewrite_chapter(article: Any, chapter: Chapter, site: Path, included: dict[
             tag[attr] = os.path.relpath(target_path, print_dir).replace(os.sep, "/")
 
 
+def _head_assets(soup: Any, source: Any, here: Path, print_dir: Path) -> None:
+    """Add to ``soup``'s head each script and stylesheet of ``source``'s head (a page in folder
+    ``here``) that it lacks: a page loads only what it uses (book/lean_pages.py), and the print
+    page holds the chapters of several."""
+    def key(ref: str, folder: Path) -> str:
+        target = (folder / unquote(urlsplit(ref).path)).resolve()
+        return os.path.relpath(target, print_dir).replace(os.sep, "/")
+
+    head, theirs = soup.find("head"), source.find("head")
+    if head is None or theirs is None:
+        return
+    have = {key(str(t.get("src") or t.get("href")), print_dir)
+            for t in head.find_all(["script", "link"]) if t.get("src") or t.get("href")}
+    for tag in theirs.find_all(["script", "link"]):
+        ref = tag.get("src") if tag.name == "script" else (
+            tag.get("href") if "stylesheet" in (tag.get("rel") or []) else None)
+        if not ref or urlsplit(str(ref)).scheme:
+            continue
+        where = key(str(ref), here)
+        if where not in have:
+            have.add(where)
+            clone = copy.copy(tag)
+            clone["src" if tag.name == "script" else "href"] = where
+            head.append(clone)
+
+
 def print_page(site: Path, parts: list[Chapter], title: str, name: str) -> Path:
     """Write ``<site>/_print/<name>.html``: the chapters ``parts`` in one page, titled ``title``.
 
@@ -248,18 +277,12 @@ def print_page(site: Path, parts: list[Chapter], title: str, name: str) -> Path:
     # would look for).
     for element in soup.select("#jb-print-docs-body, .bd-sidebar-secondary"):
         element.decompose()
-    # MathJax's SVG output on paper: its CommonHTML output draws each symbol as CSS generated
-    # content, which Chromium leaves out of the structure tree (a formula would not be there for
-    # a screen reader); an SVG formula is tagged as a Figure with its words as /Alt (_FOR_PAPER).
-    for script in soup.find_all("script", src=True):
-        src = str(script["src"])
-        if MATHJAX_SCREEN in src:
-            script["src"] = src.split("?")[0].replace(MATHJAX_SCREEN, MATHJAX_PAPER)
     target = _article(soup)
     target.clear()
     for chapter in parts:
         source = BeautifulSoup((site / f"{chapter.page}.html").read_text(encoding="utf-8"),
                                "lxml")
+        _head_assets(soup, source, (site / chapter.page).parent, print_dir)
         article = _article(source)
         _rewrite_chapter(article, chapter, site, by_page, print_dir)
         for hint in article.find_all("details"):      # a hint is printed open

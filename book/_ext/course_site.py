@@ -13,6 +13,10 @@ are given back what the Markdown said before the page is written.
 The index: Sphinx names an entry's second and later pages "[1]", "[2]"; the site's genindex.html
 (templates/) names each page by its title instead (:func:`index_places`).
 
+Formulas: the site's math renderer ``course_prerendered`` writes each formula's TeX as Sphinx's
+MathJax renderer does (``\\( \\)`` in ``span.math``, ``\\[ \\]`` in ``div.math``) but adds no
+MathJax to any page: book/lean_pages.py draws them when the site is built.
+
 Thebe: Jupyter Book always loads sphinx-thebe, which writes the address of thebe on a CDN into
 every page (twice, a script error) although the course does not use it (a live kernel needs the
 network anyway; the launch links open Binder or a hub instead). Its handlers are taken out.
@@ -139,6 +143,10 @@ def lab_heading_id(title: str) -> str:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    from sphinx.ext.mathjax import html_visit_displaymath, html_visit_math
+
+    app.add_html_math_renderer("course_prerendered", (html_visit_math, None),
+                               (html_visit_displaymath, None))
     app.connect("config-inited", _one_search_field)
     app.connect("config-inited", _own_templates)
     app.connect("html-page-context", _name_toc_toggles, priority=900)

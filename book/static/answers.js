@@ -138,7 +138,7 @@
     var top = parts.length <= 2 ? parseDecimal(parts[0]) : null;
     if (top !== null && parts.length === 1) return top;
     var bottom = top !== null ? parseDecimal(parts[1]) : null;
-    if (bottom !== null) return bottom.n === 0n ? null : div(top, bottom);
+    if (top !== null && bottom !== null) return bottom.n === 0n ? null : div(top, bottom);
     return arithmetic(text);
   }
 
@@ -423,6 +423,7 @@
     if (!/[A-Za-z]/.test(t)) t = t.replace(/\(/g, "[").replace(/\)/g, "]");   // a tuple
     if (t.charAt(0) !== "[") t = "[" + t + "]";
     var at = 0;
+    /** @returns {any} */
     function value() {
       while (t.charAt(at) === " ") at++;
       if (t.charAt(at) === "[") {
@@ -468,7 +469,7 @@
     return Array.isArray(a) ? a.reduce(function (acc, x) { return acc.concat(flat(x)); }, []) : [a];
   }
 
-  /** @param {any} a @param {number[]} s */
+  /** @param {any} a @param {number[]} s @returns {boolean} */
   function regular(a, s) {
     if (s.length === 0) return !Array.isArray(a);
     return Array.isArray(a) && a.length === s[0]
@@ -555,6 +556,8 @@
         return words.length === spec.expected.length && words.every(
           function (w, k) { return w === spec.expected[k]; });
       case "same_expression":
+        /** @type {any} */
+        /** @type {ReturnType<typeof parseFormula>} */
         var formula;
         try { formula = parseFormula(text); } catch (err) { throw new NotYet(errorText(err)); }
         if (formula.symbols.length === 0) throw new NotYet("an expression in one symbol is "

@@ -242,6 +242,7 @@ export function mount(el, { presets = {}, open = "", exercise = "" } = {}) {
     return `The page cannot compute this board: ${error.message}`;
   }
   function run() {
+    /** @type {any} */
     let b;
     try {
       b = board();
