@@ -12,6 +12,13 @@ the page runs no Python, so a hint that speaks it has a words version there, and
 cell under the exercise);
 ``book/static/answers.js`` checks a typed answer by the helper's rule, in the page, and words the
 verdict as ``check()`` does. Nothing is typed in: a new value exercise gets its box by itself.
+The expected value is held encoded (``book/practice.py``'s ``encode``), so that the page's source
+does not show it as a readable number.
+
+Every page with boxes also gets a "New numbers" panel under its numbers table
+(``book/practice.py``): the set's practice variants, with what each box expects for each
+(:func:`spec_with`, computed here), which the page draws from so that a learner can practise on
+other numbers.
 
 An exercise whose answer is code (a function, or anything its check computes with) says so, and
 offers what the build has: the worked solution behind a "show the solution" control when the site
@@ -37,7 +44,6 @@ from __future__ import annotations
 
 import dataclasses
 import html
-import json
 import math
 import re
 import tomllib
@@ -48,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+import practice  # book/practice.py (book/ is on sys.path: book/build.py, the tests)
 
 from chutes_edu.checks import (
     HINT_POINTER,
@@ -61,8 +68,8 @@ from chutes_edu.variants import Numbers, variant
 
 __all__ = ["CALCULATED", "CALCULATOR_MOUNT", "EXAMPLES", "JUMP_GOALS", "SCRIPT", "STYLE",
            "add_answers", "answer_box", "calculator", "code_answer", "jump_goal",
-           "rounding_margin", "site_digits", "site_hint", "site_hint_cell", "site_hints",
-           "site_number", "speaks_python", "spec_for"]
+           "answer_name", "rounding_margin", "site_digits", "site_hint", "site_hint_cell",
+           "site_hints", "site_number", "speaks_python", "spec_for", "spec_with"]
 
 SCRIPT, STYLE = "answers.js", "answers.css"      # in book/static/, loaded on every page
 # The hints in words that the site shows beside an answer box where the notebook's hint speaks
@@ -196,7 +203,25 @@ def spec_for(exercise: str) -> AnswerSpec | None:
     AnswerSpec or None
         None when the answer is code.
     """
-    numbers = variant(None, int(exercise.split(".")[0]))
+    return spec_with(exercise, variant(None, int(exercise.split(".")[0])))
+
+
+def spec_with(exercise: str, numbers: Numbers) -> AnswerSpec | None:
+    """The spec of ``exercise``'s box with the set's ``numbers``: as :func:`spec_for` has it for
+    the course's numbers (what a practice variant's box checks against, ``book/practice.py``).
+
+    Parameters
+    ----------
+    exercise : str
+        The exercise number, e.g. ``"3.4"``.
+    numbers : Numbers
+        The set's numbers.
+
+    Returns
+    -------
+    AnswerSpec or None
+        None when the answer is code.
+    """
     if exercise in JUMP_GOALS:
         return jump_goal(exercise, numbers)
     spec = answer_spec(exercise, numbers)
@@ -304,6 +329,11 @@ def site_hint_cell(exercise: str, source: str) -> str:
     return match["head"] + "\n" + words.strip() + match["tail"]
 
 
+def answer_name(exercise: str) -> str:
+    """What seeds the encoding of ``exercise``'s answers in its box (:func:`practice.encode`)."""
+    return f"answer|{exercise}"
+
+
 def answer_box(spec: AnswerSpec) -> str:
     """The HTML of one value exercise's box (``book/static/answers.js`` wires it).
 
@@ -315,7 +345,9 @@ def answer_box(spec: AnswerSpec) -> str:
     Returns
     -------
     str
-        A ``<div class="answer-box">`` whose data attributes hold the check; one line.
+        A ``<div class="answer-box">`` whose data attributes hold the check; one line. Its
+        expected value is encoded (``data-answer``: :func:`practice.encode`, named by
+        :func:`answer_name`), so that the page's source does not show it as a number.
     """
     ex = spec.exercise
     slug = ex.replace(".", "-")
@@ -323,7 +355,7 @@ def answer_box(spec: AnswerSpec) -> str:
     rel = "" if spec.rel is None else repr(float(spec.rel))
     return (
         f'<div class="{BOX_CLASS}" data-exercise="{ex}" data-kind="{spec.kind}" '
-        f'data-expected="{_attr(json.dumps(spec.expected))}" data-rel="{rel}" '
+        f'data-answer="{practice.encode(spec.expected, answer_name(ex))}" data-rel="{rel}" '
         f'data-abs="{spec.abs_tol!r}" data-hint="{_attr(hint)}">'
         f'<p class="answer-title">Answer it here: type your answer and press Enter. The page '
         f"checks it as the notebook's check does, without showing the answer.</p>"
@@ -431,8 +463,10 @@ def _solutions(notebook: Path | None) -> dict[str, str]:
 
 
 def add_answers(notebook: Path, *, solutions: Path | None = None,
-                links: Sequence[tuple[str, str]] = (), path: str = "") -> list[str]:
-    """Put a box (or the code note) under each ``check("N.M", ...)`` cell of a staged exercise set.
+                links: Sequence[tuple[str, str]] = (), path: str = "",
+                variants: int = practice.VARIANTS) -> list[str]:
+    """Put a box (or the code note) under each ``check("N.M", ...)`` cell of a staged exercise set,
+    and the "New numbers" panel (``book/practice.py``) under its numbers table.
 
     Parameters
     ----------
@@ -444,6 +478,9 @@ def add_answers(notebook: Path, *, solutions: Path | None = None,
         Where to open the exercise set live or in the repository.
     path : str
         The exercise set's path in the course's folder, named under each code exercise.
+    variants : int
+        How many practice variants the page can draw (:func:`practice.practice_variants`); 0, no
+        panel. A page without boxes has none either.
 
     Returns
     -------
@@ -453,6 +490,7 @@ def add_answers(notebook: Path, *, solutions: Path | None = None,
     nb = nbformat.read(notebook, as_version=4)
     worked = _solutions(solutions)
     boxed: list[str] = []
+    specs: dict[str, AnswerSpec] = {}
     cells = []
     for cell in nb.cells:
         hint = _HINT_ID.match(cell.get("id", "")) if cell.cell_type == "markdown" else None
@@ -473,9 +511,17 @@ def add_answers(notebook: Path, *, solutions: Path | None = None,
                 cells.append(_raw_cell(calculator(exercise)))
             cells.append(_raw_cell(answer_box(spec)))
             boxed.append(exercise)
+            specs[exercise] = spec
         else:
             cells.append(_raw_cell(code_answer(exercise, solution=worked.get(exercise),
                                                links=links, notebook=path)))
+    set_number = int(notebook.name[:2]) if notebook.name[:2].isdigit() else 0
+    drawn = practice.practice_variants(set_number, specs, spec_with, variants) if (
+        specs and variants and set_number) else []
+    if drawn:
+        at = next((k + 1 for k, cell in enumerate(cells)
+                   if cell.get("id") == practice.NUMBERS_TABLE_ID), 1)
+        cells.insert(at, _raw_cell(practice.practice_block(set_number, drawn)))
     nb.cells = cells
     nbformat.write(nb, notebook)
     return boxed

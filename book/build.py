@@ -46,12 +46,17 @@ Exercise pages stand alone (issue 38): the set's numbers (the course's own,
 ``n.<name>`` the text names (:func:`show_numbers`), the pictures the text points to (borrowed from
 the worked solutions, figures only), the first paragraph's "run the setup cell first" replaced by
 what the page offers, and nbgrader's "For your teacher's grading" cells and the set's points line
-left out (they stay in the notebooks; the PDF is printed from the site).
+left out (they stay in the notebooks; the PDF is printed from the site). Every exercise page can
+draw other numbers to practise (issue 50, ``book/practice.py``): each value in the text and the
+table is one the page's script changes, and a note under each picture or explorer that computed
+with the numbers (:func:`numbers_flow`) says, once other numbers are drawn, that it shows the
+course's.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import copy
 import html
 import json
@@ -78,6 +83,7 @@ if str(BOOK) not in sys.path:     # book/answers.py, whether this runs as a scri
     sys.path.insert(0, str(BOOK))
 import answers  # noqa: E402
 import lean_pages  # noqa: E402
+import practice  # noqa: E402
 
 ROOT = BOOK.parent
 LESSONS, EXERCISES, SOLUTIONS = "lessons", "exercises", "solutions"
@@ -408,7 +414,7 @@ def set_numbers(set_number: int) -> dict[str, Any]:
 
 def _value_text(value: Any) -> str:
     """A number of a set as the page shows it: ``6``, ``0.35``, ``"stay"``."""
-    return json.dumps(value) if isinstance(value, str) else str(value)
+    return practice.value_text(value)
 
 
 def show_numbers(text: str, numbers: Mapping[str, Any]) -> str:
@@ -416,7 +422,9 @@ def show_numbers(text: str, numbers: Mapping[str, Any]) -> str:
 
     A code span that is just ``n.size`` reads "``n.size`` (6)"; a longer one that names numbers,
     such as ``expected_turns(board)[n.start]``, is followed by them, "(``n.start`` = 0)". Fenced
-    code and names the set does not declare are left alone.
+    code and names the set does not declare are left alone. Each value is inline HTML
+    (:func:`practice.value_span`), which the page's script changes when the learner draws other
+    numbers to practise (``book/static/answers.js``).
 
     Parameters
     ----------
@@ -440,8 +448,9 @@ def show_numbers(text: str, numbers: Mapping[str, Any]) -> str:
             return match[0]
         whole = NUMBER_NAME.fullmatch(code.strip())
         if whole is not None:
-            return f"{match[0]} ({_value_text(numbers[whole['name']])})"
-        values = ", ".join(f"`n.{name}` = {_value_text(numbers[name])}" for name in names)
+            return f"{match[0]} ({practice.value_span(whole['name'], numbers[whole['name']])})"
+        values = ", ".join(f"`n.{name}` = {practice.value_span(name, numbers[name])}"
+                           for name in names)
         return f"{match[0]} ({values})"
 
     out, at = [], 0
@@ -464,10 +473,44 @@ def numbers_table(numbers: Mapping[str, Any]) -> str:
     -------
     str
     """
-    rows = "\n".join(f"| `n.{name}` | {_value_text(value)} |" for name, value in numbers.items())
+    rows = "\n".join(f"| `n.{name}` | {practice.value_span(name, value)} |"
+                     for name, value in numbers.items())
     return ("**The numbers on this page.** The cell above gives, in the notebook, the course's own "
             "numbers (or your own, if your teacher hands out a variant per student). This page and "
-            "its answer boxes use the course's:\n\n| name | value |\n|:--|--:|\n" + rows)
+            "its answer boxes use the course's, or other numbers you draw below to practise:"
+            "\n\n| name | value |\n|:--|--:|\n" + rows)
+
+
+def numbers_flow(sources: list[str]) -> list[bool]:
+    """Which of a notebook's code cells compute with the set's numbers: each cell that reads
+    ``n`` or a name assigned by such a cell before it (the names it assigns then count too).
+
+    A cell Python cannot parse (an exercise's blank, a magic) counts when it names ``n.<name>``.
+
+    Parameters
+    ----------
+    sources : list of str
+        The code cells' sources, in order.
+
+    Returns
+    -------
+    list of bool
+        One per cell.
+    """
+    tainted = {"n"}
+    out = []
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            out.append(bool(NUMBER_NAME.search(source)))
+            continue
+        names = [node for node in ast.walk(tree) if isinstance(node, ast.Name)]
+        uses = any(isinstance(node.ctx, ast.Load) and node.id in tainted for node in names)
+        if uses:
+            tainted |= {node.id for node in names if isinstance(node.ctx, ast.Store)}
+        out.append(uses)
+    return out
 
 
 def _site_intro(args: argparse.Namespace, path: str) -> str:
@@ -502,8 +545,16 @@ def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
         _borrow_explorers(nb, explorers_from)
     state = _widget_state(nb)
     nb.metadata.pop("widgets", None)           # snapshots instead: no widget manager on the page
-    cells = []
+    # An exercise page can show other numbers to practise (book/practice.py): what its pictures
+    # and explorers computed with the course's numbers is said so under them, for then.
+    practising = numbers is not None and bool(numbers) and rel.startswith(f"{EXERCISES}/")
+    with_numbers = _computed_with_numbers(nb) if practising else set()
+    if practising and explorers_from is not None and explorers_from.exists():
+        # what a cell borrowed from the worked solutions computed, it computed there
+        with_numbers |= _computed_with_numbers(nbformat.read(explorers_from, as_version=4))
+    cells: list[Any] = []
     for cell in nb.cells:
+        note = practising and cell.cell_type == "code" and cell.source in with_numbers
         cell = copy.deepcopy(cell)
         _clean_tags(cell)
         if cell.cell_type == "code" and GRADING_CELL.match(cell.source):
@@ -531,23 +582,40 @@ def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
         for out in cell.get("outputs", []):
             _figure_png(out)
         if cell.cell_type == "code" and _has_widget(cell):
-            if not _still(cell, state):
-                cells.append(cell)          # a board editor: live on the page, nothing to add
-                continue
-            cells.append(cell)
-            note = ("```{admonition} A still picture of a live explorer\n:class: tip widget-note\n"
-                    "Above is what the explorer showed when the notebook was run: its words and "
-                    "pictures, without its controls, which need Python running behind the page. "
-                    f"{_run_live_sentence(args, rel)}\n```")
-            cells.append(nbformat.v4.new_markdown_cell(note))
+            live = not _still(cell, state)
+            cells += [cell, _practice_note_cell()] if note else [cell]
+            if live:
+                continue                    # live on the page: nothing to add
+            still = ("```{admonition} A still picture of a live explorer\n:class: tip widget-note\n"
+                     "Above is what the explorer showed when the notebook was run: its words and "
+                     "pictures, without its controls, which need Python running behind the page. "
+                     f"{_run_live_sentence(args, rel)}\n```")
+            cells.append(nbformat.v4.new_markdown_cell(still))
             continue
         cells.append(cell)
+        if note and _pictures(cell):
+            cells.append(_practice_note_cell())
         if (numbers and cell.cell_type == "code" and MAKES_NUMBERS.search(cell.source)
                 and not cell.get("outputs")):
-            cells.append(nbformat.v4.new_markdown_cell(numbers_table(numbers)))
+            table = nbformat.v4.new_markdown_cell(numbers_table(numbers))
+            table.id = practice.NUMBERS_TABLE_ID          # the "New numbers" panel goes under it
+            cells.append(table)
     nb.cells = cells
     target.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, target)
+
+
+def _computed_with_numbers(nb: Any) -> set[str]:
+    """The sources of a notebook's code cells that compute with the set's numbers
+    (:func:`numbers_flow`)."""
+    code = [cell.source for cell in nb.cells if cell.cell_type == "code"]
+    return {source for source, uses in zip(code, numbers_flow(code), strict=True) if uses}
+
+
+def _practice_note_cell() -> nbformat.NotebookNode:
+    """The note that a picture or explorer shows the course's numbers (hidden until others are
+    drawn: :func:`practice.practice_note`)."""
+    return nbformat.v4.new_markdown_cell("```{raw} html\n" + practice.practice_note() + "\n```")
 
 
 def _markdown_cells(notebook: Path) -> dict[str, str]:

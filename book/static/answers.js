@@ -38,7 +38,20 @@
 
    Progress is kept in the browser (localStorage, which works for pages opened from disk too):
    each box's last answer and whether it was right survive a reload, the start page's
-   ".chutes-progress" shows per set how many boxes are right, and its button forgets them. */
+   ".chutes-progress" shows per set how many boxes are right, and its button forgets them.
+
+   New numbers to practise (book/practice.py): an exercise page's ".chutes-practice" panel holds
+   the set's practice variants (their numbers, and what each box expects with them, computed by
+   the library when the site was built). "New numbers" draws another of them: every number's value
+   in the text and the numbers table (".chutes-n") changes, the note under each picture drawn with
+   the course's numbers (".chutes-practice-note") shows, and every box judges against the numbers
+   shown; "Course's numbers" goes back. The variant shown is kept per set, and answers are kept
+   per exercise and numbers ("2.5" for the course's, "2.5#1234" for numbers #1234): an answer
+   right for other numbers is no answer to these, so each set of numbers keeps its own, and going
+   back to one shows its answers again; the start page counts an exercise right when it is right
+   with some numbers. Answers (the course's in each box's data-answer, the variants' in the
+   panel's data-variants) are held encoded (decode(): book/practice.py's encode), so that the
+   page's source does not show them as readable numbers. */
 (function () {
   "use strict";
 
@@ -713,7 +726,8 @@
   }
 
   // ------------------------------------------------------------------ progress, kept
-  var STORE = "chutes-edu-answers-v1";      // {exercise: {text, right}} in localStorage
+  var STORE = "chutes-edu-answers-v1";      // {exercise[#seed]: {text, right}} in localStorage
+  var NUMBERS_STORE = "chutes-edu-numbers-v1";   // {set: seed}: the numbers each page shows
 
   /** What this browser keeps, or null when it keeps nothing (storage off, or no window).
       @returns {Record<string, {text: string, right: boolean}> | null} */
@@ -736,22 +750,30 @@
     try { window.localStorage.setItem(STORE, JSON.stringify(saved)); } catch (_err) { /* full */ }
   }
 
-  /** Forget every kept answer. */
+  /** Forget every kept answer, and the numbers each page shows. */
   function forget() {
-    try { window.localStorage.removeItem(STORE); } catch (_err) { /* nothing kept */ }
+    try {
+      window.localStorage.removeItem(STORE);
+      window.localStorage.removeItem(NUMBERS_STORE);
+    } catch (_err) { /* nothing kept */ }
   }
 
   /** How many boxes of each set are right: {set: [right, boxes]}, from the start page's data
-      ({set: {title, href, boxes: [exercise, ...]}}).
+      ({set: {title, href, boxes: [exercise, ...]}}). A box is right when its answer is right with
+      the course's numbers ("2.5") or with any drawn for practice ("2.5#1234").
       @param {Record<string, {boxes: string[]}>} sets
       @param {Record<string, {right: boolean}>} saved */
   function tally(sets, saved) {
+    /** @type {Record<string, boolean>} */
+    var right = {};
+    Object.keys(saved).forEach(function (key) {
+      if (saved[key]?.right === true) right[key.split("#")[0]] = true;
+    });
     /** @type {Record<string, number[]>} */
     var out = {};
     Object.keys(sets).forEach(function (set) {
       var boxes = sets[set].boxes;
-      out[set] = [boxes.filter(function (ex) { return saved[ex]?.right === true; }).length,
-                  boxes.length];
+      out[set] = [boxes.filter(function (ex) { return right[ex] === true; }).length, boxes.length];
     });
     return out;
   }
@@ -793,20 +815,71 @@
     draw();
   }
 
+  // ------------------------------------------------------------------ what the page holds, encoded
+  /** ``length`` bytes of xorshift32 seeded by the FNV-1a hash of ``name`` (book/practice.py's
+      keystream, the same bytes). @param {string} name @param {number} length */
+  function keystream(name, length) {
+    var state = 0x811c9dc5;
+    new TextEncoder().encode(name).forEach(function (byte) {
+      state = Math.imul(state ^ byte, 0x01000193) >>> 0;
+    });
+    if (state === 0) state = 0x9e3779b9;
+    var out = new Uint8Array(length + 4);
+    for (var at = 0; at < length; at += 4) {
+      state = (state ^ (state << 13)) >>> 0;
+      state = (state ^ (state >>> 17)) >>> 0;
+      state = (state ^ (state << 5)) >>> 0;
+      out[at] = state & 255;
+      out[at + 1] = (state >>> 8) & 255;
+      out[at + 2] = (state >>> 16) & 255;
+      out[at + 3] = state >>> 24;
+    }
+    return out.subarray(0, length);
+  }
+
+  /** The data book/practice.py's encode() wrote under ``name``.
+      @param {string} text @param {string} name @returns {any} */
+  function decode(text, name) {
+    var raw = atob(text);
+    var key = keystream(name, raw.length);
+    var bytes = new Uint8Array(raw.length);
+    for (var k = 0; k < raw.length; k++) bytes[k] = raw.charCodeAt(k) ^ key[k];
+    return JSON.parse(new TextDecoder().decode(bytes));
+  }
+
+  /** A variant's expected value: for a goal (an object), the course's with the variant's fields.
+      @param {any} course @param {any} other */
+  function withCourse(course, other) {
+    var isGoal = function (/** @type {any} */ x) {
+      return x !== null && typeof x === "object" && !Array.isArray(x);
+    };
+    return isGoal(course) && isGoal(other) ? Object.assign({}, course, other) : other;
+  }
+
+  /** @typedef {{course: any, show: (expected: any, seed: number) => void}} Box */
+
   /** Wire one box: Enter in its field and its button check; the verdict goes to its live region.
-      Its kept answer, if any, is put back and judged again.
-      @param {HTMLElement} box */
+      Its kept answer for the numbers shown, if any, is put back and judged again.
+      @param {HTMLElement} box @returns {Box} */
   function wire(box) {
     var data = box.dataset;
-    var spec = { kind: data.kind || "", expected: JSON.parse(data.expected || "null"),
+    var exercise = data.exercise || "";
+    var course = decode(data.answer || "", "answer|" + exercise);
+    var spec = { kind: data.kind || "", expected: course,
                  rel: data.rel === "" || data.rel === undefined ? null : Number(data.rel),
                  abs: Number(data.abs || 0) };
+    var seed = 0;                     // the numbers judged against: 0, the course's
     var field = /** @type {HTMLInputElement} */ (box.querySelector("input"));
     var button = box.querySelector("button");
     var out = /** @type {HTMLElement} */ (box.querySelector(".answer-verdict"));
+    var numbers = document.createElement("p");
+    numbers.className = "answer-numbers";
+    numbers.hidden = true;
+    out.before(numbers);
+    var key = function () { return seed ? exercise + "#" + seed : exercise; };
     /** @param {boolean} [restoring] a kept answer put back: shown, not kept again */
     function check(restoring) {
-      var said = verdict(data.exercise || "", spec, field.value, data.hint || "");
+      var said = verdict(exercise, spec, field.value, data.hint || "");
       out.classList.toggle("answer-right", said.right);
       out.classList.toggle("answer-not-yet", !said.right);
       field.setAttribute("aria-invalid", said.right ? "false" : "true");
@@ -814,7 +887,7 @@
         out.textContent = said.message;
         return;
       }
-      keep(data.exercise || "", field.value, said.right);
+      keep(key(), field.value, said.right);
       // emptied first, so that the same verdict twice is announced twice
       out.textContent = "";
       window.setTimeout(function () { out.textContent = said.message; }, 50);
@@ -824,11 +897,134 @@
     });
     if (button) button.addEventListener("click", function () { check(); });
     field.addEventListener("input", function () { field.removeAttribute("aria-invalid"); });
-    var kept = loadProgress()?.[data.exercise || ""];
-    if (kept && typeof kept.text === "string" && kept.text) {
-      field.value = kept.text;
-      check(true);
+    /** Judge against ``expected``, the answer with numbers ``shown`` (0: the course's).
+        @param {any} expected @param {number} shown */
+    function show(expected, shown) {
+      spec.expected = expected;
+      seed = shown;
+      numbers.hidden = !seed;
+      numbers.textContent = seed ? "This box checks your answer with numbers #" + seed
+        + ", drawn for practice (the numbers table at the top of the page shows them)." : "";
+      out.textContent = "";
+      out.classList.remove("answer-right", "answer-not-yet");
+      field.removeAttribute("aria-invalid");
+      var kept = loadProgress()?.[key()];
+      field.value = kept && typeof kept.text === "string" ? kept.text : "";
+      if (field.value) check(true);
     }
+    show(course, 0);
+    return { course: course, show: show };
+  }
+
+  /** A number's value as the page's text shows it ("stay" in curly quotes, as Sphinx prints it).
+      @param {string} text */
+  function valueWords(text) {
+    return text.replace(/^"(.*)"$/, "\u201c$1\u201d");
+  }
+
+  /** Load the variant kept for ``set``: its seed, 0 for the course's numbers. @param {string} set */
+  function keptSeed(set) {
+    try {
+      var kept = JSON.parse(window.localStorage.getItem(NUMBERS_STORE) || "{}");
+      return Number(kept?.[set]) || 0;
+    } catch (_err) {
+      return 0;
+    }
+  }
+
+  /** Keep the variant ``seed`` (0: the course's numbers) as the one ``set``'s page shows.
+      @param {string} set @param {number} seed */
+  function keepSeed(set, seed) {
+    try {
+      var kept = JSON.parse(window.localStorage.getItem(NUMBERS_STORE) || "{}");
+      if (!kept || typeof kept !== "object" || Array.isArray(kept)) kept = {};
+      if (seed) kept[set] = seed;
+      else delete kept[set];
+      window.localStorage.setItem(NUMBERS_STORE, JSON.stringify(kept));
+    } catch (_err) { /* storage off or full: the page still changes, nothing is kept */ }
+  }
+
+  /** @typedef {{seed: number, numbers: Record<string, string>, answers: Record<string, any>}}
+      Variant  a practice variant: its numbers as the page shows them, each box's expected value */
+
+  /** Draw a page's "New numbers" panel and wire it to the page's numbers and boxes.
+      @param {HTMLElement} panel @param {Record<string, Box>} boxes */
+  function practice(panel, boxes) {
+    var set = panel.dataset.set || "";
+    /** @type {Variant[]} */
+    var variants = decode(panel.dataset.variants || "", "practice|" + set);
+    if (!variants.length) return;
+    var values = /** @type {HTMLElement[]} */ (Array.from(document.querySelectorAll(".chutes-n[data-n]")));
+    /** @type {Record<string, string>} */
+    var course = {};
+    values.forEach(function (span) {
+      var name = span.dataset.n || "";
+      if (!(name in course)) course[name] = span.textContent || "";
+    });
+    var title = document.createElement("p");
+    title.className = "chutes-practice-title";
+    title.textContent = "Practise with other numbers: \u201cNew numbers\u201d draws one of "
+      + variants.length + " other sets of numbers for this page. The numbers table, the numbers "
+      + "in the text and every answer box change with them; your answers are kept for each set "
+      + "of numbers.";
+    var draw = document.createElement("button");
+    draw.type = "button";
+    draw.className = "chutes-practice-new";
+    draw.textContent = "New numbers";
+    var back = document.createElement("button");
+    back.type = "button";
+    back.className = "chutes-practice-course";
+    back.textContent = "Course's numbers";
+    var row = document.createElement("div");
+    row.className = "chutes-practice-row";
+    row.append(draw, back);
+    var status = document.createElement("p");
+    status.className = "chutes-practice-status";
+    status.setAttribute("role", "status");
+    status.setAttribute("aria-live", "polite");
+    panel.append(title, row, status);
+    var shown = 0;
+
+    /** Show numbers ``seed`` (0: the course's) everywhere on the page.
+        @param {number} seed @param {boolean} announce */
+    function apply(seed, announce) {
+      var variant = variants.find(function (v) { return v.seed === seed; });
+      shown = variant ? seed : 0;
+      values.forEach(function (span) {
+        var name = span.dataset.n || "";
+        var text = variant ? variant.numbers[name] : undefined;
+        span.textContent = text === undefined ? course[name] : valueWords(text);
+      });
+      document.querySelectorAll(".chutes-practice-note").forEach(function (note) {
+        /** @type {HTMLElement} */ (note).hidden = !shown;
+      });
+      Object.keys(boxes).forEach(function (exercise) {
+        var box = boxes[exercise];
+        var answer = variant ? variant.answers[exercise] : undefined;
+        box.show(answer === undefined ? box.course : withCourse(box.course, answer),
+                 answer === undefined ? 0 : shown);
+      });
+      back.hidden = !shown;
+      keepSeed(set, shown);
+      var words = shown
+        ? "This page shows numbers #" + shown + ", drawn for practice."
+        : "This page shows the course's numbers.";
+      if (!announce) {
+        status.textContent = words;
+        return;
+      }
+      status.textContent = "";
+      window.setTimeout(function () { status.textContent = words; }, 50);
+    }
+    draw.addEventListener("click", function () {
+      var others = variants.filter(function (v) { return v.seed !== shown; });
+      apply(others[Math.floor(Math.random() * others.length)].seed, true);
+    });
+    back.addEventListener("click", function () {
+      apply(0, true);
+      draw.focus();               // the button pressed is hidden now
+    });
+    apply(keptSeed(set), false);
   }
 
   /** @type {any} */
@@ -836,12 +1032,18 @@
               uncertainty: uncertainty, hasDecimal: hasDecimal, realValue: realValue,
               numberText: numberText, parseJumps: parseJumps, tally: tally, STORE: STORE,
               parseArray: parseArray, isRight: isRight, verdict: verdict, toNumber: toNumber,
-              maths: null };
+              decode: decode, withCourse: withCourse, NUMBERS_STORE: NUMBERS_STORE, maths: null };
   if (typeof window !== "undefined") {
     /** @type {any} */ (window).ChutesAnswers = api;
     var start = function () {
+      /** @type {Record<string, Box>} */
+      var boxes = {};
       document.querySelectorAll(".answer-box[data-kind]").forEach(function (box) {
-        wire(/** @type {HTMLElement} */ (box));
+        var element = /** @type {HTMLElement} */ (box);
+        boxes[element.dataset.exercise || ""] = wire(element);
+      });
+      document.querySelectorAll(".chutes-practice[data-variants]").forEach(function (panel) {
+        practice(/** @type {HTMLElement} */ (panel), boxes);
       });
       document.querySelectorAll(".chutes-progress[data-sets]").forEach(function (place) {
         showProgress(/** @type {HTMLElement} */ (place));
