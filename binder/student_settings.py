@@ -11,8 +11,13 @@ settings of the image. Usage: python binder/student_settings.py [PREFIX]
   jupyter_server reads ContentsManager settings from jupyter_server_config.json only (not from
   jupyter_server_config.d/), and the list replaces its defaults, so they are repeated;
 - no warnings in the terminal that a student cannot act on: the kernel's messages are encrypted
-  (ipykernel 7 warns about plain TCP), and tornado's websocket ping timeout is set to the interval
-  it would be clamped to anyway;
+  (ipykernel 7 warns about plain TCP); Jupyter Server pings each kernel websocket every 30 s
+  and closes it when no pong came for ``ws_ping_timeout``, which must be longer than the
+  interval: the first ping finds the socket silent for just over one interval, so a timeout
+  equal to it closed every kernel connection after 30 s (:data:`WS_PING_TIMEOUT_MS`, 3 intervals,
+  the server's own default). Tornado reads the same two numbers as seconds and warns, once, that
+  such a timeout is longer than the interval; that line, which nobody can act on, is silenced
+  (``tornado.general`` at ERROR);
 - nbgrader's student views only: the "Assignments" tab (fetch, validate, submit, fetch feedback)
   stays; the teacher's views (formgrader, create assignment, course list) are turned off, their
   server extensions in jupyter_server_config.json (read after nbgrader's own
@@ -35,6 +40,10 @@ from pathlib import Path
 from typing import Any
 
 # nbgrader 0.9's server extensions and Lab plugins that only a teacher uses.
+# Jupyter Server's kernel websockets: pinged every 30,000 ms, closed after this long without a pong.
+WS_PING_INTERVAL_MS = 30_000
+WS_PING_TIMEOUT_MS = 3 * WS_PING_INTERVAL_MS
+
 TEACHER_SERVER_EXTENSIONS = ("nbgrader.server_extensions.formgrader",
                              "nbgrader.server_extensions.course_list")
 TEACHER_LAB_PLUGINS = ("@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment",
@@ -107,7 +116,8 @@ def write(prefix: Path) -> None:
         "ContentsManager": {"hide_globs": ["__pycache__", "*.pyc", "*.pyo", ".DS_Store", "*~",
                                            "*.egg-info", ".ipynb_checkpoints"]},
         "MappingKernelManager": {"transport_encryption": "auto"},
-        "ServerApp": {"tornado_settings": {"ws_ping_timeout": 30000},
+        "ServerApp": {"tornado_settings": {"ws_ping_timeout": WS_PING_TIMEOUT_MS},
+                      "logging_config": {"loggers": {"tornado.general": {"level": "ERROR"}}},
                       "jpserver_extensions": {**dict.fromkeys(STUDENT_SERVER_EXTENSIONS, True),
                                               **dict.fromkeys(TEACHER_SERVER_EXTENSIONS, False)}},
     })

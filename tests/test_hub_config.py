@@ -167,3 +167,25 @@ def test_the_teachers_settings_win_over_the_students_on_a_hub(tmp_path: Path,
     assert settings.Execute.timeout == 120
     assert SandboxedExecute in settings.Autograde.autograde_preprocessors
     assert settings.CourseDirectory.root == str(tmp_path / "course")
+
+
+def test_a_students_kernel_connection_outlives_the_first_ping(tmp_path: Path) -> None:
+    """The students' server settings (binder/student_settings.py: make lab, Binder, the hub image)
+    give Jupyter Server's kernel websockets a ping timeout longer than its ping interval: the
+    first ping finds a socket silent for just over one interval, so a timeout equal to it (the
+    30,000 ms these settings had) closed every student's kernel connection after 30 s."""
+    import sys
+
+    from jupyter_server.base.websocket import WS_PING_INTERVAL
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "binder"))
+    import student_settings
+
+    student_settings.write(tmp_path)
+    server = json.loads((tmp_path / "etc" / "jupyter" / "jupyter_server_config.json").read_text())
+    tornado = server["ServerApp"]["tornado_settings"]
+    interval = tornado.get("ws_ping_interval", WS_PING_INTERVAL)
+    assert interval == student_settings.WS_PING_INTERVAL_MS
+    assert tornado["ws_ping_timeout"] >= 2 * interval, tornado
+    # tornado's one warning about it, which a student cannot act on, stays out of the terminal
+    assert server["ServerApp"]["logging_config"]["loggers"]["tornado.general"]["level"] == "ERROR"
