@@ -9,7 +9,8 @@ servers'. :func:`use_port_block` makes one process's kernels take their ports fr
 own below Linux's ephemeral range (32768 and up), which neither ``connect`` nor port 0 hands out.
 
 The blocks, none overlapping: a pytest worker's own kernels ``29000 + 1000 w`` (worker ``gw<w>``),
-a test hub's servers ``10000 (w + 1) + 200 u`` (user id ``u``, tests/test_hub.py).
+a test hub's servers and their kernels ``10000 + 4000 s + 100 u`` (the hub's port slot ``s``,
+user id ``u``; tests/hub_ports.py).
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ from typing import Any
 
 import pytest
 
-from tests import kernel_ports
+from tests.hub_ports import PORTS_PER_SERVER, USERS_PER_HUB, PortSlot, PortSquatter, ephemeral_range
 from tests.support import folder_lock
 
 psutil = pytest.importorskip("psutil")
@@ -75,9 +75,9 @@ TEACHER_FIX = "Errata from your teacher"
 
 
 # ---------------------------------------------------------------- the pieces we start
-# A pod has a network of its own; these servers share one. So each server's kernels take their
-# ports from a block of its own (tests/kernel_ports.py), from the worker's base, 200 per user id.
-KERNEL_PORTS_PER_SERVER = 200
+# A pod has a network of its own; these servers share one. So each server listens on a port of its
+# own and its kernels take theirs from the rest of its block (tests/hub_ports.py, which tells why:
+# a port chosen by port 0 sent a student to another process's 404; tests/kernel_ports.py).
 ONE_MACHINE_CONFIG = f'''"""tests/test_hub.py: this server's kernels take ports from its own block."""
 import importlib.util
 import os
@@ -119,11 +119,6 @@ def pod_command(home: Path | str, hidden: list[Path | str], visible: list[Path |
         argv += ["--ro-bind", str(path), str(path)]
     argv += ["--bind", str(home), str(home), "--chdir", str(home), "--", *command]
     return argv
-
-
-def _kernel_ports_base() -> int:
-    """The first kernel port of this pytest worker's hubs (gw0: 10000, gw1: 20000, ...)."""
-    return 10000 * (1 + kernel_ports.worker_index())
 
 
 def _free_port() -> int:
@@ -256,6 +251,7 @@ class Hub:
         self.one_machine.mkdir()
         (self.one_machine / "jupyter_server_config.py").write_text(ONE_MACHINE_CONFIG)
         self.port, self.hub_port, self.api_port = _free_port(), _free_port(), _free_port()
+        self.ports = PortSlot()  # the servers' ports, held until stop()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = base / "jupyterhub.log"
         self.seen: dict[int, Any] = {}  # pid -> psutil.Process of everything the hub started
@@ -286,8 +282,16 @@ from jupyterhub.spawner import SimpleLocalProcessSpawner
 BWRAP, POD_UID, POD_GID = {BWRAP!r}, {POD_UID}, {POD_GID}
 {inspect.getsource(pod_command)}
 
+def _port_block(spawner):  # this server's own port, then its kernels' (tests/hub_ports.py)
+    assert 0 < spawner.user.id < {USERS_PER_HUB}, f"user id {{spawner.user.id}}: too many users"
+    return {self.ports.first} + {PORTS_PER_SERVER} * spawner.user.id
+
+
 class PodSpawner(SimpleLocalProcessSpawner):  # each server in a pod of its own (bubblewrap)
     async def start(self):
+        # not port 0's choice (jupyterhub.utils.random_port), which another process can be handed
+        # before the server binds it: the hub then takes that process's 404 for this server
+        self.port = _port_block(self)
         self.cmd = pod_command(self.home_dir, {[str(base)]!r},
                                {[str(self.one_machine), *(str(v) for v in (visible or []))]!r},
                                [{str(bin_dir / 'jupyterhub-singleuser')!r}],
@@ -306,9 +310,8 @@ c.Spawner.args = ["--ServerApp.allow_root=True"]
 c.Spawner.default_url = "/lab"
 
 
-def _kernel_ports(spawner):  # this server's block of kernel ports (ONE_MACHINE_CONFIG)
-    first = {_kernel_ports_base()} + {KERNEL_PORTS_PER_SERVER} * spawner.user.id
-    return f"{{first}}+{KERNEL_PORTS_PER_SERVER}"
+def _kernel_ports(spawner):  # the rest of this server's block, for its kernels (ONE_MACHINE_CONFIG)
+    return f"{{_port_block(spawner) + 1}}+{PORTS_PER_SERVER - 1}"
 
 
 c.Spawner.environment = {{"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
@@ -430,6 +433,7 @@ c.JupyterHub.tornado_settings = {{"slow_spawn_timeout": 1}}
                 p.kill()
             except psutil.Error:
                 pass
+        self.ports.release()
         return names
 
 
@@ -687,6 +691,7 @@ class Classroom:
     upstream: Upstream
     link: str
     students: list[Student]
+    squatter: PortSquatter
     second: dict[str, str] = field(default_factory=dict)
     second_failures: dict[str, str] = field(default_factory=dict)
     second_timings: dict[str, float] = field(default_factory=dict)
@@ -705,6 +710,8 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> Any:
     started = time.monotonic()
     deadline = started + DEADLINE
     hub = Hub(base, chp, visible=[upstream.bare])
+    # another process, handed by port 0 every server's port it could be handed (tests/hub_ports.py)
+    squatter = PortSquatter(hub.proc)
     try:
         link = git_pull_link(hub.url, upstream.url)
         students = [Student(f"student{i:02d}", hub.url) for i in range(1, STUDENTS + 1)]
@@ -713,7 +720,8 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> Any:
             futures = [pool.submit(_first_session, s, link, go, deadline) for s in students]
             for f in futures:
                 f.result(timeout=max(1.0, deadline - time.monotonic()))
-        room = Classroom(hub, upstream, link, students)
+        squatter.stop()
+        room = Classroom(hub, upstream, link, students, squatter)
         if not any(s.failure for s in students):
             _teacher_pushes_a_fix(upstream)
 
@@ -733,6 +741,7 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> Any:
         room.wall_s = round(time.monotonic() - started, 1)
         yield room
     finally:
+        squatter.stop()
         hub.stop()
 
 
@@ -771,12 +780,12 @@ def test_the_library_imports_in_a_kernel_started_in_the_home_folder(classroom: C
         assert f"cwd {classroom.hub.homes / s.name}\n" in out, (s.name, out)
         assert f"file {ROOT / 'chutes_edu' / '__init__.py'}\n" in out, (s.name, out)
         assert "turns 39.2251" in out, (s.name, out)
-        # the kernel's ports come from its server's own block (ONE_MACHINE_CONFIG)
+        # the kernel's ports come from its server's own block, after the server's port
         ports = [int(p) for p in re.search(r"^ports (.*)$", out, re.M)[1].split()]
-        block = {(p - _kernel_ports_base()) // KERNEL_PORTS_PER_SERVER for p in ports}
-        assert len(ports) == 5 and len(block) == 1 and min(ports) >= _kernel_ports_base(), (
-            s.name, ports)
-        blocks[s.name] = block.pop()
+        server = classroom.squatter.seen[s.name]
+        assert len(ports) == 5 and all(server < p < server + PORTS_PER_SERVER for p in ports), (
+            s.name, server, ports)
+        blocks[s.name] = server
     assert len(set(blocks.values())) == len(blocks), blocks  # a block for each server
 
 
@@ -795,6 +804,36 @@ def test_a_second_pull_brings_the_teachers_fix_and_keeps_every_edit(classroom: C
         others = [o.edit for o in classroom.students if o is not s]
         assert not any(edit in exercise for edit in others), f"{s.name} got someone else's edit"
         assert not _git("status", "--porcelain", "--untracked-files=no", cwd=clone).strip()
+
+
+def test_no_other_process_can_be_handed_a_servers_port(classroom: Classroom) -> None:
+    """The flake of issue 51: a student sent to another process's 404 (tests/hub_ports.py). The
+    squatter took every server's port that port 0 could have handed it; there was none."""
+    assert not _failures(classroom), _failures(classroom)
+    seen = classroom.squatter.seen
+    assert sorted(seen) == sorted(s.name for s in classroom.students), seen  # it saw every server
+    assert classroom.squatter.taken == [], classroom.squatter.taken
+    low, _high = ephemeral_range()
+    assert len(set(seen.values())) == len(seen) and max(seen.values()) < low, seen
+    for s in classroom.students:     # each server listens on the port the hub routes to
+        server = psutil.Process(int(classroom.hub.samples[s.name]["pid"]))
+        listening = {c.laddr.port for c in server.net_connections("tcp") if c.status == psutil.CONN_LISTEN}
+        assert seen[s.name] in listening, (s.name, seen[s.name], listening)
+
+
+def test_port_0_hands_out_a_port_it_handed_out_before() -> None:
+    """Why a port chosen by port 0 (jupyterhub.utils.random_port, the hub's own choice) is not the
+    server's to keep: the next requests for port 0, from anyone, can be handed it again."""
+    from jupyterhub.utils import random_port
+
+    chosen, tries = random_port(), 0
+    while tries < 500_000:
+        tries += 1
+        if random_port() == chosen:
+            break
+    assert tries < 500_000, f"port 0 never handed out {chosen} again"
+    low, _high = ephemeral_range()
+    assert chosen >= low
 
 
 def test_records_time_to_first_open_and_memory_per_student(classroom: Classroom,
