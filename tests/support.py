@@ -1,13 +1,15 @@
-"""What several tests (and the benchmarks) share: the course's files, the Node tools and an
-nbgrader course folder."""
+"""What several tests (and the benchmarks) share: the course's files, the Node tools, an empty
+nbgrader gradebook and an nbgrader course folder."""
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -72,11 +74,58 @@ def nbgrader(*args: str, cwd: Path, env: dict[str, str] | None = None,
                           capture_output=True, text=True, timeout=timeout, check=False)
 
 
+# nbgrader stamps each new gradebook with its schema's version, which it asks a new process for
+# (`alembic heads`: about 2 CPU-seconds, as much as the rest of a small test). Each process makes one
+# empty gradebook per course id, nbgrader's own way, and copies it wherever a test needs a new one.
+_BLANK_GRADEBOOKS: dict[str, Path] = {}
+
+
+def blank_gradebook(folder: Path, course_id: str = "chutes_edu") -> str:
+    """An empty gradebook for ``course_id`` as ``folder/gradebook.db`` (where nbgrader looks for
+    it in a course folder), the same as the one nbgrader's ``Gradebook`` makes there; its URL.
+
+    Parameters
+    ----------
+    folder : Path
+        The course folder (made if missing); it must not hold a gradebook yet.
+    course_id : str
+        The course the gradebook is for (nbgrader_config.py's ``CourseDirectory.course_id``).
+
+    Returns
+    -------
+    str
+        The gradebook's SQLAlchemy URL, ``sqlite:///<folder>/gradebook.db``.
+    """
+    from nbgrader.api import Gradebook  # type: ignore[import-untyped]
+
+    blank = _BLANK_GRADEBOOKS.get(course_id)
+    if blank is None:
+        where = Path(tempfile.mkdtemp(prefix="chutes-gradebook-"))
+        atexit.register(shutil.rmtree, where, ignore_errors=True)
+        blank = where / "gradebook.db"
+        path = os.environ["PATH"]
+        os.environ["PATH"] = f"{NBGRADER_BIN}{os.pathsep}{path}"      # alembic
+        try:
+            with Gradebook(f"sqlite:///{blank}", course_id):
+                pass
+        finally:
+            os.environ["PATH"] = path
+        _BLANK_GRADEBOOKS[course_id] = blank
+    target = folder / "gradebook.db"
+    folder.mkdir(parents=True, exist_ok=True)
+    if target.exists():
+        raise FileExistsError(f"{target} exists already")
+    shutil.copyfile(blank, target)
+    return f"sqlite:///{target}"
+
+
 def make_course(root: Path, assignment: str, solutions: list[Path],
                 config: str = "") -> Path:
-    """An nbgrader course folder with the repository's nbgrader_config.py (``config`` appended)
-    and ``solutions`` as the source of ``assignment``, after ``generate_assignment``."""
+    """An nbgrader course folder with the repository's nbgrader_config.py (``config`` appended),
+    a new gradebook (:func:`blank_gradebook`) and ``solutions`` as the source of ``assignment``,
+    after ``generate_assignment``."""
     root.mkdir(parents=True, exist_ok=True)
+    blank_gradebook(root)
     (root / "nbgrader_config.py").write_text(
         (ROOT / "nbgrader_config.py").read_text() + config)
     source = root / "source" / assignment

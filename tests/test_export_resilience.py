@@ -42,7 +42,7 @@ from chutes_teacher.gradebook import (  # noqa: E402
     GradesCsvExport,
     MoodleExport,
 )
-from tests.support import nbgrader  # noqa: E402
+from tests.support import blank_gradebook, nbgrader  # noqa: E402
 from tests.test_gradebook import (  # noqa: E402,F401  (_tools_on_path: the autouse fixture)
     DUE,
     ROOT,
@@ -227,6 +227,7 @@ def test_a_class_with_a_tampered_and_a_deleted_submission_is_exported(tmp_path: 
     course = tmp_path / "course"
     (course / "source" / "tiny").mkdir(parents=True)
     (course / "nbgrader_config.py").write_text((ROOT / "nbgrader_config.py").read_text())
+    blank_gradebook(course)
     nbformat.write(_tiny_notebook(), course / "source" / "tiny" / "tiny.ipynb")
 
     def run(*args: str, status: int = 0) -> str:

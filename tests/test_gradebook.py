@@ -13,6 +13,7 @@ import csv
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -38,6 +39,7 @@ from chutes_teacher.gradebook import (  # noqa: E402
     MoodleExport,
 )
 from chutes_teacher.nbgrader_setup import DecideGrades  # noqa: E402
+from tests.support import blank_gradebook  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # nbgrader's add_submission trips SQLAlchemy's autoflush warnings (harmless; autograde does too)
@@ -188,6 +190,26 @@ def test_nbgrader_config_wires_the_late_penalty() -> None:
 
 # ------------------------------------------------- extensions and exports on nbgrader's gradebook
 
+def test_a_blank_gradebook_is_the_one_nbgrader_makes(tmp_path: Path) -> None:
+    """The tests' new gradebooks are copies (tests.support.blank_gradebook): each is the same
+    database, row for row, as the one nbgrader's Gradebook makes, its schema's version too."""
+    made = tmp_path / "made" / "gradebook.db"
+    made.parent.mkdir()
+    with Gradebook(f"sqlite:///{made}", "chutes_edu"):
+        pass
+    copied = tmp_path / "copied"
+    assert blank_gradebook(copied) == f"sqlite:///{copied / 'gradebook.db'}"
+
+    def dump(path: Path) -> list[str]:
+        with sqlite3.connect(path) as db:
+            return list(db.iterdump())
+
+    assert dump(copied / "gradebook.db") == dump(made)
+    assert any("alembic_version" in line for line in dump(made))
+    with pytest.raises(FileExistsError):
+        blank_gradebook(copied)
+
+
 def _course(tmp_path: Path) -> tuple[Path, str]:
     """A course folder whose gradebook has set 3 (generated: one notebook, two graded cells, due
     DUE) and set 1 (not generated), and three students; nothing submitted yet."""
@@ -195,7 +217,7 @@ def _course(tmp_path: Path) -> tuple[Path, str]:
     for name in SETS:
         (course / "source" / name).mkdir(parents=True)
     shutil.copy(ROOT / "nbgrader_config.py", course)
-    db = f"sqlite:///{course / 'gradebook.db'}"
+    db = blank_gradebook(course)
     with Gradebook(db, "chutes_edu") as gb:
         gb.add_assignment(SET, duedate=DUE)
         gb.add_assignment(SETS[0], duedate=DUE)
@@ -512,6 +534,7 @@ def test_roster_due_date_extension_autograde_and_canvas_export(tmp_path: Path) -
     course = tmp_path / "course"
     (course / "source" / "tiny").mkdir(parents=True)
     shutil.copy(ROOT / "nbgrader_config.py", course)
+    blank_gradebook(course)
     nbformat.write(_tiny_notebook(), course / "source" / "tiny" / "tiny.ipynb")
     _run([str(BIN / "nbgrader"), "generate_assignment", "tiny"], course)
     cli = [sys.executable, "-m", "chutes_teacher.gradebook"]
@@ -717,6 +740,7 @@ def test_a_teachers_round_blind_grading_one_penalty_hand_grades_kept_stale_grade
     exchange.mkdir()
     _write(course / "nbgrader_config.py", (ROOT / "nbgrader_config.py").read_text()
            + f"\nc.Exchange.root = {str(exchange)!r}\n")
+    blank_gradebook(course)
     nbformat.write(_numbers_notebook(), course / "source" / "tiny" / "tiny.ipynb")
     nbformat.write(_tiny_notebook(), course / "source" / "never" / "never.ipynb")
     nbgrader = str(BIN / "nbgrader")
