@@ -31,7 +31,7 @@ What it does, and why:
    in Node (the ``mathjax`` package of ``book/package.json``, installed by ``npm ci`` into
    ``book/node_modules``) as SVG with MathML for screen readers, so the reader's browser loads no
    MathJax; the theme's icons inline, without Font Awesome's script; the search index only on the
-   search page; every script deferred; the explorers' script only where a page draws one.
+   search page; every script deferred; an explorer's script only on a page that draws it.
 
 Launch links (Binder, or a JupyterHub through nbgitpuller) appear on every notebook page, on the
 front page, under every widget and every code exercise whenever the build knows the repository
@@ -96,9 +96,9 @@ EDITOR_MOUNT = "chutes-board-editor-mount"   # drawn by _static/site.js (js/site
 EXPLORER_MOUNT = "chutes-explorer-mount"       # drawn by _static/site.js (js/site/site.js)
 # The explorers that run in the page with no kernel, besides the board editor: the anywidget
 # class (the end of its saved ``_anywidget_id``) -> the traits the page starts it from, from the
-# front ends' one registry (chutes_edu/widgets/front_ends.json). The site's script
+# front ends' one registry (chutes_edu/widgets/front_ends.json). The site's runtime
 # (static/site.js, which esbuild builds from js/site/site.js) mounts each saved one with those
-# traits.
+# traits, with the explorer's own script (static/site-<name>.js) that the page loads.
 LIVE_EXPLORERS: dict[str, tuple[str, ...]] = {
     front.widget_class: front.page_traits for front in front_ends().values() if front.page_traits}
 
@@ -896,19 +896,23 @@ def _config(args: argparse.Namespace) -> dict:
 
 def _front_end_assets(static: Path) -> None:
     """Every front end for pages opened from disk (which cannot import ES modules), as esbuild
-    built them: ``site.js``, one classic script that draws a board editor wherever a page has a
-    ``.chutes-board-editor-mount`` and an explorer of :data:`LIVE_EXPLORERS` wherever it has a
-    ``.chutes-explorer-mount`` (js/site/site.js), ``site.css`` their styles, and
-    ``board_presets.js``,
-    the named boards an editor can reset to, as data."""
-    from chutes_edu.widgets._front_end import STATIC
+    built them: a classic script per front end, ``site-<name>.js`` (the board editor, an explorer
+    of :data:`LIVE_EXPLORERS`, the exercises' calculator; ``site-maths.js`` the board maths of the
+    answer boxes), ``site.js``, the runtime that draws each ``.chutes-board-editor-mount`` and
+    ``.chutes-explorer-mount`` with them (js/site/site.js), ``site.css`` their styles, and
+    ``board_presets.js``, the named boards an editor can reset to, as data. A page names only
+    the scripts of what it shows (book/lean_pages.py)."""
+    from chutes_edu.widgets._front_end import STATIC, front_ends
     from chutes_edu.widgets.board_editor import presets_json
 
+    needed = ["site.js", "site.css", "site-calculator.js", "site-maths.js",
+              *(f"site-{name}.js" for name in front_ends())]
+    missing = [name for name in needed if not (STATIC / name).is_file()]
+    if missing:
+        raise SiteError(f"{STATIC / missing[0]} is missing: build the front end (npm run build)")
     # with their source maps, which the bundles name (a browser's tools ask for them: no 404)
-    for name in ("site.js", "site.css", "site.js.map", "site.css.map"):
-        if not (STATIC / name).is_file():
-            raise SiteError(f"{STATIC / name} is missing: build the front end (npm run build)")
-        shutil.copy2(STATIC / name, static / name)
+    for path in [*STATIC.glob("site*.js"), *STATIC.glob("site*.css"), *STATIC.glob("site*.map")]:
+        shutil.copy2(path, static / path.name)
     (static / "board_presets.js").write_text(
         f"window.ChutesBoardPresets = {json.dumps(presets_json())};\n", encoding="utf-8")
 

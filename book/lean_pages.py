@@ -17,18 +17,31 @@ What a page no longer makes its reader's browser fetch or do, and why:
   page, render-blocking, although search-as-you-type is off.
 - **No script blocks the page**: every script is deferred (in order), except
   ``documentation_options.js``, a few hundred bytes that the page's inline scripts need at once.
-- **The explorers' script only on pages that draw one** (a board editor, an explorer, a
-  calculator or answer boxes, which use its maths): a lesson without one does without it.
+- **Icon fonts cut to the icons shown.** The theme draws a few icons from CSS with Font Awesome's
+  web fonts (an admonition's bell, a breadcrumb's chevron, a link's arrow: ``--pst-icon-*``), and
+  a page that shows one fetched the whole font (the solid one: 156 KB). Each font is cut down
+  (fontTools' subsetter) to the characters the site's stylesheets draw with it
+  (:func:`font_characters`), the same file names kept, so that no stylesheet changes.
+- **An explorer's code only with the explorer**: each front end is a script of its own
+  (``site-<name>.js``, built by tools/build_front_end.mjs), and a page loads those of the places
+  it has (:func:`site_scripts`: its explorers, board editor, calculator, and the board maths of a
+  box whose answer is jumps), with the small runtime ``site.js`` that draws them, and the
+  explorers' stylesheet only where one is drawn. A page that shows none loads none of them.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import logging
 import re
 import shutil
 import subprocess
+import zlib
+from functools import cache
 from pathlib import Path
+
+from chutes_edu.widgets._front_end import front_ends
 
 MATH_CSS = "math.css"   # under _static/
 # A page's TeX as MathJax found it in the browser: inline \( \), display \[ \] and $$ $$, in text
@@ -48,12 +61,18 @@ _ICON = re.compile(r'<(?P<tag>i|span)\s(?P<attrs>[^>]*\bclass="(?P<cls>[^"]*\bfa
                    r'\s*</(?P=tag)>')
 _PACKS = {"fa-solid": "fas", "fas": "fas", "fa-brands": "fab", "fab": "fab",
           "fa-regular": "far", "far": "far"}
-# Pages that need the explorers' script (site.js: editors, explorers, calculators, and the maths
-# that answers.js checks jumps with) and the named boards it resets to.
-_NEEDS_SITE_JS = ("chutes-board-editor-mount", "chutes-explorer-mount", "chutes-calculator-mount",
-                  "chutes-edu-check")
-_SITE_SCRIPTS = re.compile(r'[ \t]*<script[^>]*src="[^"]*_static/(?:board_presets|site)\.js'
+# The places a page's scripts draw into (book/build.py, book/answers.py; js/site/places.js), and
+# the scripts of the website (tools/build_front_end.mjs builds them into chutes_edu/widgets/static).
+EDITOR_MOUNT = "chutes-board-editor-mount"
+_EXPLORER = re.compile(r'class="chutes-explorer-mount"[^>]*\bdata-explorer="([^"]+)"')
+CALCULATOR_MOUNT = "chutes-calculator-mount"
+_JUMPS_BOX = 'data-kind="jumps"'        # answers.js judges it with window.ChutesMaths
+RUNTIME = "site.js"                     # draws each place with the scripts below
+PRESETS = "board_presets.js"            # the named boards an editor or a calculator resets to
+MATHS = "site-maths.js"
+_SITE_SCRIPTS = re.compile(r'[ \t]*<script[^>]*src="[^"]*_static/(?:board_presets|site[\w-]*)\.js'
                            r'[^"]*"[^>]*></script>\n?')
+_SITE_CSS = re.compile(r'[ \t]*<link[^>]*href="[^"]*_static/site\.css[^"]*"[^>]*>\n?')
 
 
 class LeanError(RuntimeError):
@@ -151,6 +170,83 @@ def _inline_icon(match: re.Match[str], icons: dict[tuple[str, str], tuple[int, i
             f'viewBox="0 0 {width} {height}"><path fill="currentColor" d="{path}"></path></svg>')
 
 
+# ------------------------------------------------------------------------------ fonts
+FONTS = "vendor/fontawesome/webfonts"  # under _static/: the theme's Font Awesome fonts
+_CSS_RULE = re.compile(r"([^{}]*)\{([^{}]*)\}")
+_CSS_STRING = re.compile(r'(?:content|--[\w-]+)\s*:\s*"([^"]*)"')
+_ICON_RULE = re.compile(r"\.fa-[\w-]+::?(?:before|after)")
+_PRIVATE = range(0xE000, 0xF900)     # Unicode's private use area, where Font Awesome's icons are
+
+
+def _css_characters(text: str) -> set[int]:
+    out = set()
+    for value in re.findall(r"\\([0-9a-fA-F]{1,6})\s?|(.)", text, re.DOTALL):
+        out.add(int(value[0], 16) if value[0] else ord(value[1]))
+    return out
+
+
+def font_characters(stylesheets: list[str], page_classes: set[str]) -> set[int]:
+    """The icons (private-use characters) the site draws with Font Awesome's fonts: those of the
+    stylesheets' strings (``content: "..."`` and custom properties such as the theme's
+    ``--pst-icon-bell``), but not of the rules that give each icon class its character
+    (``.fa-bell:before``), which count only for a class in ``page_classes`` (an icon left as a
+    ``<i class="fa-...">`` in a page; the others are inline SVG).
+
+    Parameters
+    ----------
+    stylesheets : list of str
+        The text of each stylesheet of the site.
+    page_classes : set of str
+        The ``fa-...`` classes of the elements left for the fonts to draw.
+
+    Returns
+    -------
+    set of int
+        Code points.
+    """
+    found: set[int] = set()
+    for css in stylesheets:
+        for selectors, body in _CSS_RULE.findall(css):
+            names = [s.strip() for s in selectors.split(",")]
+            if all(_ICON_RULE.fullmatch(n) for n in names) and not any(
+                    n.split(":")[0][1:] in page_classes for n in names):
+                continue
+            for value in _CSS_STRING.findall(body):
+                found |= {c for c in _css_characters(value) if c in _PRIVATE}
+    return found
+
+
+def subset_fonts(static: Path, characters: set[int]) -> None:
+    """Cut each of Font Awesome's fonts under ``static`` (:data:`FONTS`) down to ``characters``,
+    in place (WOFF2 needs the ``brotli`` package: fontTools' ``woff`` extra)."""
+    try:
+        from fontTools import subset  # type: ignore[import-untyped]
+        from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+    except ImportError as exc:
+        raise LeanError("fontTools is needed to cut the icon fonts down "
+                        "(pip install 'fonttools[woff]')") from exc
+    logging.getLogger("fontTools").setLevel(logging.WARNING)   # not a line per table it cuts
+    for path in sorted((static / FONTS).glob("*")):
+        if path.suffix not in (".woff2", ".woff", ".ttf"):
+            continue
+        font = TTFont(path)
+        options = subset.Options()
+        options.flavor = None if path.suffix == ".ttf" else path.suffix[1:]
+        options.layout_features = ["*"]
+        options.name_IDs = ["*"]       # the font's names and its licence, as they were
+        options.notdef_outline = True
+        keep = characters & set(font.getBestCmap())
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(unicodes=sorted(keep))
+        subsetter.subset(font)
+        try:
+            font.flavor = options.flavor
+            font.save(path)
+        except ImportError as exc:
+            raise LeanError("the brotli package is needed to write WOFF2 fonts "
+                            "(pip install 'fonttools[woff]')") from exc
+
+
 # ------------------------------------------------------------------------------ scripts
 def _deferred(page: str) -> str:
     def defer(match: re.Match[str]) -> str:
@@ -164,15 +260,71 @@ def _deferred(page: str) -> str:
     return _SCRIPT_SRC.sub(defer, page[:head_end]) + page[head_end:]
 
 
-def lean_page(page: str, name: str, icons: dict[tuple[str, str], tuple[int, int, str]]) -> str:
+@cache
+def _explorer_scripts() -> dict[str, str]:
+    """The script of each anywidget class that runs in a page (front_ends.json)."""
+    return {front.widget_class: f"site-{front.name}.js" for front in front_ends().values()}
+
+
+def site_scripts(page: str) -> list[str]:
+    """The website's scripts (under ``_static/``) that ``page`` needs, in the order it loads them:
+    the named boards, the script of each kind of place it has (an explorer by its class, the board
+    editor, the calculator; the board maths for a box whose answer is jumps), and the runtime that
+    draws them (:data:`RUNTIME`), last; none for a page without such a place.
+
+    Parameters
+    ----------
+    page : str
+        The page's HTML.
+
+    Returns
+    -------
+    list of str
+        File names under ``_static/``.
+    """
+    explorers = _explorer_scripts()
+    drawn = [explorers[cls] for cls in dict.fromkeys(_EXPLORER.findall(page)) if cls in explorers]
+    if EDITOR_MOUNT in page:
+        drawn.insert(0, f"site-{front_ends()['board_editor'].name}.js")
+    if CALCULATOR_MOUNT in page:
+        drawn.append("site-calculator.js")
+    drawn = list(dict.fromkeys(drawn))
+    maths = [MATHS] if _JUMPS_BOX in page else []
+    if not drawn:
+        return maths
+    presets = [PRESETS] if EDITOR_MOUNT in page or CALCULATOR_MOUNT in page else []
+    return [*presets, *drawn, *maths, RUNTIME]
+
+
+def _with_site_scripts(page: str, name: str, versions: dict[str, str]) -> str:
+    """``page`` with the scripts of :func:`site_scripts` (deferred, in their order, where the
+    theme's list of scripts named ``site.js``) and the explorers' stylesheet only if it draws
+    one."""
+    wanted = site_scripts(page)
+    found = _SITE_SCRIPTS.search(page)
+    at = found.start() if found else page.find("</head>")
+    page = page[:at] + _SITE_SCRIPTS.sub("", page[at:])
+    up = "../" * name.count("/")
+    tags = "".join(f'<script defer src="{up}_static/{file}'
+                   f'{"?v=" + versions[file] if file in versions else ""}"></script>\n'
+                   for file in wanted)
+    page = page[:at] + tags + page[at:]
+    if RUNTIME not in wanted:
+        page = _SITE_CSS.sub("", page)
+    return page
+
+
+def lean_page(page: str, name: str, icons: dict[tuple[str, str], tuple[int, int, str]],
+              versions: dict[str, str] | None = None) -> str:
     """``page`` (HTML, its formulas drawn already) without what it does not use: see the module's
-    docstring. ``name`` is its path in the site (``search.html`` keeps the search index)."""
+    docstring. ``name`` is its path in the site (``search.html`` keeps the search index);
+    ``versions`` the checksum of each script of the site's (``?v=`` of its address, as Sphinx
+    gives the theme's, so that a browser does not keep an old copy)."""
     page = _MATHJAX_SCRIPT.sub("", page)
     page = _FONTAWESOME.sub("", page)
     if name != "search.html":
         page = _SEARCH_SCRIPTS.sub("", page)
-    if not any(mount in page for mount in _NEEDS_SITE_JS):
-        page = _SITE_SCRIPTS.sub("", page)
+    page = _with_site_scripts(page, name, versions or {})
     page = _ICON.sub(lambda m: _inline_icon(m, icons), page)
     return _deferred(page)
 
@@ -215,6 +367,15 @@ def lean_site(out: Path, node_modules: Path) -> None:
     for i, svgs in zip(with_maths, drawn, strict=True):
         up = "../" * (len(files[i].relative_to(out).parts) - 1)
         pages[i] = _with_formulas(pages[i], found[i], svgs, f"{up}_static/{MATH_CSS}")
+    versions = {path.name: f"{zlib.crc32(path.read_bytes()):08x}"
+                for path in [*static.glob("site*.js"), static / PRESETS] if path.exists()}
+    leaned = []
     for path, page in zip(files, pages, strict=True):
-        name = path.relative_to(out).as_posix()
-        path.write_text(lean_page(page, name, icons), encoding="utf-8")
+        leaned.append(lean_page(page, path.relative_to(out).as_posix(), icons, versions))
+        path.write_text(leaned[-1], encoding="utf-8")
+    # the icons still drawn by the fonts: an <i class="fa-..."> that had no SVG
+    classes = {c for page in leaned for m in _ICON.finditer(page) for c in m["cls"].split()
+               if c.startswith("fa-")}
+    stylesheets = [sheet.read_text(encoding="utf-8", errors="replace")
+                   for sheet in static.rglob("*.css")]
+    subset_fonts(static, font_characters(stylesheets, classes))

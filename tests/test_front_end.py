@@ -1,9 +1,10 @@
 """The explorers' front ends as esbuild builds them (chutes_edu/widgets/_front_end.py).
 
 Each explorer's ``_esm`` is its built module in chutes_edu/widgets/static/, which holds every module
-it imports once (its source map lists them) and no import left; the course website's one classic
-script publishes every front end's ``mount`` and mounts what a page asks for; the built files are
-what the sources build to (`make lint` checks it too: ``node tools/build_front_end.mjs --check``),
+it imports once (its source map lists them) and no import left; the course website's classic
+scripts are one per front end, each holding its modules and publishing its ``mount``, and a small
+runtime draws with them what a page asks for, one place a task, what is on the screen first; the
+built files are what the sources build to (`make lint` checks it too: ``node tools/build_front_end.mjs --check``),
 and the check bites when a source changes; the registry, the Python classes and the JS agree.
 """
 
@@ -97,37 +98,142 @@ def test_each_built_module_imports_in_node_and_exports_what_anywidget_needs(fron
         assert set(front.page_traits) <= set(found["traits"])
 
 
-@needs_node
-def test_the_site_script_publishes_every_front_end_and_mounts_what_a_page_asks_for() -> None:
-    held = _sources(STATIC / "site.js")
-    assert len(held) == len(set(held)) and held.count("maths/board_math.js") == 1
-    # a page still loading: the script publishes the globals at once and mounts on
-    # DOMContentLoaded; then a page whose only mount names no explorer of ours is left alone
-    script = """
+# The website's scripts (issue 52): one per front end, and the runtime that draws with them.
+SITE_SCRIPTS = {f"site-{front.name}.js": (front.entry, front.global_name, HOLDS[front.name])
+                for front in FRONTS}
+SITE_SCRIPTS["site-calculator.js"] = ("site/calculator.js", "ChutesCalculator",
+                                      ("maths/board_math.js", "maths/jump_math.js"))
+# Node with a page's few globals: the script read from argv[1] runs as a browser would run it
+# (a classic script, `new Function`), then what it published is printed
+_RUN_SITE_SCRIPT = """
 globalThis.window = globalThis;
+const before = new Set(Object.keys(window));
+const source = await (await import("node:fs/promises")).readFile(process.argv[1], "utf8");
+new Function(source)();
+const published = Object.keys(window).filter((k) => !before.has(k));
+console.log(JSON.stringify(Object.fromEntries(published.map((k) => [k,
+  Object.fromEntries(Object.entries(window[k]).map(([n, v]) => [n, typeof v]))]))));
+"""
+
+
+@needs_node
+@pytest.mark.parametrize("name", sorted(SITE_SCRIPTS))
+def test_each_site_script_holds_its_front_end_alone_and_publishes_its_mount(name: str) -> None:
+    """site-<name>.js: the front end's modules, each once, none of another front end's, and,
+    run as a page runs it, it publishes its mount under its global and nothing else."""
+    entry, global_name, holds = SITE_SCRIPTS[name]
+    held = _sources(STATIC / name)
+    assert len(held) == len(set(held)), held
+    assert {entry, *holds} <= set(held)
+    # another explorer's folder, or the calculator's module
+    own = entry if entry.startswith("site/") else entry.rpartition("/")[0] + "/"
+    others = {e if e.startswith("site/") else e.rpartition("/")[0] + "/"
+              for e, _, _ in SITE_SCRIPTS.values()} - {own}
+    assert not [m for m in held if any(m.startswith(o) for o in others)], held
+    done = subprocess.run([NODE or "node", "--input-type=module", "-e", _RUN_SITE_SCRIPT,
+                           str(STATIC / name)], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout) == {global_name: {"mount": "function"}}
+
+
+@needs_node
+def test_the_site_maths_publishes_the_board_maths_of_the_answer_boxes() -> None:
+    held = _sources(STATIC / "site-maths.js")
+    assert "maths/board_math.js" in held and not [m for m in held if "explorers/" in m]
+    done = subprocess.run([NODE or "node", "--input-type=module", "-e", _RUN_SITE_SCRIPT,
+                           str(STATIC / "site-maths.js")], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout) == {"ChutesMaths": dict.fromkeys(
+        ["expectedTurns", "firstMoverEdge", "validate"], "function")}
+
+
+# A page, still loading, with (in its order) a board editor, an explorer of a class of no front
+# end of ours, a coin explorer and a calculator; the scripts of the editor, the coin explorer and
+# the calculator published, each mount recording what it was given. argv[2]: "observer" gives
+# the page an IntersectionObserver that finds the calculator on the screen.
+_RUN_RUNTIME = """
+globalThis.window = globalThis;
+globalThis.Node = {DOCUMENT_POSITION_FOLLOWING: 4};
+const drawn = [];
+const mount = (kind) => ({mount: (el, start) => { drawn.push([kind, el.at, start]); }});
+window.ChutesBoardEditor = mount("editor");
+window.ChutesCoinExplorer = mount("coin");
+window.ChutesCalculator = mount("calculator");
+window.ChutesBoardPresets = {"a board": {}};
+const place = (at, dataset) => ({at, dataset,
+  compareDocumentPosition: (other) => (other.at > at ? 4 : 2)});
+const places = {
+  ".chutes-board-editor-mount": [place(0, {board: '{"size": 30}', name: "mine"})],
+  ".chutes-explorer-mount": [place(1, {explorer: "NoSuchExplorer", state: "{}"}),
+                             place(2, {explorer: "CoinFlipExplorer", state: '{"p": 0.25}'})],
+  ".chutes-calculator-mount": [place(3, {open: "length", exercise: "6.1"})],
+};
 let start = null;
+const listeners = {};
+globalThis.addEventListener = (name, f) => { listeners[name] = f; };
 globalThis.document = {
   readyState: "loading",
   addEventListener: (name, f) => { if (name === "DOMContentLoaded") start = f; },
-  querySelectorAll: (selector) => selector === ".chutes-explorer-mount"
-    ? [{dataset: {explorer: "NoSuchExplorer", state: "{}"}}] : [],
+  querySelectorAll: (selector) => places[selector] ?? [],
 };
+if (process.argv[2] === "observer") {
+  globalThis.IntersectionObserver = class {
+    constructor(callback) { this.callback = callback; this.seen = []; }
+    observe(el) {
+      this.seen.push(el);
+      if (this.seen.length === 1) setTimeout(() => this.callback(
+        this.seen.map((target) => ({target, isIntersecting: target.at === 3}))), 0);
+    }
+    disconnect() {}
+  };
+}
 const source = await (await import("node:fs/promises")).readFile(process.argv[1], "utf8");
 new Function(source)();
-const published = Object.keys(window).filter((k) => k.startsWith("Chutes"))
-  .filter((k) => typeof window[k].mount === "function");
+const waited = start !== null;
 start();
-console.log(JSON.stringify({published: published.sort(), waited: typeof start}));
+const atOnce = drawn.length;
+const perTask = [];
+for (let task = 0; task < 8; task++) {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  perTask.push(drawn.length);
+}
+console.log(JSON.stringify({waited, atOnce, perTask, drawn, printing: typeof listeners.beforeprint}));
 """
-    done = subprocess.run([NODE or "node", "--input-type=module", "-e", script,
-                           str(STATIC / "site.js")], capture_output=True, text=True, timeout=60,
-                          check=False)
+
+
+def _run_runtime(*args: str) -> dict:
+    done = subprocess.run([NODE or "node", "--input-type=module", "-e", _RUN_RUNTIME,
+                           str(STATIC / "site.js"), *args], capture_output=True, text=True,
+                          timeout=60, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
-    found = json.loads(done.stdout)
-    assert found == {"published": sorted(front.global_name for front in FRONTS),
-                     "waited": "function"}
-    assert "site/site.js" in held
+    return json.loads(done.stdout)
+
+
+@needs_node
+def test_the_site_runtime_holds_no_explorer_and_draws_each_place_in_a_task_of_its_own() -> None:
+    """site.js holds none of the front ends (a page loads the scripts of what it shows); once
+    the page is parsed it draws each place with the mount its script published, one a task, in
+    the page's order; a place of a class of no front end is left alone."""
+    held = _sources(STATIC / "site.js")
+    assert "site/site.js" in held and not [m for m in held if "explorers/" in m or "maths/" in m]
     assert site_script().startswith("(()=>{")
+    found = _run_runtime()
+    assert found["waited"] and found["atOnce"] == 0 and found["printing"] == "function"
+    assert found["perTask"][:4] == [1, 2, 3, 3]
+    presets = {"a board": {}}
+    assert found["drawn"] == [
+        ["editor", 0, {"board": {"size": 30}, "name": "mine", "presets": presets,
+                       "syncHash": True, "skipLink": True}],
+        ["coin", 2, {"p": 0.25}],
+        ["calculator", 3, {"presets": presets, "open": "length", "exercise": "6.1"}]]
+
+
+@needs_node
+def test_the_site_runtime_draws_what_is_on_the_screen_first() -> None:
+    found = _run_runtime("observer")
+    assert [kind for kind, _, _ in found["drawn"]] == ["calculator", "editor", "coin"]
 
 
 @needs_node

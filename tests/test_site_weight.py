@@ -1,8 +1,10 @@
 """The website at phone speed (issue 52), checked without a clock: what each page of the built site
 makes a browser fetch and run. Formulas come drawn (MathJax's SVG with its MathML, at build time:
 book/lean_pages.py), no page loads MathJax or Font Awesome's script, the search index is loaded by
-the search page only, no script in a page's head blocks it, every file a page names exists (no
-404: source maps, a favicon) and a page with its scripts and stylesheets weighs at most
+the search page only, no script in a page's head blocks it, a page loads the code of the explorers
+it shows and no other (one script per front end, book/lean_pages.py's ``site_scripts``), every file
+a page names exists (no 404: source maps, a favicon) and a page with its scripts and stylesheets
+weighs at most
 :data:`BUDGET_KIB` compressed. How fast the pages are is `make bench`'s (benchmarks/bench_lighthouse.py).
 """
 
@@ -86,6 +88,57 @@ def test_an_icon_becomes_inline_svg_keeping_its_classes_and_attributes() -> None
     assert "fontawesome" not in lean and "<i " not in lean
     assert ('<svg class="svg-inline--fa theme-switch fa-solid fa-bars fa-lg" data-mode="light" '
             'aria-hidden="true"') in lean and 'viewBox="0 0 448 512"' in lean
+
+
+def test_the_icon_fonts_keep_the_characters_the_stylesheets_draw_with_them() -> None:
+    """The theme's own icons (custom properties, content strings, escaped or not) are kept; the
+    rules that give each icon class its character count only for a class a page still uses."""
+    css = (':root{--pst-icon-bell:"\uf0f3";--pst-breadcrumb-divider:"\\f105"}'
+           '.fa-bell:before{content:"\\f0f3"}.fa-bars:before,.fa-navicon:before{content:"\\f0c9"}'
+           '.fa-a:before{content:"A"}a.github:before{content:var(--pst-icon-github)}'
+           '.x:after{content:"— "}')
+    assert lean_pages.font_characters([css], set()) == {0xF0F3, 0xF105}
+    assert lean_pages.font_characters([css], {"fa-navicon"}) == {0xF0F3, 0xF105, 0xF0C9}
+
+
+_SITE_PAGE = ('<html><head><link rel="stylesheet" type="text/css" href="../_static/site.css?v=1" />\n'
+              '<script src="../_static/board_presets.js?v=2"></script>\n'
+              '<script src="../_static/site.js?v=3"></script>\n'
+              '<script src="../_static/course.js?v=4"></script>\n</head><body>{}</body></html>')
+
+
+def _explorer_place(widget_class: str) -> str:
+    return f'<div class="chutes-explorer-mount" data-explorer="{widget_class}" data-state="{{}}"></div>'
+
+
+def test_a_page_is_given_the_scripts_of_the_places_it_has_and_no_other() -> None:
+    """An explorer's code comes with the explorer: each kind of place its script, once, the
+    runtime last; a page with none of them (a check's printed output is no place) loads none."""
+    coin = _explorer_place("CoinFlipExplorer")
+    assert lean_pages.site_scripts(coin + coin) == ["site-coin_explorer.js", "site.js"]
+    assert lean_pages.site_scripts(_explorer_place("NoSuchExplorer")) == []
+    assert lean_pages.site_scripts('<div class="chutes-edu-check">right</div>') == []
+    page = ('<div class="chutes-board-editor-mount" data-board="{}"></div>'
+            + _explorer_place("DesignExplorer")
+            + '<div class="chutes-calculator-mount" data-open="x"></div>'
+            + '<div class="chutes-edu-answer" data-kind="jumps"></div>')
+    assert lean_pages.site_scripts(page) == [
+        "board_presets.js", "site-board_editor.js", "site-design_explorer.js",
+        "site-calculator.js", "site-maths.js", "site.js"]
+    # the board maths alone, for a box whose answer is jumps: no runtime, nothing drawn
+    assert lean_pages.site_scripts('<div data-kind="jumps"></div>') == ["site-maths.js"]
+
+
+def test_a_lean_page_loads_its_scripts_deferred_where_the_theme_named_the_runtime() -> None:
+    lean = lean_pages.lean_page(_SITE_PAGE.format(_explorer_place("RaceExplorer")),
+                                "lessons/08_races.html", {}, {"site-race_explorer.js": "abc"})
+    head = lean[:lean.index("</head>")]
+    assert re.findall(r'<script[^>]*src="([^"]+)"', head) == [
+        "../_static/site-race_explorer.js?v=abc", "../_static/site.js", "../_static/course.js?v=4"]
+    assert all(" defer " in tag for tag in re.findall(r"<script[^>]*>", head))
+    assert "site.css" in head
+    bare = lean_pages.lean_page(_SITE_PAGE.format("<p>no explorer</p>"), "index.html", {})
+    assert "_static/site" not in bare and "board_presets" not in bare
 
 
 # ------------------------------------------------------------------------------ the built site
@@ -178,3 +231,51 @@ def test_a_page_and_what_it_loads_weigh_at_most_the_budget(site: Path) -> None:
         if kib > BUDGET_KIB:
             heavy[page.relative_to(site).as_posix()] = round(kib)
     assert not heavy, heavy
+
+
+@pytest.mark.slow
+def test_each_page_loads_the_code_of_the_explorers_it_shows_and_no_other(site: Path) -> None:
+    """Read from each built page: the explorers it shows (their places), the scripts it loads.
+    Each shown front end's script is loaded, once, with the runtime after them; no script of a
+    front end it does not show; a page that shows none loads no explorer code and no explorer
+    styles (the index, the glossary, a solutions page)."""
+    from chutes_edu.widgets._front_end import front_ends
+
+    scripts = {front.widget_class: f"site-{front.name}.js" for front in front_ends().values()}
+    wrong: dict[str, object] = {}
+    shown_somewhere = set()
+    for page in site_pages(site):
+        text = page.read_text(encoding="utf-8")
+        loaded = [path.name for tag, path in _page_refs(page) if tag == "script"]
+        site_js = [n for n in loaded if n.startswith("site")]
+        shown = {scripts[c] for c in re.findall(r'data-explorer="([^"]+)"', text)}
+        if "chutes-board-editor-mount" in text:
+            shown.add(scripts["BoardEditor"])
+        if "chutes-calculator-mount" in text:
+            shown.add("site-calculator.js")
+        shown_somewhere |= shown
+        drawn = [n for n in site_js if n not in ("site.js", "site-maths.js")]
+        runtime = ["site.js"] if shown else []
+        if sorted(drawn) != sorted(shown) or len(set(site_js)) != len(site_js) or \
+                [n for n in site_js if n == "site.js"] != runtime or \
+                (shown and site_js[-1] != "site.js") or \
+                (not shown and "site.css" in {p.name for _, p in _page_refs(page)}):
+            wrong[page.relative_to(site).as_posix()] = (sorted(shown), site_js)
+    assert not wrong, wrong
+    assert len(shown_somewhere) > 1
+    index = [p.name for _, p in _page_refs(site / "index.html")]
+    assert not [n for n in index if n.startswith("site")]
+
+
+@pytest.mark.slow
+def test_the_icon_fonts_are_cut_to_the_icons_the_site_draws_with_them(site: Path) -> None:
+    """Font Awesome's solid font was 156 KB for the few icons the theme's stylesheets draw: each
+    font is now a few KB and still has those (an admonition's bell, a breadcrumb's chevron)."""
+    from fontTools.ttLib import TTFont
+
+    fonts = sorted((site / "_static" / lean_pages.FONTS).glob("*.woff2"))
+    assert fonts
+    for font in fonts:
+        assert font.stat().st_size < 10 * 1024, font
+    solid = TTFont(site / "_static" / lean_pages.FONTS / "fa-solid-900.woff2").getBestCmap()
+    assert {0xF0F3, 0xF105, 0xF05A} <= set(solid)

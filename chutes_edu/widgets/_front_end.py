@@ -10,8 +10,9 @@ the anywidget class, its entry module and stylesheets, and the global that publi
 
 - ``static/<name>.js``: the explorer's ``_esm``, one ES module, minified with a source map;
 - ``static/<name>.css``: its ``_css``, the shared ``ui/controls.css`` first;
-- ``static/site.js`` and ``static/site.css``: every front end as one classic script and one
-  stylesheet for the course website (pages opened from disk cannot import ES modules).
+- ``static/site-<name>.js``: each front end as a classic script of its own for the course website
+  (pages opened from disk cannot import ES modules), ``static/site.js``, the website's runtime that
+  draws what a page asks for, and ``static/site.css``.
 
 An explorer class sets ``_esm = FRONT_END.module_path``: anywidget reads the file, and with
 ``ANYWIDGET_HMR=1`` (and ``npm run dev`` rebuilding on every save) follows its changes in a
@@ -124,7 +125,8 @@ def front_end(name: str) -> FrontEnd:
 
 
 def site_script() -> str:
-    """Every front end as the course website's one classic script (``static/site.js``)."""
+    """The course website's runtime (``static/site.js``), which draws each front end from its own
+    classic script (``static/site-<name>.js``)."""
     return _read(STATIC / "site.js")
 
 

@@ -3,7 +3,7 @@
  * The board calculator of the exercise pages: what an exercise reasons from, to the digits its
  * answer box needs, where no explorer shows it (issue 50). book/answers.py puts a
  * `.chutes-calculator-mount` above the box of each exercise that needs one (its `CALCULATED`);
- * site.js draws one here.
+ * site/site.js draws one there with `mount` (the website loads this module as site-calculator.js).
  *
  * The learner sets the board the exercise names (a named board, the die, the rule past the last
  * square, a face that rolls again, the start square) and reads, computed in the page by the
@@ -23,7 +23,7 @@
 import { BoardError, expectedTurns, OVERSHOOT_RULES, turnDistribution } from "../maths/board_math.js";
 import { jumpEffects } from "../maths/jump_math.js";
 
-export const CALCULATOR_MOUNT = "chutes-calculator-mount";
+export { CALCULATOR_MOUNT } from "./places.js";
 /** Significant digits of every figure shown: more than any box's tolerance needs (1e-6 and 2). */
 export const DIGITS = 10;
 /** The distribution is computed until less than this is left (far below any figure shown)... */
