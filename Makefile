@@ -20,7 +20,7 @@ PORT      ?= 8888
 # OpenBLAS kernels besides the machine's own under which the checked notebooks must print the same:
 # both exist on every x86-64 CPU, and their rounding differs from AVX2/AVX-512 kernels in the last bits.
 KERNELS   ?= Haswell Prescott
-NOTEBOOKS := lessons solutions tests/notebooks
+NOTEBOOKS := lessons solutions es tests/notebooks
 
 # The course website (`make site`): SOLUTIONS=1 adds the worked solutions; BINDER_URL / HUB_URL turn
 # on launch links under the widgets (REPO_URL and BRANCH say what the links open).
@@ -69,7 +69,7 @@ STAGE     := STAGE_LOG=$(STAGE_LOG) tools/stage.sh
 TEST_SITE := $(CURDIR)/_build/test-site
 
 .PHONY: help lab lab-env teacher autograde test test-fast test-start hub-caches test-site lint fmt front-end \
-	notebooks-kernels site pdf bench bench-autograde exercises resave student clean
+	notebooks-kernels site pdf bench bench-autograde exercises translations resave student clean
 
 help:
 	@echo "make lab        - create .venv-lab (the pinned course environment) and start JupyterLab"
@@ -89,6 +89,8 @@ help:
 	@echo "                  autograde (BENCH_AUTOGRADE=120; 0 skips it)"
 	@echo "make bench-autograde N=120 JOBS=2 - only that: wall-clock and CPU seconds per submission"
 	@echo "make exercises  - regenerate exercises/ from solutions/"
+	@echo "make translations - update the Spanish catalogs (locale/es) from the English and"
+	@echo "                  regenerate the Spanish notebooks (es/) from them; check what is missing"
 	@echo "make resave NB=lessons/05_exact_answers.ipynb - execute notebooks and save them the course's"
 	@echo "                  way: the kernel's metadata, each picture once (tools/slim_notebook.py)"
 	@echo "make student    - build the branch 'student' from main: the course without solutions or"
@@ -257,6 +259,13 @@ bench-autograde: $(STAMP)
 
 exercises: $(STAMP)
 	$(PY) tools/make_exercises.py --verify
+
+# The Spanish course (issue 53): the catalogs follow the English (fuzzy on change, obsolete on
+# removal), es/ is generated from them (never edited), and `check` names what is left to translate.
+translations: $(STAMP)
+	$(PY) tools/translations.py update
+	$(PY) tools/translations.py build
+	$(PY) tools/translations.py check
 
 # Execute notebooks (NB: one or more paths, e.g. NB="lessons/0*.ipynb") and save them with their
 # outputs as the course keeps them (CONTRIBUTING.md): the kernel's metadata, no per-cell timing,

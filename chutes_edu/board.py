@@ -43,7 +43,10 @@ squares or values at fault, so that no later calculation can hang, fail inside l
 return a number for a game that cannot end (from every square some absorbing square must be
 reachable). That check is one breadth-first search backwards from the absorbing squares over the
 ``(size + 1) x faces`` moves, and the landing table is built with array operations, so boards of
-10,000 squares and more are built in milliseconds.
+10,000 squares and more are built in milliseconds. The refusals a student meets are said in the
+student's language (:func:`chutes_edu.i18n.say`), in the same words as the explorers' page says
+the board maths' English (a parity test holds the English equal, and the page says it back
+through the same catalog: ``js/core/i18n.js``).
 
 :func:`random_board` draws a board of any size with a given number of jumps from a seed, so that a
 lesson and the benchmark build the same big boards.
@@ -65,26 +68,36 @@ from typing import Any
 
 import numpy as np
 
+from .i18n import say
+
 __all__ = ["Board", "OVERSHOOT_RULES", "JSON_FIELDS", "board_from_json", "board_to_json",
            "random_board"]
 
 OVERSHOOT_RULES: tuple[str, ...] = ("stay", "win", "bounce", "stop_short")
 
 
+def _english(template: str, **values: Any) -> str:
+    """One problem of a list, in English (a catalog entry: the whole refusal is said at once)."""
+    return template.format(**values)
+
+
 def _square(value: Any, what: str) -> int:
     """Return ``value`` as a Python int, or raise ``ValueError`` naming ``what``."""
     if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{what} must be a whole number, not {value!r}")
+        raise ValueError(say("{what} must be a whole number, not {value}", what=what,
+                             value=repr(value)))
     if isinstance(value, numbers.Integral):
         return int(value)
-    raise ValueError(f"{what} must be a whole number, not {value!r}")
+    raise ValueError(say("{what} must be a whole number, not {value}", what=what,
+                             value=repr(value)))
 
 
 def _on_board(board: Board, square: Any, what: str) -> int:
     """Return ``square`` as an int on ``board`` (0..size); else ``ValueError`` naming ``what``."""
     square = _square(square, what)
     if not 0 <= square <= board.size:
-        raise ValueError(f"{what} {square} is off the board (squares 0..{board.size})")
+        raise ValueError(say("{what} {square} is off the board (squares 0..{size})", what=what,
+                             square=square, size=board.size))
     return square
 
 
@@ -153,24 +166,26 @@ def _landings(square: np.ndarray, target: np.ndarray, size: int, overshoot: str,
 def _parse_die(die: Any) -> tuple[int | tuple[Any, ...], tuple[Fraction, ...]]:
     """Check the die and return (the die as given, exact face probabilities)."""
     if isinstance(die, (bool, np.bool_)):
-        raise ValueError(f"die must be a number of faces or a sequence of weights, not {die!r}")
+        raise ValueError(say("die must be a number of faces or a sequence of weights, not {die}",
+                             die=repr(die)))
     if isinstance(die, numbers.Integral):
         faces = int(die)
         if faces < 1:
-            raise ValueError(f"die must have at least 1 face, got {faces}")
+            raise ValueError(say("die must have at least 1 face, got {faces}", faces=faces))
         return faces, tuple(Fraction(1, faces) for _ in range(faces))
     if isinstance(die, (str, bytes)) or not isinstance(die, Iterable):
-        raise ValueError(f"die must be a number of faces or a sequence of weights, not {die!r}")
+        raise ValueError(say("die must be a number of faces or a sequence of weights, not {die}",
+                             die=repr(die)))
     weights = tuple(die.tolist() if isinstance(die, np.ndarray) else die)
     if len(weights) < 1:
-        raise ValueError("die must have at least 1 face: the weight sequence is empty")
+        raise ValueError(say("die must have at least 1 face: the weight sequence is empty"))
     bad = _weight_problems((f"face {face}: ", w) for face, w in enumerate(weights, start=1))
     if bad:
-        raise ValueError("bad die weights (" + "; ".join(bad) + ")")
+        raise ValueError(say("bad die weights ({problems})", problems="; ".join(bad)))
     exact = [_exact(w) for w in weights]
     total = sum(exact, Fraction(0))
     if total == 0:
-        raise ValueError(f"die weights are all zero: {list(weights)!r}")
+        raise ValueError(say("die weights are all zero: {weights}", weights=repr(list(weights))))
     return weights, tuple(w / total for w in exact)
 
 
@@ -291,10 +306,12 @@ class Board:
     ) -> None:
         size = _square(size, "size")
         if size < 2:
-            raise ValueError(f"size must be at least 2 (squares 0..size), got {size}")
+            raise ValueError(say("size must be at least 2 (squares 0..size), got {size}",
+                                 size=size))
         if overshoot not in OVERSHOOT_RULES:
-            raise ValueError(f"unknown overshoot rule {overshoot!r}; choose one of "
-                             + ", ".join(repr(r) for r in OVERSHOOT_RULES))
+            raise ValueError(say("unknown overshoot rule {rule}; choose one of {rules}",
+                                 rule=repr(overshoot),
+                                 rules=", ".join(repr(r) for r in OVERSHOOT_RULES)))
         die_spec, probs = _parse_die(die)
         clean = self._check_jumps(jumps, size)
         trap_squares = self._check_traps(traps, size, clean)
@@ -302,17 +319,19 @@ class Board:
         if bonus_roll is not None:
             bonus_roll = _square(bonus_roll, "bonus_roll")
             if not 1 <= bonus_roll <= faces or probs[bonus_roll - 1] == 0:
-                raise ValueError(f"bonus_roll={bonus_roll}: the die has no face {bonus_roll} "
-                                 f"(its faces with weight are "
-                                 f"{_ranges(r for r in range(1, faces + 1) if probs[r - 1] > 0)})")
+                raise ValueError(say(
+                    "bonus_roll={face}: the die has no face {face} (its faces with weight are "
+                    "{faces})", face=bonus_roll,
+                    faces=_ranges(r for r in range(1, faces + 1) if probs[r - 1] > 0)))
             if probs[bonus_roll - 1] == 1:
-                raise ValueError(f"bonus_roll={bonus_roll}: every roll shows {bonus_roll}, "
-                                 "so a turn would never end")
+                raise ValueError(say("bonus_roll={face}: every roll shows {face}, so a turn would "
+                                     "never end", face=bonus_roll))
         if overshoot == "bounce":
             too_big = [r for r in range(size + 1, faces + 1) if probs[r - 1] > 0]
             if too_big:
-                raise ValueError(f"overshoot='bounce' cannot walk back faces larger than the "
-                                 f"board (size {size}): faces {_ranges(too_big)}")
+                raise ValueError(say("overshoot='bounce' cannot walk back faces larger than the "
+                                     "board (size {size}): faces {faces}", size=size,
+                                     faces=_ranges(too_big)))
         object.__setattr__(self, "_jumps", MappingProxyType(dict(sorted(clean.items()))))
         object.__setattr__(self, "_size", size)
         object.__setattr__(self, "_die", die_spec)
@@ -337,52 +356,56 @@ class Board:
             try:
                 a, b = pair
             except (TypeError, ValueError):
-                raise ValueError(f"a jump must be a (source, destination) pair, "
-                                 f"not {pair!r}") from None
+                raise ValueError(say("a jump must be a (source, destination) pair, not {pair}",
+                                     pair=repr(pair))) from None
             a = _square(a, f"jump source {a!r}")
             b = _square(b, f"jump destination {b!r} (from {a})")
             if a in clean:
-                problems.append(f"square {a} has two jumps ({a}->{clean[a]} and {a}->{b})")
+                problems.append(_english("square {a} has two jumps ({a}->{b} and {a}->{c})", a=a,
+                                         b=clean[a], c=b))
             clean[a] = b
         off = [f"{a}->{b}" for a, b in clean.items() if not (0 <= a <= size and 0 <= b <= size)]
         if off:
-            problems.append(f"jumps off the board (squares are 0..{size}): {', '.join(off)}")
+            problems.append(_english("jumps off the board (squares are 0..{size}): {jumps}",
+                                     size=size, jumps=", ".join(off)))
         ends = [f"{a}->{b}" for a, b in clean.items() if a in (0, size)]
         if ends:
-            problems.append(f"jumps cannot start on square 0 or the final square {size}: "
-                            + ", ".join(ends))
+            problems.append(_english("jumps cannot start on square 0 or the final square {size}: "
+                                     "{jumps}", size=size, jumps=", ".join(ends)))
         selfs = [f"{a}->{b}" for a, b in clean.items() if a == b]
         if selfs:
-            problems.append("jumps onto their own square: " + ", ".join(selfs))
+            problems.append(_english("jumps onto their own square: {jumps}",
+                                     jumps=", ".join(selfs)))
         chains = [f"{a}->{b} lands on the source of {b}->{clean[b]}"
                   + (" (a loop)" if clean[b] == a else "")
                   for a, b in clean.items() if b in clean and a != b]
         if chains:
             problems.append("chained jumps: " + "; ".join(chains))
         if problems:
-            raise ValueError("invalid jumps: " + "; ".join(problems))
+            raise ValueError(say("invalid jumps: {problems}", problems="; ".join(problems)))
         return clean
 
     @staticmethod
     def _check_traps(traps: Any, size: int, jumps: Mapping[int, int]) -> tuple[int, ...]:
         if isinstance(traps, (str, bytes, numbers.Number)) or not isinstance(traps, Iterable):
-            raise ValueError(f"traps must be a collection of squares, e.g. traps=(5,), "
-                             f"not {traps!r}")
+            raise ValueError(say("traps must be a collection of squares, e.g. traps=(5,), not "
+                                 "{traps}", traps=repr(traps)))
         squares = sorted({_square(v, f"trap {v!r}") for v in traps})
         problems: list[str] = []
         off = [v for v in squares if not 0 <= v <= size]
         if off:
-            problems.append(f"traps off the board (squares are 0..{size}): "
-                            + ", ".join(map(str, off)))
+            problems.append(_english("traps off the board (squares are 0..{size}): {traps}",
+                                     size=size, traps=", ".join(map(str, off))))
         if 0 in squares:
-            problems.append("square 0 (where every token starts) cannot be a trap")
+            problems.append(_english("square 0 (where every token starts) cannot be a trap"))
         if size in squares:
-            problems.append(f"the final square {size} cannot be a trap (it ends the game anyway)")
+            problems.append(_english("the final square {size} cannot be a trap (it ends the game "
+                                     "anyway)", size=size))
         sources = [f"{v} (the jump {v}->{jumps[v]})" for v in squares if v in jumps]
         if sources:
             problems.append("a trap cannot be a jump's source: " + ", ".join(sources))
         if problems:
-            raise ValueError("invalid traps: " + "; ".join(problems))
+            raise ValueError(say("invalid traps: {problems}", problems="; ".join(problems)))
         return tuple(squares)
 
     def _build_roll_table(self) -> np.ndarray:
@@ -400,10 +423,12 @@ class Board:
         stuck = np.flatnonzero(~_can_finish(self._roll_table, self._probabilities, self.absorbing))
         if stuck.size:
             n = self._size
-            goal = (f"the final square {n} can never" if not self._traps
-                    else f"neither the final square {n} nor a trap can ever")
-            raise ValueError(f"unfinishable board: {goal} be reached from "
-                             f"squares {_ranges(stuck.tolist())}")
+            where = _ranges(stuck.tolist())
+            raise ValueError(
+                say("unfinishable board: the final square {n} can never be reached from squares "
+                    "{squares}", n=n, squares=where) if not self._traps else
+                say("unfinishable board: neither the final square {n} nor a trap can ever be "
+                    "reached from squares {squares}", n=n, squares=where))
 
     # ----------------------------------------------------------------- properties
     @property
@@ -485,7 +510,8 @@ class Board:
         square = _on_board(self, square, "square")
         face = _square(face, "face")
         if not 1 <= face <= self.faces:
-            raise ValueError(f"face {face} is not on the die (1..{self.faces})")
+            raise ValueError(say("face {face} is not on the die (1..{faces})", face=face,
+                                 faces=self.faces))
         return int(self._roll_table[square, face - 1])
 
     # ----------------------------------------------------------------- new boards
@@ -506,8 +532,9 @@ class Board:
         """
         source = _square(source, "jump source")
         if source in self._jumps:
-            raise ValueError(f"square {source} already has the jump "
-                             f"{source}->{self._jumps[source]}; remove it first with without_jump")
+            raise ValueError(say("square {source} already has the jump {source}->{destination}; "
+                                 "remove it first with without_jump", source=source,
+                                 destination=self._jumps[source]))
         return self._replace(jumps={**self._jumps, source: destination})
 
     def without_jump(self, source: int) -> Board:
@@ -520,8 +547,8 @@ class Board:
         """
         source = _square(source, "jump source")
         if source not in self._jumps:
-            raise ValueError(f"no jump starts on square {source}; the sources are "
-                             f"{_ranges(self._jumps) or 'none'}")
+            raise ValueError(say("no jump starts on square {source}; the sources are {sources}",
+                                 source=source, sources=_ranges(self._jumps) or "none"))
         return self._replace(jumps={a: b for a, b in self._jumps.items() if a != source})
 
     def replace(self, **changes: Any) -> Board:

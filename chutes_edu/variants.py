@@ -26,6 +26,9 @@ lessons, the website, the tests and a self-learner see the course as it is. A st
 ``CHUTES_STUDENT_ID`` if set (what the grading step sets for each submission), else
 ``JUPYTERHUB_USER`` (a hub sets it in every student's server); the secret is
 ``CHUTES_COURSE_SECRET``.
+
+A set's numbers show themselves in the student's language (:mod:`chutes_edu.i18n`); their names
+(``turns``) are the code's and stay.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ from collections.abc import Iterator, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
+
+from .i18n import gettext
 
 __all__ = ["Numbers", "variant", "my_numbers", "numbers_of", "declared_numbers",
            "student_id", "course_secret", "declarations_in", "STUDENT_ID_VARIABLES",
@@ -100,8 +105,10 @@ class Numbers(Mapping[str, Any]):
         shown = ", ".join(f"{k} = {v!r}" for k, v in self._values.items())
         # Never the student's id: the autograded copy and its feedback show this line, and blind
         # grading (formgrader) must not learn whose work it is from it.
-        whose = "your own numbers" if self.student is not None else "the course's own numbers"
-        return f"Set {self.set_number}: {shown} ({whose})"
+        whose = (gettext("your own numbers") if self.student is not None
+                 else gettext("the course's own numbers"))
+        return gettext("Set {set_number}: {shown} ({whose})").format(
+            set_number=self.set_number, shown=shown, whose=whose)
 
 
 def student_id() -> str | None:

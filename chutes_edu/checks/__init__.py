@@ -39,6 +39,11 @@ helper was given (computed here, with the set's numbers) and the helper's tolera
 verifier once on a probe while the helpers, instead of verifying, record how they were called; an
 exercise whose verifier does anything else with the answer (calls it, reads its entries, uses two
 helpers) has no spec: its answer is code.
+
+Every sentence a student reads is looked up in the student's language (:mod:`chutes_edu.i18n`) when
+it is shown: the verdicts, hints and form messages here and the hints the lesson modules register.
+``CheckResult.problem`` stays in English where the teacher's grading reads it (no answer, a check
+that raised): the grader compares those words.
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ from typing import Any
 
 import numpy as np
 
+from chutes_edu.i18n import gettext
 from chutes_edu.variants import Numbers, numbers_of
 
 __all__ = ["check", "graded", "register", "CheckResult", "Numbers", "NotYet", "close", "exactly",
@@ -69,6 +75,17 @@ __all__ = ["check", "graded", "register", "CheckResult", "Numbers", "NotYet", "c
            "answer_spec"]
 
 Verifier = Callable[[Any], bool]
+
+
+_NO_ANSWER = "no answer given"
+_NOT_A_FUNCTION = ("this exercise wants the function itself: write its name, without brackets or "
+                   "quotes")
+_NOT_IMPLEMENTED = "no answer given (your code still raises NotImplementedError)"
+
+
+def _say(message: str, **values: Any) -> str:
+    """``message`` in the student's language, its ``{placeholders}`` filled in."""
+    return gettext(message).format(**values)
 
 HINT_POINTER = "(the hint under exercise {exercise} may help)"
 """How a "not yet" ends: a pointer to the hint cell under the exercise ("Hint for exercise 3.2",
@@ -254,10 +271,12 @@ def _is_empty(answer: Any) -> bool:
 def _unchecked(exercise: str, answer: Any) -> CheckResult:
     """The self-check of a set with no answer checks: whether an answer is given, nothing more."""
     if _is_empty(answer):
-        return CheckResult(exercise, False, f"✘ {exercise} not yet: no answer given",
+        return CheckResult(exercise, False, _say("✘ {exercise} not yet: no answer given",
+                                                 exercise=exercise),
                            "no answer given", checked=False)
-    return CheckResult(exercise, False, f"✔ {exercise} answered: your teacher grades it after you "
-                       "submit (this copy of the course has no answer checks)", checked=False)
+    return CheckResult(exercise, False, _say("✔ {exercise} answered: your teacher grades it after "
+                                             "you submit (this copy of the course has no answer "
+                                             "checks)", exercise=exercise), checked=False)
 
 
 def _lookup(exercise: str) -> _Exercise:
@@ -276,9 +295,11 @@ def _finished(function: Callable[..., Any]) -> Callable[..., Any]:
         try:
             out = function(*args, **kwargs)
         except NotImplementedError:
-            raise _NoAnswer(f"no answer given ({name} is not written yet)") from None
+            raise _NoAnswer(_say("no answer given ({name} is not written yet)",
+                                 name=name)) from None
         if out is None:
-            raise _NoAnswer(f"no answer given ({name} returns None: write its body)")
+            raise _NoAnswer(_say("no answer given ({name} returns None: write its body)",
+                                 name=name))
         return out
     return call
 
@@ -307,26 +328,28 @@ def check(exercise: str, answer: Any, numbers: Numbers | None = None) -> CheckRe
     if not has_answer_checks(exercise):
         return _unchecked(exercise, answer)
     ex = _lookup(exercise)
-    problem = ""
+    problem = said = ""
     if answer is None or answer is Ellipsis:
-        problem = "no answer given"
+        problem, said = _NO_ANSWER, _say(_NO_ANSWER)
     elif ex.function and not callable(answer):
-        problem = ("this exercise wants the function itself: write its name, without brackets "
-                   "or quotes")
+        problem, said = _NOT_A_FUNCTION, _say(_NOT_A_FUNCTION)
     else:
         try:
             ok = ex.run(_finished(answer) if ex.function else answer, numbers)
         except NotYet as err:
-            problem = str(err)
+            problem = said = str(err)
         except NotImplementedError:
-            problem = "no answer given (your code still raises NotImplementedError)"
+            problem, said = _NOT_IMPLEMENTED, _say(_NOT_IMPLEMENTED)
         except Exception as err:  # the student's code or answer failed: say so, without a traceback
             problem = f"checking it raised {type(err).__name__}"
+            said = _say("checking it raised {error}", error=type(err).__name__)
         else:
             if ok:
-                return CheckResult(exercise, True, f"✔ {exercise} right")
-    message = (f"✘ {exercise} not yet{': ' + problem if problem else ''}. Hint: {ex.hint} "
-               + HINT_POINTER.format(exercise=exercise))
+                return CheckResult(exercise, True, _say("✔ {exercise} right", exercise=exercise))
+    verdict = (_say("✘ {exercise} not yet: {problem}", exercise=exercise, problem=said) if said
+               else _say("✘ {exercise} not yet", exercise=exercise))
+    message = (verdict + _say(". Hint: {hint} ", hint=gettext(ex.hint))
+               + _say(HINT_POINTER, exercise=exercise))
     return CheckResult(exercise, False, message, problem)
 
 
@@ -499,18 +522,18 @@ def _is_number(x: Any) -> bool:
 
 def _describe(x: Any) -> str:
     if isinstance(x, str):
-        return "a string (text in quotes)"
+        return _say("a string (text in quotes)")
     if isinstance(x, bool | np.bool_):
-        return "True/False"
+        return _say("True/False")
     if callable(x):
-        return "a function"
+        return _say("a function")
     if isinstance(x, np.ndarray | list | tuple):
-        return "a list or array"
+        return _say("a list or array")
     if getattr(x, "free_symbols", None):
         symbols = ", ".join(sorted(str(s) for s in x.free_symbols))
-        return f"an expression in {symbols}"
+        return _say("an expression in {symbols}", symbols=symbols)
     name = type(x).__name__
-    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
+    return _say("an {name}" if name[0] in "aeiou" else "a {name}", name=name)
 
 
 def _number(answer: Any, wanted: str) -> float:
@@ -518,9 +541,10 @@ def _number(answer: Any, wanted: str) -> float:
     if _is_number(answer):
         return float(answer)
     if isinstance(answer, np.ndarray | list | tuple) and np.size(answer) == 1:
-        raise NotYet(f"{wanted} is wanted, and your answer is an array holding one: take the "
-                     "number out of it (e.g. with float(...) or [0])")
-    raise NotYet(f"{wanted} is wanted, and your answer is {_describe(answer)}")
+        raise NotYet(_say("{wanted} is wanted, and your answer is an array holding one: take the "
+                          "number out of it (e.g. with float(...) or [0])", wanted=wanted))
+    raise NotYet(_say("{wanted} is wanted, and your answer is {kind}", wanted=wanted,
+                      kind=_describe(answer)))
 
 
 def _string_value(answer: str, right: Callable[[Any], bool], wanted: str) -> bool:
@@ -528,9 +552,11 @@ def _string_value(answer: str, right: Callable[[Any], bool], wanted: str) -> boo
     try:
         value: Any = Fraction(answer.strip())
     except ValueError:
-        raise NotYet(f"{wanted} is wanted, and your answer is a string (text in quotes)") from None
+        raise NotYet(_say("{wanted} is wanted, and your answer is a string (text in quotes)",
+                          wanted=wanted)) from None
     if right(value):
-        raise NotYet("right value, but as a string (text in quotes): give the number itself")
+        raise NotYet(_say("right value, but as a string (text in quotes): give the number "
+                          "itself"))
     return False
 
 
@@ -567,8 +593,8 @@ def close(expected: float | Fraction | Any, rel: float = 1e-6, abs_tol: float = 
 
     def verify(answer: Any) -> bool:
         if isinstance(answer, str):
-            return _string_value(answer, right, "a number")
-        return right(_number(answer, "a number"))
+            return _string_value(answer, right, _say("a number"))
+        return right(_number(answer, _say("a number")))
     return verify
 
 
@@ -595,19 +621,19 @@ def exactly(expected: Any) -> Verifier:
 
     def verify(answer: Any) -> bool:
         if isinstance(answer, str):
-            return _string_value(answer, right, "an exact fraction")
-        value = _number(answer, "an exact fraction")
+            return _string_value(answer, right, _say("an exact fraction"))
+        value = _number(answer, _say("an exact fraction"))
         inexact = isinstance(answer, float | np.floating) or (
             getattr(answer, "is_Float", False) is True)
         if inexact or not getattr(answer, "is_Rational", True):
             if math.isclose(value, float(target), rel_tol=1e-9, abs_tol=1e-15):
-                raise NotYet("right value, but as a float (a decimal number): give it exactly, "
-                             "as a Fraction or sympy.Rational")
+                raise NotYet(_say("right value, but as a float (a decimal number): give it "
+                                  "exactly, as a Fraction or sympy.Rational"))
             return False
         try:
             return right(answer)
         except ValueError:              # e.g. sqrt(2): a number, but not a fraction
-            raise NotYet("an exact fraction is wanted (Fraction or sympy.Rational)") from None
+            raise NotYet(_say("an exact fraction is wanted (Fraction or sympy.Rational)")) from None
     return verify
 
 
@@ -634,10 +660,10 @@ def whole_number(expected: int) -> Verifier:
 
     def verify(answer: Any) -> bool:
         if isinstance(answer, str):
-            return _string_value(answer, right, "a whole number")
-        value = _number(answer, "a whole number")
+            return _string_value(answer, right, _say("a whole number"))
+        value = _number(answer, _say("a whole number"))
         if not value.is_integer():
-            raise NotYet("a whole number is wanted, and your answer has a fractional part")
+            raise NotYet(_say("a whole number is wanted, and your answer has a fractional part"))
         return right(value)
     return verify
 
@@ -665,11 +691,12 @@ def same_array(expected: Sequence[float] | np.ndarray, rel: float = 1e-6,
 
     def verify(answer: Any) -> bool:
         if isinstance(answer, str) or callable(answer):
-            raise NotYet(f"an array is wanted, and your answer is {_describe(answer)}")
+            raise NotYet(_say("an array is wanted, and your answer is {kind}",
+                              kind=_describe(answer)))
         value = np.asarray(answer, dtype=float)
         if value.shape != target.shape:
-            raise NotYet(f"an array of shape {target.shape} is wanted, and yours has shape "
-                         f"{value.shape}")
+            raise NotYet(_say("an array of shape {wanted} is wanted, and yours has shape {shape}",
+                              wanted=target.shape, shape=value.shape))
         return bool(np.allclose(value, target, rtol=rel, atol=abs_tol, equal_nan=True))
     return verify
 
@@ -696,20 +723,21 @@ def same_whole_numbers(expected: Iterable[int]) -> Verifier:
     def verify(answer: Any) -> bool:
         if isinstance(answer, str) or not isinstance(answer, list | tuple | set | frozenset | range
                                                      | np.ndarray):
-            raise NotYet("a list of whole numbers is wanted, such as [2, 5], and your answer is "
-                         + _describe(answer))
+            raise NotYet(_say("a list of whole numbers is wanted, such as [2, 5], and your answer "
+                              "is {kind}", kind=_describe(answer)))
         out = set()
         for item in np.asarray(list(answer), dtype=object).ravel():
             if isinstance(item, str | bool | np.bool_):
-                raise NotYet("the list should hold whole numbers, not strings or True/False")
+                raise NotYet(_say("the list should hold whole numbers, not strings or "
+                                  "True/False"))
             try:
                 value = float(item)
             except (TypeError, ValueError):
-                raise NotYet("the list should hold whole numbers, and one of its entries is "
-                             f"{_describe(item)}") from None
+                raise NotYet(_say("the list should hold whole numbers, and one of its entries "
+                                  "is {kind}", kind=_describe(item))) from None
             if not value.is_integer():
-                raise NotYet("the list should hold whole numbers, and one of its entries has a "
-                             "fractional part")
+                raise NotYet(_say("the list should hold whole numbers, and one of its entries "
+                                  "has a fractional part"))
             out.add(int(value))
         return out == target
     return verify
@@ -760,11 +788,11 @@ def one_of(expected: str) -> Verifier:
 
     def verify(answer: Any) -> bool:
         if not isinstance(answer, str):
-            raise NotYet(f'the answer is a letter in quotes, like "a", and yours is '
-                         f"{_describe(answer)}")
+            raise NotYet(_say('the answer is a letter in quotes, like "a", and yours is {kind}',
+                              kind=_describe(answer)))
         match = _LETTER.fullmatch(answer.strip().lower())
         if match is None:
-            raise NotYet('the answer is one letter in quotes, like "a"')
+            raise NotYet(_say('the answer is one letter in quotes, like "a"'))
         return match.group(1) == expected.strip().lower()
     return verify
 
@@ -799,15 +827,16 @@ def same_expression(expected: Callable[[Any], Any], values: Sequence[Any],
         import sympy
 
         if callable(answer) and not isinstance(answer, sympy.Basic):
-            raise NotYet("an expression is wanted, and your answer is a function")
+            raise NotYet(_say("an expression is wanted, and your answer is a function"))
         expr = sympy.sympify(answer)
         symbols = sorted(expr.free_symbols, key=str)
         if not symbols:
-            raise NotYet("an expression in one symbol is wanted, and your answer is a plain "
-                         "number")
+            raise NotYet(_say("an expression in one symbol is wanted, and your answer is a plain "
+                              "number"))
         if len(symbols) != 1:
             names = ", ".join(str(s) for s in symbols)
-            raise NotYet(f"an expression in one symbol is wanted, and yours has {names}")
+            raise NotYet(_say("an expression in one symbol is wanted, and yours has {names}",
+                              names=names))
         x = symbols[0]
         for v in values:
             at = expr.subs(x, sympy.Rational(v.numerator, v.denominator)

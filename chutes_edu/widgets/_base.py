@@ -3,6 +3,10 @@ HTML escape of a line of words, the sentence a notebook shows where a saved expl
 drawn, the one way a refused value is kept in ``last_error`` (:class:`_Refusals`), and the one
 validator of a board set when the explorer is made (:class:`_FixedBoard`).
 
+The sentence a notebook shows offline is said in the student's language (:mod:`chutes_edu.i18n`),
+as every explorer's words are: each explorer's ``language`` trait, set when it is made, tells its
+page which catalog to read (``js/core/i18n.js``).
+
 Every explorer computes and draws in the page (its front end and maths in ``widgets/js``); its
 Python class holds the state as synced traits, checked by the library, and reads the library's
 numbers for a reader in the kernel.
@@ -18,6 +22,7 @@ from typing import Any, ClassVar, TypeVar
 import traitlets
 
 from ..board import Board, board_to_json
+from ..i18n import gettext
 
 _T = TypeVar("_T")
 
@@ -75,8 +80,8 @@ class _Offline:
         bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
         # ipywidgets gives the data; anywidget (data, metadata)
         data = bundle[0] if isinstance(bundle, tuple) else bundle
-        data["text/plain"] = (f"{self.offline_summary}. This is an interactive explorer: "
-                              "run this cell to use it.")
+        data["text/plain"] = gettext("{summary}. This is an interactive explorer: run this cell "
+                                     "to use it.").format(summary=gettext(self.offline_summary))
         return bundle
 
 

@@ -40,6 +40,9 @@ JavaScript tests uses them too).
 (100, [[1, 38], [4, 14]], [])
 >>> board_from_json(data) == MILTON_BRADLEY_1943
 True
+
+The explorer speaks the student's language (:mod:`chutes_edu.i18n`): its ``language`` trait, set
+when it is made, tells the page which catalog to read its words from (``js/core/i18n.js``).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ import traitlets
 
 from ..board import Board, board_from_json, board_to_json
 from ..boards import MILTON_BRADLEY_1943, PRESETS
+from ..i18n import gettext, language
 from ._front_end import front_end
 
 __all__ = ["FRONT_END",
@@ -155,6 +159,7 @@ class BoardEditor(anywidget.AnyWidget):
 
     board_json = traitlets.Dict(help="The board in JSON form (board_to_json).").tag(sync=True)
     board_name = traitlets.Unicode("", help="The board's name, or ''.").tag(sync=True)
+    language = traitlets.Unicode("en", help="The language of the page's words.").tag(sync=True)
     presets = traitlets.Dict(help="Name -> JSON form of the named boards.").tag(sync=True)
     message = traitlets.Unicode("", help="Python's refusal of a board from the page, or ''."
                                 ).tag(sync=True)
@@ -173,6 +178,7 @@ class BoardEditor(anywidget.AnyWidget):
             chosen = {name: board, **chosen}
         self.last_error = ""
         self._syncing = False
+        kwargs.setdefault("language", language())
         super().__init__(presets=presets_json(chosen), **kwargs)
         self.board = board
         self.observe(self._to_page, names="board")
@@ -248,6 +254,7 @@ class BoardEditor(anywidget.AnyWidget):
         bundle = super()._repr_mimebundle_(**kwargs)
         data = bundle[0] if isinstance(bundle, tuple) else bundle
         if isinstance(data, dict):
-            data["text/plain"] = (f"{self.offline_summary}. This is an interactive explorer: "
-                                  "run this cell to use it.")
+            data["text/plain"] = gettext("{summary}. This is an interactive explorer: run this "
+                                         "cell to use it.").format(
+                                             summary=gettext(self.offline_summary))
         return bundle

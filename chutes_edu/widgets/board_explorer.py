@@ -18,6 +18,9 @@ alike, with no kernel behind the page. Python holds the state as synced traits, 
 library (the board as ``board_json``, what the heat map shows, k, whether the exact fraction is
 shown), and gives a reader in the kernel the numbers through the library
 (:attr:`BoardExplorer.readout`).
+
+The explorer speaks the student's language (:mod:`chutes_edu.i18n`): its ``language`` trait, set
+when it is made, tells the page which catalog to read its words from (``js/core/i18n.js``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import traitlets
 
 from ..board import OVERSHOOT_RULES, Board, board_from_json, board_to_json
 from ..boards import MILTON_BRADLEY_1943, PRESETS
+from ..i18n import language
 from ..markov import expected_turns
 from ._base import _Offline, _Refusals, _Results
 from ._front_end import front_end
@@ -165,6 +169,7 @@ class BoardExplorer(_Offline, _Refusals, anywidget.AnyWidget):
 
     board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
     board_name = traitlets.Unicode("", help="The board's name, '' once edited.").tag(sync=True)
+    language = traitlets.Unicode("en", help="The language of the page's words.").tag(sync=True)
     preset_name = traitlets.Unicode("", help="The preset chosen last.").tag(sync=True)
     presets_json = traitlets.Dict(help="The presets offered, name -> JSON board.").tag(sync=True)
     heat_map = traitlets.Unicode("turns", help="What the heat map shows.").tag(sync=True)
@@ -181,6 +186,7 @@ class BoardExplorer(_Offline, _Refusals, anywidget.AnyWidget):
         self._presets = dict(PRESETS)
         if origin not in self._presets:
             self._presets = {origin: board, **self._presets}
+        kwargs.setdefault("language", language())
         super().__init__(board_json=board_to_json(board), board_name=board.name or "",
                          preset_name=origin, presets_json=presets_json(self._presets), **kwargs)
         self._jump = {"from": 2, "to": 12}

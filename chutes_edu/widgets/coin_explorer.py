@@ -17,6 +17,9 @@ Voila and on the course website alike, with no kernel behind the page. Python ho
 the kernel the numbers through the library (:attr:`CoinFlipExplorer.flips`,
 :meth:`CoinFlipExplorer.summary`): numpy's draws for the same arguments, a different sample of the
 same waits than the page's.
+
+The explorer speaks the student's language (:mod:`chutes_edu.i18n`): its ``language`` trait, set
+when it is made, tells the page which catalog to read its words from (``js/core/i18n.js``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import numpy as np
 import traitlets
 
 from ..coin import expected_flips, flips_until_heads
+from ..i18n import gettext, language
 from ..simulation import running_mean
 from ._base import _Offline, _Refusals
 from ._front_end import front_end
@@ -111,6 +115,7 @@ class CoinFlipExplorer(_Offline, _Refusals, anywidget.AnyWidget):
     p = traitlets.Float(0.5, help="The probability of heads.").tag(sync=True)
     n_trials = traitlets.Int(1000, help="The number of waits.").tag(sync=True)
     seed = traitlets.Int(0, help="The random seed.").tag(sync=True)
+    language = traitlets.Unicode("en", help="The language of the page's words.").tag(sync=True)
 
     def __init__(self, p: float = 0.5, n_trials: int = 1000, seed: int = 0,
                  **kwargs: Any) -> None:
@@ -118,6 +123,8 @@ class CoinFlipExplorer(_Offline, _Refusals, anywidget.AnyWidget):
         _whole(n_trials, "n_trials", 1, MAX_TRIALS)
         _whole(seed, "seed", 0, MAX_SEED)
         self.last_error = ""
+        self.offline_summary = gettext(type(self).offline_summary)
+        kwargs.setdefault("language", language())
         super().__init__(p=float(p), n_trials=int(n_trials), seed=int(seed), **kwargs)
 
     @traitlets.validate("p")

@@ -20,6 +20,9 @@ Python holds the state (the board as ``board_json``, the goal, its parameter, th
 most jumps, the search and how many times Design was pressed, synced both ways and checked) and
 gives a reader in the kernel the library's design for the last press
 (:attr:`DesignExplorer.design`).
+
+The explorer speaks the student's language (:mod:`chutes_edu.i18n`): its ``language`` trait, set
+when it is made, tells the page which catalog to read its words from (``js/core/i18n.js``).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from ..design import (
     TargetLength,
     design_board,
 )
+from ..i18n import language
 from ..markov import expected_turns
 from ._base import _escape, _FixedBoard, _Offline, _Refusals
 from ._front_end import front_end
@@ -190,6 +194,7 @@ class DesignExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
 
     board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
     board_name = traitlets.Unicode("", help="The board's name.").tag(sync=True)
+    language = traitlets.Unicode("en", help="The language of the page's words.").tag(sync=True)
     goal_kind = traitlets.Unicode("target", help="The goal.").tag(sync=True)
     goal_parameter = traitlets.Float(25.0, help="The target turns, the mean, or the seats.").tag(
         sync=True)
@@ -207,6 +212,7 @@ class DesignExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
         self._design: Design | None = None
         self._designed = 0
         self._mean = float(expected_turns(board)[0])
+        kwargs.setdefault("language", language())
         super().__init__(board_json=board_to_json(board), board_name=board.name or "", **kwargs)
         self.goal = _Control(self, "goal_kind", options=[value for _, value in GOALS])
         self.parameter = _Parameter(self, "goal_parameter")

@@ -19,6 +19,9 @@ alike, with no kernel behind the page. Python holds the state (the board as ``bo
 ``min_length``, and the jump shown as ``jump``, synced both ways and checked by the library) and
 gives a reader in the kernel the numbers through the library (:attr:`JumpExplorer.effects`,
 :attr:`JumpExplorer.expected`).
+
+The explorer speaks the student's language (:mod:`chutes_edu.i18n`): its ``language`` trait, set
+when it is made, tells the page which catalog to read its words from (``js/core/i18n.js``).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import traitlets
 
 from ..board import Board, _square, board_to_json
 from ..boards import MILTON_BRADLEY_1943
+from ..i18n import language
 from ..markov import expected_turns, jump_effects, surprising_jumps
 from ._base import _FixedBoard, _Offline, _Refusals
 from ._front_end import front_end
@@ -197,6 +201,7 @@ class JumpExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
 
     board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
     board_name = traitlets.Unicode("", help="The board's name.").tag(sync=True)
+    language = traitlets.Unicode("en", help="The language of the page's words.").tag(sync=True)
     min_length = traitlets.Int(1, help="The shortest jump offered.").tag(sync=True)
     jump = traitlets.List(traitlets.Int(), [27, 29],
                           help="The jump shown, [source, destination].").tag(sync=True)
@@ -216,6 +221,7 @@ class JumpExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
         if not self._sources:
             raise ValueError(f"no jump of at least min_length={min_length} squares can be added "
                              f"to {board.name or 'this board'}")
+        kwargs.setdefault("language", language())
         super().__init__(board_json=board_to_json(board), board_name=board.name or "",
                          min_length=_square(min_length, "min_length"),
                          jump=list(_nearest(self._allowed, 27, 29)), **kwargs)

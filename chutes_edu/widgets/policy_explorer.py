@@ -23,6 +23,9 @@ JupyterLab, in Voila and on the course website alike, with no kernel behind the 
 the state (the board as ``board_json``, and ``aim_exact``, ``aim_lean`` and ``discount_factor``,
 synced both ways and checked) and gives a reader in the kernel the numbers through the library
 (:attr:`PolicyExplorer.result`, :attr:`PolicyExplorer.best`).
+
+The explorer speaks the student's language (:mod:`chutes_edu.i18n`): its ``language`` trait, set
+when it is made, tells the page which catalog to read its words from (``js/core/i18n.js``).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import traitlets
 from .. import control
 from ..board import Board, board_to_json
 from ..boards import AIMING_GAME_2021
+from ..i18n import language
 from ._base import _FixedBoard, _Offline, _Refusals
 from ._front_end import front_end
 
@@ -141,6 +145,7 @@ class PolicyExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
 
     board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
     board_name = traitlets.Unicode("", help="The board's name.").tag(sync=True)
+    language = traitlets.Unicode("en", help="The language of the page's words.").tag(sync=True)
     aim_exact = traitlets.Float(0.5, help="The chance of moving exactly the target.").tag(
         sync=True)
     aim_lean = traitlets.Float(0.5, help="The share of misses that go one too far.").tag(
@@ -153,6 +158,7 @@ class PolicyExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
         control.aim_landings(board, 0, 1)         # the library's refusal of a board with traps
         self.board = board
         self.last_error = ""
+        kwargs.setdefault("language", language())
         super().__init__(board_json=board_to_json(board), board_name=board.name or "", **kwargs)
         self.exact = _Slider(self, "exact")
         self.lean = _Slider(self, "lean")

@@ -20,6 +20,9 @@ bundled with the modules it imports by esbuild (``npm run build``)) computes in 
 alike, with no kernel behind the page. Python holds the state (the board as ``board_json``, the
 players' squares as ``positions``, synced both ways and checked by the library) and gives a reader
 in the kernel the numbers through the library (:attr:`RaceExplorer.probabilities`).
+
+The explorer speaks the student's language (:mod:`chutes_edu.i18n`): its ``language`` trait, set
+when it is made, tells the page which catalog to read its words from (``js/core/i18n.js``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import traitlets
 
 from ..board import Board, _on_board, board_to_json
 from ..boards import MILTON_BRADLEY_1943
+from ..i18n import language
 from ..markov import win_probabilities
 from ._base import _FixedBoard, _Offline, _Refusals
 from ._front_end import front_end
@@ -155,6 +159,7 @@ class RaceExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
 
     board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
     board_name = traitlets.Unicode("", help="The board's name.").tag(sync=True)
+    language = traitlets.Unicode("en", help="The language of the page's words.").tag(sync=True)
     positions = traitlets.List(traitlets.Int(), [0, 0],
                                help="The players' squares, in seat order.").tag(sync=True)
 
@@ -167,6 +172,7 @@ class RaceExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
         self.board = board
         self.last_error = ""
         self._pool = [0] * MAX_PLAYERS
+        kwargs.setdefault("language", language())
         super().__init__(board_json=board_to_json(board), board_name=board.name or "",
                          positions=[0] * count, **kwargs)
         self.players = _Players(self)

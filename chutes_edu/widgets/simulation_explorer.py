@@ -19,6 +19,9 @@ website alike, with no kernel behind the page. Python holds the state (the board
 kernel the numbers through the library (:attr:`SimulationExplorer.turns`,
 :meth:`SimulationExplorer.summary`): numpy's games for the same arguments, a different sample of the
 same game than the page's.
+
+The explorer speaks the student's language (:mod:`chutes_edu.i18n`): its ``language`` trait, set
+when it is made, tells the page which catalog to read its words from (``js/core/i18n.js``).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import traitlets
 
 from ..board import Board, board_to_json
 from ..boards import MILTON_BRADLEY_1943
+from ..i18n import language
 from ..markov import expected_turns
 from ..simulation import capped_mean, running_mean, simulate
 from ._base import _FixedBoard, _Offline, _Refusals
@@ -155,6 +159,7 @@ class SimulationExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
 
     board_json = traitlets.Dict(help="The board in the editor's JSON form.").tag(sync=True)
     board_name = traitlets.Unicode("", help="The board's name.").tag(sync=True)
+    language = traitlets.Unicode("en", help="The language of the page's words.").tag(sync=True)
     games = traitlets.Int(10_000, help="The number of games.").tag(sync=True)
     random_seed = traitlets.Int(0, help="The random seed.").tag(sync=True)
     turn_cap = traitlets.Int(0, help="The cap on a game's length (0: no cap).").tag(sync=True)
@@ -169,6 +174,7 @@ class SimulationExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
         self.exact = float(expected_turns(board)[0])
         self.last_error = ""
         self._played: tuple[int, int, np.ndarray] | None = None
+        kwargs.setdefault("language", language())
         super().__init__(board_json=board_to_json(board), board_name=board.name or "",
                          games=int(n_games), random_seed=int(seed), **kwargs)
         self.n_games = _Setting(self, "games")

@@ -85,10 +85,15 @@ export function numberBox({ id, label, min, max, step = 1, className = "", onCom
   return { box, input, set };
 }
 
-/** The message line: a refusal in words, read out at once; `say("")` clears it. */
-export function messageLine() {
+/**
+ * The message line: a refusal in words, read out at once; `say("")` clears it. With `t`
+ * (core/i18n.js), the words are said in its language: a refusal made in English elsewhere (the
+ * board maths, in the library's words) is said back through the catalog.
+ * @param {(message: string) => string} [t]
+ */
+export function messageLine(t) {
   const el = h("p", { class: "chutes-message", role: "alert" });
-  return { el, say: (/** @type {string} */ words) => text(el, words) };
+  return { el, say: (/** @type {string} */ words) => text(el, t && words ? t(words) : words) };
 }
 
 /** A polite live region, visually hidden: `say(words)` after a change. */
@@ -101,4 +106,10 @@ export function liveRegion() {
 /** The words of an error (a BoardError's message is already one short line). */
 export function errorWords(/** @type {unknown} */ error) {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The language of the page an explorer is drawn on (its `<html lang>`), "en" if none. */
+export function pageLanguage() {
+  const lang = typeof document === "undefined" ? "" : document.documentElement?.lang ?? "";
+  return lang || "en";
 }

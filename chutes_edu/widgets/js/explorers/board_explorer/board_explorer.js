@@ -40,9 +40,10 @@ import { createBoardPicture } from "../../ui/heat_map_board.js";
 import { createDistributionChart } from "./chart.js";
 import { boardKey, canonical, faces, OVERSHOOT_HELP } from "../../maths/boards.js";
 import { h, panelRoot } from "../../ui/dom.js";
+import { translator } from "../../core/i18n.js";
 import { createModel } from "../../core/model.js";
 import { createRunner } from "../../ui/runner.js";
-import { errorWords, liveRegion, messageLine, numberBox, slider, uniqueId }
+import { errorWords, liveRegion, messageLine, numberBox, pageLanguage, slider, uniqueId }
   from "../../ui/controls.js";
 
 export { createBoardPicture } from "../../ui/heat_map_board.js";
@@ -50,7 +51,7 @@ export { createDistributionChart, DISTRIBUTION_TITLE } from "./chart.js";
 
 /** The traits the explorer shares with Python. */
 export const TRAITS = ["board_json", "board_name", "preset_name", "presets_json", "heat_map",
-  "turns_played", "exact_shown"];
+  "turns_played", "exact_shown", "language"];
 
 /** The die slider's ends (BoardExplorer's `die`). */
 export const DIE_MIN = 2;
@@ -464,7 +465,7 @@ function render(model, el) {
     answers: new Map(),
     drawn: { board: "", distribution: "", readout: "", heat: "", announced: "" },
     shown: null,
-    message: messageLine(),
+    message: messageLine(translator(model.get("language"))),
     live: liveRegion(),
     controls: /** @type {any} */ (null),             // made next: their handlers need `ex`
     readout: h("p", { class: "chutes-readout" }),
@@ -488,12 +489,14 @@ function render(model, el) {
  * The explorer on a page with no widget manager (the course website).
  * @param {HTMLElement} el
  * @param {{board_json?: any, board_name?: string, preset_name?: string, presets_json?: any,
- *     heat_map?: string, turns_played?: number, exact_shown?: boolean}} [start]
+ *     heat_map?: string, turns_played?: number, exact_shown?: boolean,
+ *     language?: string}} [start]
  */
 export function mount(el, { board_json = {}, board_name = "", preset_name = "",
-  presets_json = {}, heat_map = "turns", turns_played = 10, exact_shown = false } = {}) {
+  presets_json = {}, heat_map = "turns", turns_played = 10, exact_shown = false,
+  language = pageLanguage() } = {}) {
   const model = createModel({ board_json, board_name, preset_name: preset_name || board_name,
-    presets_json, heat_map, turns_played, exact_shown });
+    presets_json, heat_map, turns_played, exact_shown, language });
   const stop = render(model, el);
   return { model, stop };
 }

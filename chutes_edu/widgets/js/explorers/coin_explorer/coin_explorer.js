@@ -8,9 +8,10 @@
  *
  * - `export default { render }`: an anywidget front end. The model's traits are `p` (the chance
  *   of heads), `n_trials` (the number of waits) and `seed`; a control sets them and saves, and a
- *   change from Python redraws the page.
- * - `mount(el, {p, n_trials, seed})`: the same explorer on a page with no widget manager (the
- *   course website), on `createModel`'s stand-in for a model.
+ *   change from Python redraws the page. `language` ("en", "es") says which words it shows
+ *   (core/i18n.js: every word goes through `t`).
+ * - `mount(el, {p, n_trials, seed, language})`: the same explorer on a page with no widget
+ *   manager (the course website), on `createModel`'s stand-in for a model.
  *
  * On every change the page draws the waits (`createSampler`: only a pass of multiplications when
  * p moves), the running mean at the picture's points (`runningMeanAt`), then the picture with its
@@ -25,10 +26,9 @@ import {
 } from "../../maths/coin_math.js";
 import { createConvergenceChart } from "../../ui/convergence_chart.js";
 import { h, panelRoot } from "../../ui/dom.js";
+import { translator } from "../../core/i18n.js";
 import { createModel } from "../../core/model.js";
-import {
-  errorWords, fixed, grouped, liveRegion, messageLine, numberBox, slider, uniqueId,
-} from "../../ui/controls.js";
+import { errorWords, fixed, grouped, liveRegion, messageLine, numberBox, pageLanguage, slider, uniqueId } from "../../ui/controls.js";
 
 export { describeConvergence } from "../../ui/convergence_chart.js";
 export {
@@ -38,26 +38,30 @@ export {
 export { createRandom } from "../../core/random.js";
 
 /** The traits the explorer shares with Python. */
-export const TRAITS = ["p", "n_trials", "seed"];
+export const TRAITS = ["p", "n_trials", "seed", "language"];
 
-/** The readout and the announcement for a drawn state (the library's words, as before). */
+/**
+ * The readout and the announcement for a drawn state (the library's words, as before), in the
+ * language of `t` (default English).
+ */
 export function coinWords(/** @type {{n: number, mean: number, half: number, exact: number}} */
-  { n, mean, half, exact }) {
+  { n, mean, half, exact }, t = translator("en")) {
   const band = Number.isFinite(half) ? ` ± ${fixed(half, 3)}` : "";
   return {
-    readout: [`average of ${grouped(n)} trials: `, fixed(mean, 3),
-      `${band} flips (95%); first-step answer 1/p = `, fixed(exact, 4), " flips"],
-    announcement: `Average ${fixed(mean, 2)} flips over ${grouped(n)} trials; ` +
-      `1/p = ${fixed(exact, 2)} flips`,
+    readout: [t("average of {n} trials: ", { n: grouped(n) }), fixed(mean, 3),
+      t("{band} flips (95%); first-step answer 1/p = ", { band }), fixed(exact, 4),
+      t(" flips")],
+    announcement: t("Average {mean} flips over {n} trials; 1/p = {exact} flips",
+      { mean: fixed(mean, 2), n: grouped(n), exact: fixed(exact, 2) }),
   };
 }
 
 /** The explorer's elements, laid out. */
 function layout(/** @type {any} */ parts) {
-  const { p, n, seed, readout, message, chart, live } = parts;
+  const { p, n, seed, readout, message, chart, live, t } = parts;
   return panelRoot([
-    h("p", { class: "chutes-panel-title" }, [h("b", { text: "Waiting for heads" }),
-      ": flip a coin until it shows heads; how many flips does that take on average?"]),
+    h("p", { class: "chutes-panel-title" }, [h("b", { text: t("Waiting for heads") }),
+      t(": flip a coin until it shows heads; how many flips does that take on average?")]),
     p.box,
     h("div", { class: "chutes-coin-row" }, [n.box, seed.box]),
     readout, message.el,
@@ -73,13 +77,14 @@ function layout(/** @type {any} */ parts) {
  */
 function render(model, el) {
   const id = uniqueId("chutes-coin");
+  const t = translator(model.get("language") ?? pageLanguage());
   const sampler = createSampler();
   let drawn = "";
   const save = (/** @type {string} */ name, /** @type {number} */ value) => {
     model.set(name, value);
     model.save_changes();
   };
-  const p = slider({ id: `${id}-p`, label: "P(heads), the chance of heads p", min: 0.01, max: 1,
+  const p = slider({ id: `${id}-p`, label: t("P(heads), the chance of heads p"), min: 0.01, max: 1,
     step: 0.01, decimals: 2, className: "chutes-p", onInput: (v) => save("p", v) });
   /** A typed value, checked; refused in words, the box showing the last value again. */
   const commit = (/** @type {string} */ name, /** @type {(v: number) => number} */ check) =>
@@ -93,15 +98,15 @@ function render(model, el) {
         show();
       }
     };
-  const n = numberBox({ id: `${id}-n`, label: "trials (waits)", min: 1, max: MAX_TRIALS,
+  const n = numberBox({ id: `${id}-n`, label: t("trials (waits)"), min: 1, max: MAX_TRIALS,
     className: "chutes-n", onCommit: commit("n_trials", checkTrials) });
-  const seed = numberBox({ id: `${id}-seed`, label: "random seed", min: 0, max: MAX_SEED,
+  const seed = numberBox({ id: `${id}-seed`, label: t("random seed"), min: 0, max: MAX_SEED,
     className: "chutes-seed", onCommit: commit("seed", checkSeed) });
   const readout = h("p", { class: "chutes-readout" });
-  const message = messageLine();
+  const message = messageLine(t);
   const live = liveRegion();
-  const chart = createConvergenceChart({ id, title: "Waiting for heads", unit: "flips",
-    what: "trials", exactLabel: "1/p, the first-step answer" });
+  const chart = createConvergenceChart({ id, title: t("Waiting for heads"), unit: t("flips"),
+    what: t("trials"), exactLabel: t("1/p, the first-step answer") });
 
   function show() {
     const state = [model.get("p"), model.get("n_trials"), model.get("seed")];
@@ -119,7 +124,7 @@ function render(model, el) {
       const exact = expectedFlips(chance);
       chart.draw({ n: trials, at, mean, half, exact });
       const words = coinWords({ n: trials, mean: mean[mean.length - 1],
-        half: half[half.length - 1], exact });
+        half: half[half.length - 1], exact }, t);
       const [before, average, middle, first, after] = words.readout;
       readout.replaceChildren(before, h("b", { text: average }), middle, h("b", { text: first }),
         after);
@@ -132,7 +137,7 @@ function render(model, el) {
   }
 
   el.classList.add("chutes-explorer", "chutes-panel", "chutes-coin-explorer");
-  el.append(layout({ p, n, seed, readout, message, chart, live }));
+  el.append(layout({ p, n, seed, readout, message, chart, live, t }));
   for (const name of TRAITS) model.on(`change:${name}`, show);
   show();
   return () => {
@@ -143,10 +148,10 @@ function render(model, el) {
 /**
  * The explorer on a page with no widget manager (the course website).
  * @param {HTMLElement} el
- * @param {{p?: number, n_trials?: number, seed?: number}} [start]
+ * @param {{p?: number, n_trials?: number, seed?: number, language?: string}} [start]
  */
-export function mount(el, { p = 0.5, n_trials = 1000, seed = 0 } = {}) {
-  const model = createModel({ p, n_trials, seed });
+export function mount(el, { p = 0.5, n_trials = 1000, seed = 0, language = pageLanguage() } = {}) {
+  const model = createModel({ p, n_trials, seed, language });
   const stop = render(model, el);
   return { model, stop };
 }

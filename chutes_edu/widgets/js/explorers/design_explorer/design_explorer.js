@@ -30,18 +30,19 @@ import { createBoardPicture } from "../../ui/heat_map_board.js";
 import { HEAT_LABELS } from "../../maths/board_explorer_math.js";
 import { createDesignChart, jumpList } from "./chart.js";
 import { checkGoal, describeGoal, designSteps, PAGE_METHODS, quantity } from "../../maths/design_math.js";
+import { translator } from "../../core/i18n.js";
 import { createModel } from "../../core/model.js";
 import { h, panelRoot } from "../../ui/dom.js";
 import { createRunner } from "../../ui/runner.js";
-import { errorWords, fixed, liveRegion, messageLine, numberBox, slider, uniqueId }
-  from "../../ui/controls.js";
+import { errorWords, fixed, liveRegion, messageLine, numberBox, pageLanguage, slider,
+  uniqueId } from "../../ui/controls.js";
 
 export { describeDesign, describeStart } from "./chart.js";
 export { designBoard, designSteps, PAGE_METHODS } from "../../maths/design_math.js";
 
 /** The traits the explorer shares with Python. */
 export const TRAITS = ["board_json", "board_name", "goal_kind", "goal_parameter", "goal_tolerance",
-  "most_jumps", "search_method", "runs"];
+  "most_jumps", "search_method", "runs", "language"];
 
 /** The goals: value, words (design_explorer.py's GOALS). */
 export const GOALS = Object.freeze([["target", "a target length"], ["short", "the shortest game"],
@@ -169,13 +170,13 @@ function controls(id, model, ownMean) {
  * and both pictures, with `drawStart` (the starting board, before a design) and `drawDesign`.
  * @param {string} id
  */
-function createViews(id) {
+function createViews(id, /** @type {(m: string) => string} */ t) {
   const plan = h("p", { class: "chutes-readout chutes-design-plan" });
   const readout = h("p", { class: "chutes-design-result" });
   const steps = h("ol", { class: "chutes-design-steps" });
   const stepsBox = h("div", { class: "chutes-design-steps-box" }, [h("b", { text: "Steps" }), steps]);
   stepsBox.hidden = true;
-  const message = messageLine();
+  const message = messageLine(t);
   const live = liveRegion();
   const board = createBoardPicture({ id });
   const chart = createDesignChart({ id });
@@ -229,7 +230,7 @@ function render(model, el) {
   let ran = Number(model.get("runs") ?? 0);
   let asked = "";
   const ui = controls(id, model, () => (startExpected ? startExpected[0] : NaN));
-  const views = createViews(id);
+  const views = createViews(id, translator(model.get("language")));
   const { plan, message } = views;
   const name = () => String(model.get("board_name") ?? "");
   const settings = () => ({ kind: String(model.get("goal_kind")),
@@ -318,13 +319,14 @@ function render(model, el) {
  * The explorer on a page with no widget manager (the course website).
  * @param {HTMLElement} el
  * @param {{board_json?: any, board_name?: string, goal_kind?: string, goal_parameter?: number,
- *     goal_tolerance?: number, most_jumps?: number, search_method?: string, runs?: number}} [start]
+ *     goal_tolerance?: number, most_jumps?: number, search_method?: string, runs?: number,
+ *     language?: string}} [start]
  */
 export function mount(el, { board_json = {}, board_name = "", goal_kind = "target",
   goal_parameter = 25, goal_tolerance = 1, most_jumps = 2, search_method = "local search",
-  runs = 0 } = {}) {
+  runs = 0, language = pageLanguage() } = {}) {
   const model = createModel({ board_json, board_name, goal_kind, goal_parameter, goal_tolerance,
-    most_jumps, search_method, runs });
+    most_jumps, search_method, runs, language });
   const stop = render(model, el);
   return { model, stop };
 }

@@ -25,10 +25,11 @@
  * @module jump_explorer
  */
 import { BoardError } from "../../maths/board_math.js";
+import { translator } from "../../core/i18n.js";
 import { createModel } from "../../core/model.js";
 import { h, panelRoot, text } from "../../ui/dom.js";
 import { createRunner, nextTask } from "../../ui/runner.js";
-import { errorWords, liveRegion, messageLine, uniqueId } from "../../ui/controls.js";
+import { errorWords, liveRegion, messageLine, pageLanguage, uniqueId } from "../../ui/controls.js";
 import { createJumpChart } from "./chart.js";
 import {
   describeJumpEffects, heatMapTitle, jumpDestinations, jumpEffectsSteps, jumpSources, jumpWords,
@@ -42,7 +43,7 @@ export {
 } from "../../maths/jump_math.js";
 
 /** The traits the explorer shares with Python. */
-export const TRAITS = ["board_json", "board_name", "min_length", "jump"];
+export const TRAITS = ["board_json", "board_name", "min_length", "jump", "language"];
 
 /**
  * A labelled native slider over a list of squares: its value is a position in the list, its
@@ -155,7 +156,7 @@ function createView(/** @type {any} */ model) {
   x.heading = h("p", { class: "chutes-panel-title chutes-jump-title" });
   x.note = h("p", { class: "chutes-note" });
   x.readout = h("p", { class: "chutes-readout" });
-  x.message = messageLine();
+  x.message = messageLine(translator(model.get("language")));
   x.live = liveRegion();
   x.chart = createJumpChart({ id });
   return x;
@@ -289,11 +290,12 @@ function render(model, el) {
 /**
  * The explorer on a page with no widget manager (the course website).
  * @param {HTMLElement} el
- * @param {{board_json?: any, board_name?: string, min_length?: number, jump?: number[]}} [start]
+ * @param {{board_json?: any, board_name?: string, min_length?: number, jump?: number[],
+ *     language?: string}} [start]
  */
 export function mount(el, { board_json = {}, board_name = "", min_length = 1,
-  jump = [27, 29] } = {}) {
-  const model = createModel({ board_json, board_name, min_length, jump });
+  jump = [27, 29], language = pageLanguage() } = {}) {
+  const model = createModel({ board_json, board_name, min_length, jump, language });
   const stop = render(model, el);
   return { model, stop };
 }

@@ -27,10 +27,11 @@
  */
 import { BoardError } from "../../maths/board_math.js";
 import { formatG } from "../../core/format.js";
+import { translator } from "../../core/i18n.js";
 import { createModel } from "../../core/model.js";
 import { h, panelRoot } from "../../ui/dom.js";
 import { createRunner } from "../../ui/runner.js";
-import { errorWords, fixed, liveRegion, messageLine, slider, uniqueId } from "../../ui/controls.js";
+import { errorWords, fixed, liveRegion, messageLine, pageLanguage, slider, uniqueId } from "../../ui/controls.js";
 import { policyAnalysisSteps, VALUE_DEFAULTS } from "../../maths/policy_math.js";
 import { createPolicyPicture } from "./picture.js";
 
@@ -42,7 +43,8 @@ export {
 } from "../../maths/policy_math.js";
 
 /** The traits the explorer shares with Python. */
-export const TRAITS = ["board_json", "board_name", "aim_exact", "aim_lean", "discount_factor"];
+export const TRAITS = ["board_json", "board_name", "aim_exact", "aim_lean", "discount_factor",
+  "language"];
 
 /** Each slider: its trait, label, class, range and step (policy_explorer.py's SLIDERS). */
 export const SLIDERS = Object.freeze([
@@ -130,7 +132,7 @@ function render(model, el) {
       model.save_changes();
     } }));
   const readout = h("p", { class: "chutes-readout" });
-  const message = messageLine();
+  const message = messageLine(translator(model.get("language")));
   const live = liveRegion();
   const frame = h("div", { class: "chutes-picture chutes-policy-image" });
 
@@ -219,11 +221,12 @@ function render(model, el) {
  * The explorer on a page with no widget manager (the course website).
  * @param {HTMLElement} el
  * @param {{board_json?: any, board_name?: string, aim_exact?: number, aim_lean?: number,
- *     discount_factor?: number}} [start]
+ *     discount_factor?: number, language?: string}} [start]
  */
 export function mount(el, { board_json = {}, board_name = "", aim_exact = 0.5, aim_lean = 0.5,
-  discount_factor = 0.9 } = {}) {
-  const model = createModel({ board_json, board_name, aim_exact, aim_lean, discount_factor });
+  discount_factor = 0.9, language = pageLanguage() } = {}) {
+  const model = createModel({ board_json, board_name, aim_exact, aim_lean, discount_factor,
+    language });
   const stop = render(model, el);
   return { model, stop };
 }

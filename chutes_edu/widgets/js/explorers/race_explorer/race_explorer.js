@@ -23,9 +23,10 @@
  *
  * @module race_explorer
  */
+import { translator } from "../../core/i18n.js";
 import { createModel } from "../../core/model.js";
 import { h, panelRoot } from "../../ui/dom.js";
-import { errorWords, fixed, liveRegion, messageLine, slider, uniqueId } from "../../ui/controls.js";
+import { errorWords, fixed, liveRegion, messageLine, pageLanguage, slider, uniqueId } from "../../ui/controls.js";
 import { createRaceBoard } from "./board.js";
 import { createRaceChart } from "./chart.js";
 import { createRace, MAX_PLAYERS, MIN_PLAYERS } from "../../maths/race_math.js";
@@ -38,7 +39,7 @@ export {
 } from "../../maths/race_math.js";
 
 /** The traits the explorer shares with Python. */
-export const TRAITS = ["board_json", "board_name", "positions"];
+export const TRAITS = ["board_json", "board_name", "positions", "language"];
 
 /**
  * The readout's rows, the favourite and the announcement for a race (the library's words, as
@@ -89,7 +90,7 @@ function render(model, el) {
       save(now);
     } }));
   const readout = h("p", { class: "chutes-readout" });
-  const message = messageLine();
+  const message = messageLine(translator(model.get("language")));
   const live = liveRegion();
   const chart = createRaceChart({ id });
   const boardPicture = createRaceBoard({ id });
@@ -158,10 +159,11 @@ function render(model, el) {
 /**
  * The explorer on a page with no widget manager (the course website).
  * @param {HTMLElement} el
- * @param {{board_json?: any, board_name?: string, positions?: number[]}} [start]
+ * @param {{board_json?: any, board_name?: string, positions?: number[], language?: string}} [start]
  */
-export function mount(el, { board_json = {}, board_name = "", positions = [0, 0] } = {}) {
-  const model = createModel({ board_json, board_name, positions });
+export function mount(el, { board_json = {}, board_name = "", positions = [0, 0],
+  language = pageLanguage() } = {}) {
+  const model = createModel({ board_json, board_name, positions, language });
   const stop = render(model, el);
   return { model, stop };
 }

@@ -38,10 +38,9 @@ import { pyRepr } from "../../core/format.js";
 import { checkSeed, logIndices, MAX_SEED, runningMeanAt } from "../../maths/coin_math.js";
 import { createConvergenceChart } from "../../ui/convergence_chart.js";
 import { h, panelRoot } from "../../ui/dom.js";
+import { translator } from "../../core/i18n.js";
 import { createModel } from "../../core/model.js";
-import {
-  errorWords, fixed, grouped, liveRegion, messageLine, numberBox, slider, uniqueId,
-} from "../../ui/controls.js";
+import { errorWords, fixed, grouped, liveRegion, messageLine, numberBox, pageLanguage, slider, uniqueId } from "../../ui/controls.js";
 import { cappedMean, checkGames, MAX_GAMES, simulateInSteps } from "../../maths/simulation_math.js";
 
 export { describeConvergence } from "../../ui/convergence_chart.js";
@@ -50,7 +49,8 @@ export {
 } from "../../maths/simulation_math.js";
 
 /** The traits the explorer shares with Python. */
-export const TRAITS = ["board_json", "board_name", "games", "random_seed", "turn_cap"];
+export const TRAITS = ["board_json", "board_name", "games", "random_seed", "turn_cap",
+  "language"];
 
 /** The longest cap the slider offers (turns); 0 is no cap. */
 export const MAX_CAP = 300;
@@ -417,7 +417,7 @@ function render(model, el) {
   const sim = {
     model, id, games: null, drawn: "", playing: "", job: 0,
     slices: createSlices(),
-    message: messageLine(),
+    message: messageLine(translator(model.get("language"))),
     live: liveRegion(),
     controls: /** @type {any} */ (null),             // made next: their handlers need `sim`
     readout: h("p", { class: "chutes-readout" }),
@@ -442,11 +442,11 @@ function render(model, el) {
  * The explorer on a page with no widget manager (the course website).
  * @param {HTMLElement} el
  * @param {{board_json?: any, board_name?: string, games?: number, random_seed?: number,
- *          turn_cap?: number}} [start]
+ *          turn_cap?: number, language?: string}} [start]
  */
 export function mount(el, { board_json = {}, board_name = "", games = 10_000, random_seed = 0,
-  turn_cap = 0 } = {}) {
-  const model = createModel({ board_json, board_name, games, random_seed, turn_cap });
+  turn_cap = 0, language = pageLanguage() } = {}) {
+  const model = createModel({ board_json, board_name, games, random_seed, turn_cap, language });
   const stop = render(model, el);
   return { model, stop };
 }

@@ -1,0 +1,113 @@
+"""The library in Spanish everywhere a student reads it (issue 53, second round).
+
+The explorers' offline sentence and their ``language`` trait, a set's numbers, the board's
+refusals (the same Spanish from Python and from the page's catalog, js/core/i18n.js), and the
+extraction rules that bring docstrings, joined strings and printed names into the catalogs.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import translations as T  # noqa: E402
+
+from chutes_edu import i18n  # noqa: E402
+from chutes_edu.board import Board  # noqa: E402
+
+NODE = shutil.which("node")
+
+
+@pytest.fixture()
+def spanish():
+    i18n.set_language("es")
+    yield
+    i18n.set_language(None)
+
+
+def test_printed_names_joined_strings_and_docstrings_are_units() -> None:
+    cell = ('def ends(i, r):\n    """Where a roll of r from square i ends."""\n\n'
+            'for i in range(94, 100):\n'
+            '    note = f"  (top of the chute to {jumps[i]})" if i in jumps else ""\n'
+            '    print(f"E_{i} = {E[i]:.4f}{note}")\n'
+            'key = "the expected turns"\n'
+            'table[key] = 1\n'
+            'print(key)\n'
+            'lines = []\n'
+            'lines.append(f"square {s}: still to go")\n'
+            'print("the rows: " + ", ".join(f"row {r} of the matrix" for r in rows))\n'
+            'print("\\n".join(lines))\n')
+    texts = {u.text: u.kind for u in T.units_of("code", cell)}
+    assert texts == {"Where a roll of r from square i ends.": "docstring",
+                     "  (top of the chute to {jumps[i]})": "string",
+                     "square {s}: still to go": "string",
+                     "the rows: ": "string", "row {r} of the matrix": "string"}
+    # "the expected turns" is also a key: never a unit. Long translations still parse.
+    long = {t: "una traducción bastante larga, para que el texto no quepa en una sola línea: " + t
+            for t in texts}
+    out = T.translate_text("code", cell, long)
+    ast.parse(out)
+    assert 'note = (f"una traducción' in out and '"""una traducción' in out
+
+
+def test_the_explorers_speak_spanish(spanish: None) -> None:
+    from chutes_edu import widgets
+
+    for name in ("BoardEditor", "BoardExplorer", "SimulationExplorer", "RaceExplorer",
+                 "JumpExplorer", "PolicyExplorer", "DesignExplorer", "CoinFlipExplorer"):
+        explorer = getattr(widgets, name)()
+        assert explorer.language == "es", name
+        said = explorer._repr_mimebundle_()
+        plain = (said[0] if isinstance(said, tuple) else said)["text/plain"]
+        assert plain.endswith("Es un explorador interactivo: ejecuta esta celda para usarlo."), plain
+        assert "explorer" not in plain.lower().replace("explorador", ""), plain
+
+
+def test_a_sets_numbers_speak_spanish(spanish: None) -> None:
+    from chutes_edu.variants import my_numbers
+
+    assert repr(my_numbers(3, turns=(20, range(12, 31)))).startswith("Hoja 3: turns = 20 (")
+
+
+BAD_BOARDS = [
+    dict(jumps={5: 5}), dict(jumps={3: 7, 7: 3}), dict(size=1), dict(die=0), dict(overshoot="up"),
+    dict(bonus_roll=9), dict(traps=(0,)), dict(jumps={4: 2}, size=5, die=1),
+    dict(jumps={0: 4}), dict(die=(0, 0)),
+]
+
+
+def _refusal(fields: dict) -> str:
+    with pytest.raises(ValueError) as error:
+        Board(**fields)
+    return str(error.value)
+
+
+@pytest.mark.skipif(NODE is None, reason="needs Node")
+def test_the_page_says_the_boards_refusals_in_the_librarys_spanish() -> None:
+    english = [_refusal(b) for b in BAD_BOARDS]
+    i18n.set_language("es")
+    try:
+        spanish = [_refusal(b) for b in BAD_BOARDS]
+        assert i18n.say_back(english[0]) == spanish[0]
+    finally:
+        i18n.set_language(None)
+    assert all(e != s for e, s in zip(english, spanish, strict=True)), spanish
+    module = (ROOT / "chutes_edu/widgets/js/core/i18n.js").as_uri()
+    script = (f"const {{translator}} = await import({json.dumps(module)});"
+              "const t = translator('es'); const said = [];"
+              "for await (const line of (await import('node:readline')).createInterface("
+              "{input: process.stdin})) said.push(t(JSON.parse(line)));"
+              "console.log(JSON.stringify(said));")
+    done = subprocess.run([NODE or "node", "--input-type=module", "-e", script],
+                          input="\n".join(json.dumps(e) for e in english), capture_output=True,
+                          text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == spanish
