@@ -84,6 +84,7 @@ if str(BOOK) not in sys.path:     # book/answers.py, whether this runs as a scri
 import answers  # noqa: E402
 import lean_pages  # noqa: E402
 import practice  # noqa: E402
+import search_text  # noqa: E402
 
 ROOT = BOOK.parent
 LESSONS, EXERCISES, SOLUTIONS = "lessons", "exercises", "solutions"
@@ -1044,7 +1045,10 @@ def build(args: argparse.Namespace) -> Path:
         raise SiteError(f"the Jupyter Book build failed ({result})")
     try:
         lean_pages.lean_site(out, NODE_MODULES)
+        search_text.write_search_text(out)
     except lean_pages.LeanError as exc:
+        raise SiteError(str(exc)) from exc
+    except search_text.SearchTextError as exc:
         raise SiteError(str(exc)) from exc
     return out
 

@@ -23,12 +23,14 @@ PDF keeps one structure tree and one outline, which merging PDFs would not. Each
 given the chapter's name as a prefix, so that a link from one chapter to another (a lesson's link
 to the toolbox or to a term of the glossary) becomes a link inside the PDF; a link to a page the
 PDF leaves out becomes plain text. Every hint (``<details>``) is printed open. Before printing, the
-page waits until the board editor has drawn its board, and
-every picture has loaded; the site's print stylesheet (``book/static/course.css``) hides the
-navigation, wraps code and its output at the margin, keeps a code cell with its output (the line
-that makes an explorer with the explorer), and starts each chapter on a new page; a display
-formula wider than the page is scaled down to fit (CSS ``zoom``) rather than cut, and the printing
-stops if anything would still reach past the margin. The site's formulas are MathJax's SVG
+page waits until the board editor has drawn its board and every picture has loaded, and each
+explorer becomes a still of its state: its pictures (described by their alt text) and readouts as
+drawn, each control replaced by its value in words (a list printed whole), its buttons left out,
+and a line that says where it is live. The site's print stylesheet (``book/static/course.css``)
+hides the navigation, wraps code and its output at the margin, keeps a code cell with its output
+(the line that makes an explorer with the explorer), and starts each chapter on a new page; a
+display formula wider than the page is scaled down to fit (CSS ``zoom``) rather than cut, and the
+printing stops if anything would still reach past the margin. The site's formulas are MathJax's SVG
 output, drawn when the site was built (book/lean_pages.py; each formula's SVG holds its glyphs,
 whose ids get the chapter's prefix like every other id): an SVG formula labelled with
 its words (written out from its MathML:
@@ -37,13 +39,16 @@ formula as transparent text, squeezed to its width and ``aria-hidden`` (Chromium
 of the structure tree: a screen reader reads the ``/Alt`` once), so that the text layer holds them
 too: ``pdftotext``, a search or a copy finds "with probability p (a fair coin has p = 1/2)".
 
-The index's page numbers: Chromium has no CSS ``target-counter()``, so ``course.pdf`` is printed
-twice. Chromium writes a named destination (``/Dests``) for every target of a link inside the
-PDF; the first print's destinations give each place the index links to its page, the numbers are
-written into the page already open (after each place, "p. 123", a link too), and it is printed
-again, until the numbers read back are those written (:data:`MAX_INDEX_PRINTS`; the index is the
-last chapter, so its numbers move no page before it and the second print settles them). The
-second print costs one more ``page.pdf`` of the open page, not another load and typesetting.
+The index's page numbers: each place an entry links to is first moved to where its section says the
+entry's words (the site links to the paragraph the entry was filed on, or for a source to the top of
+the sources page, which on paper often starts a page earlier than the words). Chromium has no CSS
+``target-counter()``, so ``course.pdf`` is printed twice. Chromium writes a named destination
+(``/Dests``) for every target of a link inside the PDF; the first print's destinations give each
+place the index links to its page, the numbers are written into the page already open (after each
+place, "p. 123", a link too), and it is printed again, until the numbers read back are those written
+(:data:`MAX_INDEX_PRINTS`; the index is the last chapter, so its numbers move no page before it and
+the second print settles them). The second print costs one more ``page.pdf`` of the open page, not
+another load and typesetting.
 
 After printing, pikepdf sets what a reader's software shows and reads: the title (the document's
 title, shown as the window's title: ``/ViewerPreferences /DisplayDocTitle``), the language
@@ -229,27 +234,37 @@ def _rewrite_chapter(article: Any, chapter: Chapter, site: Path, included: dict[
 def _head_assets(soup: Any, source: Any, here: Path, print_dir: Path) -> None:
     """Add to ``soup``'s head each script and stylesheet of ``source``'s head (a page in folder
     ``here``) that it lacks: a page loads only what it uses (book/lean_pages.py), and the print
-    page holds the chapters of several."""
+    page holds the chapters of several. Each is put before the first of ``source``'s that
+    follow it which the head has already, so that their order holds: an explorer's script
+    (``site-<name>.js``) registers it before the runtime (``site.js``) draws the page's."""
     def key(ref: str, folder: Path) -> str:
         target = (folder / unquote(urlsplit(ref).path)).resolve()
         return os.path.relpath(target, print_dir).replace(os.sep, "/")
 
+    def ref_of(tag: Any) -> str | None:
+        ref = tag.get("src") if tag.name == "script" else (
+            tag.get("href") if "stylesheet" in (tag.get("rel") or []) else None)
+        return str(ref) if ref and not urlsplit(str(ref)).scheme else None
+
     head, theirs = soup.find("head"), source.find("head")
     if head is None or theirs is None:
         return
-    have = {key(str(t.get("src") or t.get("href")), print_dir)
+    have = {key(str(t.get("src") or t.get("href")), print_dir): t
             for t in head.find_all(["script", "link"]) if t.get("src") or t.get("href")}
-    for tag in theirs.find_all(["script", "link"]):
-        ref = tag.get("src") if tag.name == "script" else (
-            tag.get("href") if "stylesheet" in (tag.get("rel") or []) else None)
-        if not ref or urlsplit(str(ref)).scheme:
+    tags = [(tag, key(ref, here)) for tag in theirs.find_all(["script", "link"])
+            if (ref := ref_of(tag)) is not None]
+    for i, (tag, where) in enumerate(tags):
+        if where in have:
             continue
-        where = key(str(ref), here)
-        if where not in have:
-            have.add(where)
-            clone = copy.copy(tag)
-            clone["src" if tag.name == "script" else "href"] = where
+        clone = copy.copy(tag)
+        clone["src" if tag.name == "script" else "href"] = where
+        later = next((have[w] for t, w in tags[i + 1:] if w in have and t.name == tag.name),
+                     None)
+        if later is not None:
+            later.insert_before(clone)
+        else:
             head.append(clone)
+        have[where] = clone
 
 
 def print_page(site: Path, parts: list[Chapter], title: str, name: str) -> Path:
@@ -300,14 +315,18 @@ def print_page(site: Path, parts: list[Chapter], title: str, name: str) -> Path:
 
 
 # ------------------------------------------------------------------------------ printing
-# Everything drawn: MathJax's typesetting and fonts, the board editors' boards, every picture.
+# Everything drawn: MathJax's typesetting and fonts, the board editors' boards, every explorer
+# (the site draws them one task after another, those in view first: a long print page had some
+# still undrawn when it was turned into stills, and drawn later with their controls), every
+# picture.
 _SETTLED = """async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
     await MathJax.startup.promise;
   }
   if (document.fonts && document.fonts.ready) await document.fonts.ready;
-  const deadline = Date.now() + 60000;
+  const deadline = Date.now() + 120000;
   const drawn = () => [...document.images].every(i => i.complete)
+    && !document.querySelector('.chutes-explorer-mount:not(.chutes-explorer)')
     && [...document.querySelectorAll('.chutes-board-editor-mount')].every(
          m => m.querySelector('.chutes-editor-readout') &&
               m.querySelector('.chutes-editor-readout').textContent.trim());
@@ -348,6 +367,68 @@ _LINEAR = """
     return math ? linear(math).replace(/\\s+/g, ' ').trim() : '';
   };
 """
+
+# On paper an explorer is a still of its state, not a form: each setting's control becomes its
+# value in words beside its label (a slider's value as shown, a menu's choice, a list's items: the
+# board explorer's jumps, all of them, where its list box showed seven; the board in Python, whole),
+# a choice of several keeps the chosen one's words (a radio button's label, a pressed button's),
+# and other buttons and check boxes (actions, not state) go; its pictures keep their alt text
+# (Figures with /Alt) and its readouts their words. A line under it says where it is live. Nothing
+# is left that Chromium would tag as a Form field (the answer boxes and the board calculator are
+# not printed: answers.css). Returns how many settings were written out.
+_EXPLORERS_FOR_PAPER = """() => {
+  const value = (words, tag = 'span') => {
+    const el = document.createElement(tag);
+    el.className = 'course-print-value';
+    el.textContent = words;
+    return el;
+  };
+  const drop = (control) => {
+    for (const label of control.labels || []) if (!label.contains(control)) label.remove();
+    (control.closest('label') || control).remove();
+  };
+  let settings = 0;
+  for (const root of document.querySelectorAll(
+    '.chutes-explorer-mount, .chutes-board-editor-mount')) {
+    for (const control of root.querySelectorAll('button, input, select, textarea')) {
+      const kind = control.localName === 'input' ? control.type : control.localName;
+      if (control.getAttribute('aria-pressed') === 'true') {
+        control.replaceWith(value(control.textContent.trim()));  // the chosen one of a few
+      } else if (kind === 'button' || kind === 'submit' || kind === 'reset' ||
+                 kind === 'checkbox') {
+        drop(control);
+      } else if (kind === 'radio') {
+        if (control.checked) control.remove(); else drop(control);
+      } else if (kind === 'select') {
+        const list = control.multiple || control.size > 1;
+        const words = [...control.options].filter((o) => list || o.selected)
+          .map((o) => o.textContent.trim()).filter(Boolean);
+        control.replaceWith(value(words.join(', ') || 'none'));
+      } else if (kind === 'textarea') {
+        control.replaceWith(value(control.value, 'pre'));
+      } else {
+        const shown = control.parentElement &&
+          control.parentElement.querySelector(':scope > .chutes-slider-value');
+        if (shown) {
+          shown.removeAttribute('aria-hidden');
+          shown.classList.add('course-print-value');
+          control.remove();
+        } else {
+          control.replaceWith(value(control.getAttribute('aria-valuetext') || control.value));
+        }
+      }
+      settings += 1;
+    }
+    for (const el of root.querySelectorAll('[tabindex]')) el.removeAttribute('tabindex');
+    for (const el of root.querySelectorAll('[role="application"]')) el.setAttribute('role', 'img');
+    const note = document.createElement('p');
+    note.className = 'course-print-note';
+    note.textContent = 'On paper, the explorer as the website first draws it, its settings in ' +
+      'bold; on the website or in the notebook it is live.';
+    root.append(note);
+  }
+  return settings;
+}"""
 
 # On paper: the board editor is a picture (no controls; its board described by its label); each
 # formula a picture described in words; a display formula, a matrix or a table wider than its
@@ -428,6 +509,74 @@ _HEADINGS = """() => {""" + _LINEAR + """
       });
       return [Number(h.tagName[1]), copy.textContent.replace(/\\s+/g, ' ').trim()];
     });
+}"""
+
+
+# The index's places on paper: the first mention of each entry's words at or after the place the
+# site links to, within that place's section. The site links to the paragraph an index entry was
+# filed on (or, for a source, to the top of the sources page), and on paper that paragraph often
+# starts at the foot of a page whose next page holds the words: the number read one page early.
+# Each mention found becomes a target of its own (its place's id and the words'), and the
+# entry's links point at it; a place whose section never says the words keeps its paragraph.
+# Returns how many links were moved and the entries left at their paragraph.
+_INDEX_TARGETS = """(id) => {
+  const index = document.getElementById(id);
+  const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const skip = 'mjx-container, svg, script, style, .headerlink, .course-formula-words';
+  const made = new Map();
+  let moved = 0;
+  const kept = [];
+  const mention = (target, term) => {
+    const words = term.toLowerCase().match(/[a-z0-9]+/g);
+    if (!words) return null;
+    // the words with any spaces or signs between them, the last one perhaps plural
+    // (probability, probabilities; state, states)
+    const last = words.length - 1;
+    words[last] = /y$/.test(words[last]) ? words[last].slice(0, -1) + '(?:y|ies)'
+      : words[last] + '(?:s|es)?';
+    const pattern = new RegExp(
+      '(^|[^a-z0-9])(' + words.join('[^a-z0-9]+') + ')(?![a-z0-9])', 'i');
+    const section = target.closest('section') || target.closest('.course-chapter');
+    const walk = document.createTreeWalker(section, NodeFilter.SHOW_TEXT, {acceptNode: (n) =>
+      n.parentElement.closest(skip) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
+    walk.currentNode = target;
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      const found = pattern.exec(node.data);
+      if (!found) continue;
+      const start = found.index + found[1].length;
+      const rest = node.splitText(start);
+      rest.splitText(found[2].length);
+      const span = document.createElement('span');
+      span.className = 'course-index-term';
+      rest.replaceWith(span);
+      span.append(rest);
+      return span;
+    }
+    return null;
+  };
+  for (const entry of index ? index.querySelectorAll('.genindextable li') : []) {
+    const links = [...entry.children].filter(
+      (e) => e.localName === 'a' && (e.getAttribute('href') || '').startsWith('#'));
+    if (!links.length) continue;
+    const term = links[0].textContent.trim();
+    for (const link of links) {
+      const place = link.getAttribute('href').slice(1);
+      const key = `${place}--${slug(term)}`;
+      if (!made.has(key)) {
+        const target = document.getElementById(place);
+        const span = target && mention(target, term);
+        if (span) span.id = key;
+        made.set(key, span ? key : null);
+      }
+      if (made.get(key)) {
+        link.setAttribute('href', '#' + made.get(key));
+        moved += 1;
+      } else {
+        kept.push(`${term} (${place})`);
+      }
+    }
+  }
+  return {moved, kept};
 }"""
 
 
@@ -514,9 +663,10 @@ class Printer:
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(html_path.as_uri(), wait_until="load")
             if not page.evaluate(_SETTLED):
-                raise PdfError(f"{html_path.name}: a picture or a board editor never finished "
-                               "drawing")
+                raise PdfError(f"{html_path.name}: a picture, an explorer or a board editor never "
+                               "finished drawing")
             page.emulate_media(media="print")
+            page.evaluate(_EXPLORERS_FOR_PAPER)
             paper = page.evaluate(_FOR_PAPER)
             if paper["cut"]:
                 raise PdfError(f"{html_path.name}: cut at the margin on paper: "
@@ -532,8 +682,11 @@ class Printer:
                          footer_template=FOOTER,
                          margin={k: f"{v}mm" for k, v in MARGIN.items()})
 
+            has_index = page.evaluate(f"() => !!document.getElementById('{Chapter(INDEX).key}')")
+            if has_index:
+                page.evaluate(_INDEX_TARGETS, Chapter(INDEX).key)
             print_it()
-            if page.evaluate(f"() => !!document.getElementById('{Chapter(INDEX).key}')"):
+            if has_index:
                 self._number_the_index(page, out, print_it)
             if errors:
                 raise PdfError(f"{html_path.name}: a script failed: {errors[0]}")

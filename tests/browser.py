@@ -289,6 +289,20 @@ def refuse_network(context: Any) -> list[str]:
     return refused
 
 
+
+def open_from_disk(chromium: Any, path: Path, *, width: int, height: int,
+                   timeout: float | None = None) -> tuple[Any, Any, list[str]]:
+    """A page of a built website opened from disk (``file://``, as a reader who downloaded it)
+    in a new context of that window size, every request off the disk refused:
+    ``(context, page, refused)``; ``timeout`` (ms) for each of the page's waits."""
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    refused = refuse_network(context)
+    page = context.new_page()
+    if timeout is not None:
+        page.set_default_timeout(timeout)
+    page.goto(path.as_uri())
+    return context, page, refused
+
 def serve_files(page: Any, host: str, files: dict[str, tuple[str, str]],
                 refused: list[str]) -> None:
     """Serve ``files`` (path -> (body, content type)) at ``http://<host>/`` to ``page`` (a

@@ -18,8 +18,10 @@ with pikepdf and Poppler's pdftotext:
 - the whole course (course.pdf read once, in pdftotext's layout mode): the reference pages are
   chapters, every link of a lesson or exercise set to the toolbox or the glossary is a link inside
   the PDF to a page of that chapter, the text holds a formula's words, a hint's text and a glossary
-  term's definition, every page number of the index is the page its place is on, no page is empty
-  and none ends with the code of an explorer printed on the next page. Each ``check_*`` below takes
+  term's definition, every page number of the index is the page its place is on and says the
+  entry's words, no page is empty and none ends with the code of an explorer printed on the next
+  page; each explorer is printed as a still of its state (no form control in the structure tree,
+  the board explorer's list of jumps whole). Each ``check_*`` below takes
   a :class:`Course`, so that it can be run on any PDF printed like course.pdf: on the course.pdf
   printed before these were built, each of them fails.
 
@@ -29,6 +31,7 @@ available here, and the reading order of every page.
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import os
 import re
@@ -36,6 +39,7 @@ import shutil
 import subprocess
 import sys
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -158,24 +162,27 @@ def _outline(pdf: Any) -> list[tuple[str, list[str], Any]]:
                 for item in outline.root]
 
 
-def _figures(pdf: Any) -> list[str]:
-    """The /Alt of every Figure of the structure tree ("" if it has none)."""
+def _struct_nodes(pdf: Any) -> Iterator[Any]:
+    """Every element of the PDF's structure tree (each a pikepdf Dictionary)."""
     import pikepdf
 
-    alts: list[str] = []
     stack: list[Any] = [pdf.Root.StructTreeRoot]
     while stack:
         node = stack.pop()
         if not isinstance(node, pikepdf.Dictionary):
             continue
-        if node.get("/S") == "/Figure":
-            alts.append(str(node.get("/Alt", "")).strip())
+        yield node
         kids = node.get("/K")
         if isinstance(kids, pikepdf.Array):
             stack.extend(kids)
         elif isinstance(kids, pikepdf.Dictionary):
             stack.append(kids)
-    return alts
+
+
+def _figures(pdf: Any) -> list[str]:
+    """The /Alt of every Figure of the structure tree ("" if it has none)."""
+    return [str(node.get("/Alt", "")).strip() for node in _struct_nodes(pdf)
+            if node.get("/S") == "/Figure"]
 
 
 def _text(path: Path, pages: range | None = None, *, layout: bool = False) -> list[str]:
@@ -391,6 +398,77 @@ def check_index_page_numbers(course: Course) -> None:
     assert checked > len(terms) / 2, f"{checked} of {len(terms)} glossary terms in the index"
 
 
+def _mention(term: str) -> re.Pattern[str]:
+    """An index entry's words as a text says them: any spaces or signs between them, the last
+    word perhaps plural (probability, probabilities)."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", term)]
+    last = words[-1]
+    words[-1] = last[:-1] + "(?:y|ies)" if last.endswith("y") else last + "(?:s|es)?"
+    return re.compile(r"(?<![a-z0-9])" + "[^a-z0-9]+".join(words) + r"(?![a-z0-9])", re.I)
+
+
+def _index_references(site: Path) -> list[tuple[str, str, str]]:
+    """(words, page, id) of each place the site's index links an entry to, in the index's order
+    (an entry's named places, else its one link)."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup((site / f"{INDEX}.html").read_text(encoding="utf-8"), "lxml")
+    found = []
+    for entry in soup.select(".genindextable li"):
+        links = [a for a in entry.find_all("a", recursive=False) if "#" in a.get("href", "")]
+        if not links:
+            continue
+        named = [a for a in links if "course-index-place" in (a.get("class") or [])]
+        for link in named or links[:1]:
+            page, _, anchor = str(link["href"]).partition("#")
+            found.append((links[0].get_text(" ", strip=True), page.removesuffix(".html"), anchor))
+    return found
+
+
+def _said_in_its_section(site: Path, page: str, anchor: str, words: re.Pattern[str]) -> bool:
+    """Does the section of ``page`` that holds ``anchor`` say ``words`` from the anchor on?"""
+    article = _chapter_soup(site, page)
+    target = article.find(id=anchor)
+    section = target.find_parent("section") or article
+    html_text = str(section)
+    start = html_text.find(f'id="{anchor}"')
+    text = re.sub(r"<[^>]+>", " ", html_text[html_text.rfind("<", 0, start):])
+    return bool(words.search(" ".join(html.unescape(text).split())))
+
+
+def check_index_places_hold_their_words(course: Course, site: Path) -> None:
+    """Each page number of the index is the page that says the entry's words: a source's label
+    in the list of sources (not the page above it where the list starts), a term where the
+    lesson's section first says it (not the page before, where the paragraph it was filed on
+    starts); a place whose section never says the words as such keeps its paragraph's page."""
+    words = _words(course.of(INDEX))
+    references = _index_references(site)
+    cursor, checked, wrong = 0, 0, []
+    by_entry: dict[str, list[tuple[str, str]]] = {}
+    for term, page, anchor in references:
+        by_entry.setdefault(term, []).append((page, anchor))
+    for term, places in by_entry.items():
+        wanted = _words(term)
+        while words[cursor:cursor + len(wanted)] != wanted:
+            cursor += 1
+            assert cursor < len(words), f"{term!r} is not in the printed index"
+        numbers = []
+        while len(numbers) < len(places):
+            if words[cursor] == "p" and words[cursor + 1].isdigit():
+                numbers.append(int(words[cursor + 1]))
+                cursor += 1
+            cursor += 1
+        for (page, anchor), number in zip(places, numbers, strict=True):
+            said = _mention(term)
+            if not _said_in_its_section(site, page, anchor, said):
+                continue
+            checked += 1
+            if not said.search(course.text[number - 1]):
+                wrong.append(f"{term} ({page}) p. {number}")
+    assert checked > len(references) * 0.8, f"{checked} of {len(references)} places checked"
+    assert not wrong, f"{len(wrong)} index numbers where the page does not say the words: {wrong}"
+
+
 def check_no_empty_page_and_code_with_its_explorer(course: Course, site: Path) -> None:
     """No page is empty (an empty code box), and no page ends with the line of code that makes
     an explorer while the explorer is on the next page."""
@@ -408,6 +486,30 @@ def check_no_empty_page_and_code_with_its_explorer(course: Course, site: Path) -
     assert not alone, f"code on one page, the explorer it makes on the next: {alone}"
 
 
+def _forms(pdf: Any) -> int:
+    """How many Form elements (a control: a slider, a menu, a button) the structure tree has."""
+    return sum(node.get("/S") == "/Form" for node in _struct_nodes(pdf))
+
+
+def check_explorers_print_as_stills(course: Course, site: Path, path: Path) -> None:
+    """Each explorer prints as a still of its state with its words, not as controls: no Form in
+    the structure tree (Chromium tags a slider, a menu or a button so), the board explorer's
+    list of jumps whole (all 19 of the 1943 board, where its list box showed 7), no button's
+    words, and under each explorer the line that says where it is live."""
+    import pikepdf
+
+    with pikepdf.open(path) as pdf:
+        assert _forms(pdf) == 0, f"{path.name}: {_forms(pdf)} form controls printed"
+    lesson = course.of(LESSON)
+    jumps = [f"{a} → {b}" for a, b in MILTON_BRADLEY_1943.jumps.items()]
+    assert all(jump in lesson for jump in jumps), [j for j in jumps if j not in lesson]
+    assert "add jump" not in lesson and "remove jump" not in lesson
+    explorers = sum(len(_chapter_soup(site, page).select(
+        ".chutes-explorer-mount, .chutes-board-editor-mount")) for page in _chapters())
+    said = " ".join(course.text).count("On paper, the explorer as the website first draws it")
+    assert explorers > 5 and said == explorers, (said, explorers)
+
+
 def test_course_pdf_has_the_toolbox_glossary_sources_and_index_linked(
         course: Course, site: Path) -> None:
     check_reference_pages_and_links(course, site)
@@ -422,9 +524,18 @@ def test_course_index_page_numbers_are_where_the_places_are(course: Course) -> N
     check_index_page_numbers(course)
 
 
+def test_course_index_page_numbers_are_where_the_words_are(course: Course, site: Path) -> None:
+    check_index_places_hold_their_words(course, site)
+
+
 def test_course_pdf_has_no_empty_page_nor_code_apart_from_its_explorer(
         course: Course, site: Path) -> None:
     check_no_empty_page_and_code_with_its_explorer(course, site)
+
+
+def test_course_pdf_prints_explorers_as_stills_of_their_state(
+        course: Course, site: Path, printed: Path) -> None:
+    check_explorers_print_as_stills(course, site, printed / "course.pdf")
 
 
 # ------------------------------------------------------------------------------ a chapter's own PDF

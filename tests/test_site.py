@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 import html.parser
 import importlib.util
-import json
 import re
 import shutil
 from collections.abc import Iterator
@@ -561,13 +560,18 @@ def test_exercise_pages_show_their_numbers_beside_their_names():
     text = ("squares 0 to `n.size`, rule `n.rule`, `board.replace(overshoot=n.rule)[n.size]`, "
             "`n.other`, `size`\n```python\nn.size\n```\nand `n.size\n` too")
     shown = build.show_numbers(text, numbers)
-    assert shown.startswith('squares 0 to `n.size` (6), rule `n.rule` ("stay"), '
-                            '`board.replace(overshoot=n.rule)[n.size]` (`n.rule` = "stay", '
-                            '`n.size` = 6), `n.other`, `size`\n```python\nn.size\n```\n')
-    assert shown.endswith("and `n.size\n` (6) too")
+
+    def value(name: str, text: str) -> str:   # a value the page can change (new numbers)
+        return f'<span class="chutes-n" data-n="{name}">{text}</span>'
+
+    size, rule = value("size", "6"), value("rule", '"stay"')
+    assert shown.startswith(f'squares 0 to `n.size` ({size}), rule `n.rule` ({rule}), '
+                            f'`board.replace(overshoot=n.rule)[n.size]` (`n.rule` = {rule}, '
+                            f'`n.size` = {size}), `n.other`, `size`\n```python\nn.size\n```\n')
+    assert shown.endswith(f"and `n.size\n` ({size}) too")
     assert build.set_numbers(2)["size"] == 6           # chutes_edu/numbers/set02.json
     table = build.numbers_table(build.set_numbers(2))
-    assert "| `n.size` | 6 |" in table and '| `n.rule` | "stay" |' in table
+    assert f"| `n.size` | {size} |" in table and f"| `n.rule` | {rule} |" in table
 
 
 @pytest.mark.parametrize(("repo", "spec"), [
@@ -768,22 +772,21 @@ def test_lesson_eight_holds_a_live_race_explorer(site):
         expect(board.locator(".token")).to_have_count(6)
 
 
-def test_every_front_end_is_in_one_script_and_its_maths_once(site: Path) -> None:
-    """The site loads the editor and every live explorer as one script, as esbuild built it
-    (chutes_edu/widgets/static/site.js): maths/board_math.js, which they all import, is in it once (each
-    front end's own bundle would repeat it), and the named boards come as data beside it."""
+def test_each_front_end_is_a_script_of_its_own_as_built(site: Path) -> None:
+    """The site loads each front end (an explorer, the editor, the calculator) as a classic script
+    of its own, as esbuild built it (chutes_edu/widgets/static/site-<name>.js), after the named
+    boards (data) and before the runtime that draws them (site.js)."""
     from chutes_edu.widgets._front_end import STATIC
 
     static = site / "_static"
-    assert (static / "site.js").read_bytes() == (STATIC / "site.js").read_bytes()
-    sources = json.loads((STATIC / "site.js.map").read_text(encoding="utf-8"))["sources"]
-    assert [s.removeprefix("../js/") for s in sources].count("maths/board_math.js") == 1
+    for built in STATIC.glob("site*.js"):
+        assert (static / built.name).read_bytes() == built.read_bytes(), built.name
     assert (static / "board_presets.js").read_text(encoding="utf-8").startswith(
         "window.ChutesBoardPresets = {")
-    page = (site / "lessons" / "01_waiting_for_heads.html").read_text(encoding="utf-8")
-    assert page.index("board_presets.js") < page.index("_static/site.js")
+    page = (site / "lessons" / "02_board_as_equations.html").read_text(encoding="utf-8")
+    assert (page.index("board_presets.js") < page.index("_static/site-board_editor.js")
+            < page.index("_static/site.js"))
     assert not (static / "board_editor_site.js").exists()
-
 
 def test_lesson_ten_holds_a_live_policy_explorer(site):
     """Issue 28: Lesson 10's policy explorer runs in the page opened from disk, with no kernel and
@@ -1067,11 +1070,8 @@ def test_the_editors_length_stays_in_view_below_the_sites_header_on_a_phone(site
     """On the playground at 390 x 844 the editor's "Expected length" sticks to the top while the
     board is in view: below the site's own sticky header, not under it (it slid under it)."""
     with browser.chromium() as chromium:
-        context = chromium.new_context(viewport={"width": 390, "height": 844})
-        browser.refuse_network(context)
-        page = context.new_page()
-        page.set_default_timeout(PAGE_TIMEOUT)
-        page.goto((site / "playground.html").as_uri())
+        context, page, _ = browser.open_from_disk(
+            chromium, site / "playground.html", width=390, height=844, timeout=PAGE_TIMEOUT)
         page.locator(".chutes-editor-summary").wait_for()
         browser.settle(page, quiet=500)
         seen = page.evaluate(_EDITOR_UNDER_HEADER)
@@ -1090,3 +1090,62 @@ def test_index_entries_on_several_pages_are_named_by_page(site):
     for href, name in places:
         assert re.sub(r"<[^>]+>", "", name).strip(), href
     assert any("Lesson" in name for _, name in places)
+
+
+def test_an_exercise_states_the_numbers_it_reasons_from_instead_of_a_printed_value():
+    """An exercise page shows no cell's output (the set is a notebook to run: exercises/ keeps
+    none), so an exercise's words never point at a value "printed below"; 12.6 states the 1943
+    board's first-seat edge itself, the number the library computes (it said "the value printed
+    below", and the page had none)."""
+    from chutes_edu import MILTON_BRADLEY_1943, win_probabilities
+
+    texts = {}
+    for lesson in course_lessons(ROOT):
+        if not (ROOT / lesson.exercises).exists():
+            continue
+        for cell in nbformat.read(ROOT / lesson.exercises, as_version=4).cells:
+            if cell.cell_type != "markdown":
+                continue
+            assert not re.search(r"printed (below|above)|(shown|value) below", cell.source), \
+                (lesson.exercises.name, cell.source[:200])
+            title = re.match(r"#+ Exercise (\d+\.\d+)", cell.source)
+            if title:
+                texts[title[1]] = cell.source
+    assert set(texts) == set(exercise_ids()), sorted(set(exercise_ids()) ^ set(texts))
+    edge = win_probabilities(MILTON_BRADLEY_1943, [0, 0])[0] - 0.5
+    assert f"edge is {edge:.5f}" in texts["12.6"], texts["12.6"]
+
+
+def test_search_results_show_excerpts_when_the_site_is_opened_from_disk(site):
+    """The search page, opened from disk, shows under every result an excerpt of its page that
+    holds a word searched for, with nothing in the console: Sphinx's searchtools.js fetched each
+    result's page for it, which file:// refuses (a CORS error and "Failed to fetch" per result);
+    the words come with the search index now (book/search_text.py, _static/search_offline.js)."""
+    query = ["fundamental", "matrix"]
+    with browser.chromium() as chromium:
+        context = chromium.new_context(viewport={"width": 1280, "height": 900})
+        offsite = browser.refuse_network(context)
+        page = context.new_page()
+        page.set_default_timeout(PAGE_TIMEOUT)
+        said: list[str] = []
+        page.on("console", lambda m: said.append(f"{m.type}: {m.text}")
+                if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: said.append(f"pageerror: {e}"))
+        page.on("requestfailed", lambda r: said.append(f"failed: {r.url}"))
+        page.goto((site / "search.html").as_uri() + "?q=" + "+".join(query))
+        page.wait_for_function("() => /found \\d+ page/.test("
+                               "document.querySelector('#search-results .search-summary')"
+                               "?.textContent || '')")
+        # the excerpts arrive one result after another, each after its page's words
+        page.wait_for_function("() => { const items = document.querySelectorAll("
+                               "'#search-results li'); return items.length > 0 && [...items]"
+                               ".every(li => li.querySelector('p.context')); }")
+        results = page.evaluate("() => [...document.querySelectorAll('#search-results li')]"
+                                ".map(li => [li.querySelector('a').getAttribute('href'), "
+                                "li.querySelector('p.context').textContent])")
+        context.close()
+    assert len(results) >= 10, results
+    for href, excerpt in results:
+        assert any(word in excerpt.lower() for word in query), (href, excerpt)
+    assert not said, said[:5]
+    assert not offsite, offsite[:5]

@@ -419,3 +419,100 @@ def test_every_picture_is_opaque(site: Path) -> None:
                 transparent.append(f"{page.name}: an explorer's picture")
     assert len(files) >= 30, len(files)       # the lessons' figures (explorers draw SVG)
     assert not transparent, transparent
+
+
+# ------------------------------------------------------------------------------ explorers on screens
+# In each explorer at a 320 px window: the labels and legends reaching past the box the explorer
+# sits in (its output, which would scroll sideways), and its words (not its pictures' SVG text,
+# which is part of a picture described by its alt text) drawn under 12 px.
+_EXPLORER_TEXT = """() => {
+  const out = {explorers: 0, past: [], small: []};
+  for (const m of document.querySelectorAll('.chutes-explorer-mount')) {
+    out.explorers += 1;
+    const box = (m.closest('.output') || m.parentElement).getBoundingClientRect();
+    for (const el of m.querySelectorAll('label, legend')) {
+      const b = el.getBoundingClientRect();
+      if (b.width && (b.right > box.right + 0.5 || b.left < box.left - 0.5)) {
+        out.past.push(`${m.dataset.explorer}: "${el.textContent.trim().slice(0, 40)}"`);
+      }
+    }
+    for (const el of m.querySelectorAll('*')) {
+      if (el.closest('svg, .chutes-visually-hidden') || !el.checkVisibility()) continue;
+      if (![...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+      const size = parseFloat(getComputedStyle(el).fontSize);
+      if (size < 12) {
+        out.small.push(`${m.dataset.explorer}: ${el.localName} ${size} px "${el.textContent.trim()}"`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def test_at_320px_every_explorers_labels_fit_and_no_word_is_under_12px(site: Path) -> None:
+    """At a 320 px window each explorer's labels stay inside its box (the policy explorer's first
+    label was cut at 390 px; the board explorer's menu made Lesson 11 scroll sideways at 320 px),
+    and none of its words is drawn under 12 px (an exponent in a readout was 9.75 px)."""
+    pages = [p for p in site_pages(site) if p.relative_to(site).parts[0] == "lessons"
+             and "chutes-explorer-mount" in p.read_text(encoding="utf-8")]
+    found: dict[str, Any] = {}
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 320, "height": 700})
+        page.set_default_timeout(PAGE_TIMEOUT)
+        for path in pages:
+            rel = path.relative_to(site).as_posix()
+            _open(page, site, rel)
+            browser.settle(page, quiet=500)
+            found[rel] = page.evaluate(_EXPLORER_TEXT)
+    assert len(pages) >= 5 and all(r["explorers"] for r in found.values()), found
+    bad = {rel: r["past"] + r["small"] for rel, r in found.items() if r["past"] or r["small"]}
+    assert not bad, bad
+
+
+_READOUT_SEEN = """() => {
+  const summary = document.querySelector('.chutes-editor-summary');
+  const readout = document.querySelector('.chutes-editor-readout');
+  const r = readout.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + Math.min(20, r.width / 2), r.top + r.height / 2);
+  return {top: Math.round(r.top), bottom: Math.round(r.bottom), text: readout.textContent,
+          seen: r.top >= 0 && r.bottom <= innerHeight && !!hit && summary.contains(hit)};
+}"""
+
+
+def test_the_playgrounds_result_is_in_view_after_an_edit_on_a_laptop(site: Path) -> None:
+    """At 1280 x 720, a jump drawn on the playground's board (two clicks) shows its result: the
+    editor's expected length is in the window and nothing covers it (it was 236 px above the
+    window: the board does not fit in the window with the controls above it)."""
+    with browser.chromium() as chromium:
+        context, page, _ = browser.open_from_disk(
+            chromium, site / "playground.html", width=1280, height=720, timeout=PAGE_TIMEOUT)
+        page.locator(".chutes-editor-summary").wait_for()
+        browser.settle(page, quiet=500)
+        before = page.evaluate(_READOUT_SEEN)["text"]
+        for square in (20, 38):
+            page.mouse.click(*browser.square_point(page, square))
+        page.wait_for_function(
+            "was => document.querySelector('.chutes-editor-readout').textContent !== was",
+            arg=before)
+        browser.settle(page, quiet=500)
+        seen = page.evaluate(_READOUT_SEEN)
+        context.close()
+    assert "was" in seen["text"], seen      # the edit's result: "... (was 39.2251, change ...)"
+    assert seen["seen"], seen
+
+
+def test_no_back_to_top_pill_floats_over_the_text(site: Path) -> None:
+    """The theme's "Back to top" pill, shown on narrow screens when the page scrolls up, floated
+    over the middle of the text and covered an answer box's verdict: it is never shown."""
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 390, "height": 844})
+        page.set_default_timeout(PAGE_TIMEOUT)
+        _open(page, site, "exercises/06_exercises_game_length.html")
+        page.mouse.wheel(0, 3000)
+        page.wait_for_timeout(300)
+        page.mouse.wheel(0, -600)       # the theme shows the pill on a scroll up
+        page.wait_for_timeout(600)
+        shown = page.evaluate("() => !!document.querySelector('#pst-back-to-top')"
+                              "?.checkVisibility()")
+        exists = page.evaluate("() => !!document.querySelector('#pst-back-to-top')")
+    assert exists and not shown
