@@ -69,7 +69,7 @@ STAGE     := STAGE_LOG=$(STAGE_LOG) tools/stage.sh
 TEST_SITE := $(CURDIR)/_build/test-site
 
 .PHONY: help lab lab-env teacher autograde test test-fast test-start hub-caches test-site lint fmt front-end \
-	notebooks-kernels site pdf bench bench-autograde exercises translations resave student clean
+	notebooks-kernels site pdf bench bench-autograde exercises translations resave student coverage clean
 
 help:
 	@echo "make lab        - create .venv-lab (the pinned course environment) and start JupyterLab"
@@ -80,6 +80,8 @@ help:
 	@echo "                  grade again those autograded already)"
 	@echo "make test       - create/update .venv, lint, type-check and run the whole test suite"
 	@echo "make test-fast  - the quick part while you work: no browsers, servers or other BLAS kernels"
+	@echo "make coverage   - line coverage of chutes_edu and chutes_teacher over test-fast (ALL=1: the"
+	@echo "                  whole suite), every Python the tests start counted"
 	@echo "make lint       - ruff and mypy; the front end's build check, tsc and biome;  make fmt"
 	@echo "make front-end  - build the explorers' front end (esbuild) into chutes_edu/widgets/static"
 	@echo "make site       - build the course website into _build/html (SOLUTIONS=1 adds solutions)"
@@ -220,10 +222,23 @@ test: test-start hub-caches test-site lint $(TEST_NPM)
 		--durations=10; status=$$?; \
 		echo; echo "make test, stage by stage (wall seconds):"; cat $(STAGE_LOG); exit $$status
 
-# While you work: everything but the browser, server and build tests and the other BLAS kernels
-# (about 2 minutes; CONTRIBUTING.md, "Running the tests"). `make test` before you push.
+# While you work: everything but the notebooks, the browser, server and build tests, the other BLAS
+# kernels and the costly sweeps (tests/conftest.py's SLOW): about 1,180 tests, 140 CPU-s
+# (CONTRIBUTING.md, "Running the tests"). `make test` before you push.
 test-fast: $(STAMP) $(TEST_NPM) $(FRONT_NPM)
 	$(PY) -m pytest $(PARALLEL) -m "not slow"
+
+# Line coverage of chutes_edu/ and chutes_teacher/ over the fast tier (ALL=1: the whole suite),
+# counting every Python the tests start: xdist's workers, the notebooks' kernels, nbgrader's judge.
+# (The sandboxed kernels run with a cleared environment: what runs inside them is not counted.)
+ALL ?=
+coverage: $(STAMP) $(TEST_NPM) $(FRONT_NPM)
+	@rm -f .coverage .coverage.*
+	-$(PY) -m coverage run -m pytest $(PARALLEL) $(if $(ALL),,-m "not slow")
+	@$(PY) -m coverage combine -q
+	@$(PY) -m coverage report
+	@for p in chutes_edu chutes_teacher; do printf '%s: ' $$p; \
+		$(PY) -m coverage report --include="$$p/*" | tail -1 | awk '{print $$NF}'; done
 
 $(TEST_NPM): tests/js/package.json tests/js/package-lock.json
 	@cd tests/js && STAGE_LOG=$(STAGE_LOG) ../../tools/stage.sh "set-up: npm tools for the tests" \
