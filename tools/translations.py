@@ -657,8 +657,10 @@ def templates(root: Path = ROOT) -> dict[str, _Template]:
             for unit in units_of(cell_type, text):
                 template.add(unit.text, (source.path, str(index)), unit.kind)
     code = found.setdefault(CODE_CATALOG, _Template())
-    for text, rel, line in _code_messages(root):
-        code.add(text, (rel, str(line)), "code")
+    # the code's words by file, not line: an edit elsewhere in a module moves its lines, and
+    # would otherwise make every catalog stale without a word changed
+    for text, rel, _line in _code_messages(root):
+        code.add(text, (rel, ""), "code")
     return found
 
 
