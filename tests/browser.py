@@ -291,13 +291,17 @@ def refuse_network(context: Any) -> list[str]:
 
 
 def open_from_disk(chromium: Any, path: Path, *, width: int, height: int,
-                   timeout: float | None = None) -> tuple[Any, Any, list[str]]:
+                   timeout: float | None = None,
+                   errors: list[str] | None = None) -> tuple[Any, Any, list[str]]:
     """A page of a built website opened from disk (``file://``, as a reader who downloaded it)
     in a new context of that window size, every request off the disk refused:
-    ``(context, page, refused)``; ``timeout`` (ms) for each of the page's waits."""
+    ``(context, page, refused)``; ``timeout`` (ms) for each of the page's waits; the page's
+    uncaught script errors, from its first load on, appended to ``errors`` when given."""
     context = chromium.new_context(viewport={"width": width, "height": height})
     refused = refuse_network(context)
     page = context.new_page()
+    if errors is not None:
+        page.on("pageerror", lambda error: errors.append(str(error)))
     if timeout is not None:
         page.set_default_timeout(timeout)
     page.goto(path.as_uri())

@@ -20,6 +20,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import answers
 import nbformat
 import pytest
 import sympy
@@ -30,9 +31,6 @@ from chutes_edu.checks import answer_spec, check, close, exercise_ids, is_functi
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 SCRIPT = BOOK / "static" / "answers.js"
-if str(BOOK) not in sys.path:
-    sys.path.insert(0, str(BOOK))
-import answers  # noqa: E402
 
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import make_exercises
 import nbformat
 import pytest
 from nbclient import NotebookClient
@@ -17,8 +18,6 @@ from chutes_edu.checks import _REGISTRY, HINT_POINTER, check, exercise_ids, tole
 from chutes_edu.course import course_lessons, lesson_stem, set_stem
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import make_exercises  # noqa: E402
 
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
 CHECK = re.compile(r'^check\("(\d+\.\d+)", (\w+)\)$')

@@ -3,17 +3,15 @@ running is not editing, edited notebooks left alone, --check advice, --force bac
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
+import make_exercises as mx
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import make_exercises as mx  # noqa: E402
 
 
 def _solution() -> nbformat.NotebookNode:

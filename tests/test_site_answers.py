@@ -22,10 +22,11 @@ from __future__ import annotations
 import html
 import json
 import re
-import sys
 from fractions import Fraction
 from pathlib import Path
 
+import answers
+import practice
 import pytest
 
 from chutes_edu.checks import HINT_POINTER, exercise_ids
@@ -37,10 +38,6 @@ from .test_site import _requirements
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
-if str(BOOK) not in sys.path:
-    sys.path.insert(0, str(BOOK))
-import answers  # noqa: E402
-import practice  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(_requirements() is not None, reason=str(_requirements()))]
@@ -272,12 +269,10 @@ def _answer(page, ex: str, text: str, *, button: bool = False) -> str:
 def test_answers_typed_from_the_keyboard_read_right_and_not_yet(site):
     checked = []
     with browser.chromium() as chromium:
-        context = chromium.new_context(viewport={"width": 1280, "height": 900})
-        offsite = browser.refuse_network(context)
-        page = context.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto((site / "exercises" / "02_exercises_board_as_equations.html").as_uri())
+        context, page, offsite = browser.open_from_disk(
+            chromium, site / "exercises" / "02_exercises_board_as_equations.html",
+            width=1280, height=900, errors=errors)
         for ex, text, start, words in READER:
             if ex.startswith("2."):
                 said = _answer(page, ex, text)
@@ -331,12 +326,9 @@ def test_the_calculator_gives_what_a_box_needs_and_progress_survives_a_reload(si
     numbers = {name: course for name, (course, _) in declared_numbers(6).items()}
     page_file = site / "exercises" / "06_exercises_game_length.html"
     with browser.chromium() as chromium:
-        context = chromium.new_context(viewport={"width": 1280, "height": 900})
-        offsite = browser.refuse_network(context)
-        page = context.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(page_file.as_uri())
+        context, page, offsite = browser.open_from_disk(chromium, page_file, width=1280, height=900,
+                                                        errors=errors)
         calc = page.locator('.chutes-calculator-mount[data-exercise="6.1"]')
         calc.get_by_role("combobox", name="rule past the last square").select_option("win")
         die = calc.get_by_role("spinbutton", name="die faces")

@@ -16,9 +16,9 @@ import html
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
+import answers
 import pytest
 
 from chutes_edu.checks import exercise_ids
@@ -26,9 +26,6 @@ from chutes_edu.checks import exercise_ids
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 SCRIPT = BOOK / "static" / "answers.js"
-if str(BOOK) not in sys.path:
-    sys.path.insert(0, str(BOOK))
-import answers  # noqa: E402
 
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")

@@ -31,9 +31,11 @@ import random
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
+import answers
+import build
+import practice
 import pytest
 
 from chutes_edu.course import course_lessons
@@ -45,11 +47,6 @@ from .test_site import _requirements
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 SCRIPT = BOOK / "static" / "answers.js"
-if str(BOOK) not in sys.path:
-    sys.path.insert(0, str(BOOK))
-import answers  # noqa: E402
-import build  # noqa: E402
-import practice  # noqa: E402
 
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
@@ -269,12 +266,9 @@ def test_new_numbers_from_the_keyboard_change_the_page_and_its_boxes(site):
     numbers_boxes = [ex for ex in _exercises(s) if (spec := answers.spec_for(ex)) is not None
                      and spec.kind in {"close", "exactly", "whole_number"}]
     with browser.chromium() as chromium:
-        context = chromium.new_context(viewport={"width": 1280, "height": 900})
-        offsite = browser.refuse_network(context)
-        page = context.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(page_file.as_uri())
+        context, page, offsite = browser.open_from_disk(chromium, page_file, width=1280, height=900,
+                                                        errors=errors)
         panel = page.locator(".chutes-practice")
         status = panel.get_by_role("status")
         expect(status).to_have_text("This page shows the course's numbers.")

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import make_exercises
 import pytest
 
 from chutes_edu.grading import HIDDEN_TESTS, judge
@@ -34,8 +35,6 @@ from chutes_edu.variants import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import make_exercises  # noqa: E402
 
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
 SECRET = "the course secret of a test class"
