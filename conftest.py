@@ -14,7 +14,8 @@ Three things, each measured before it was chosen (CONTRIBUTING.md, "Running the 
    every test that uses a module- or class-scoped fixture (a running Voila, JupyterHub or
    Chromium, an nbgrader course) is grouped with its module, and the cells of one notebook copy
    with each other (they share a kernel). The rest goes wherever a core is free: the built website
-   too, which the workers share (tests/site_build.py builds it once for them all).
+   too, which the workers share (tests/site_build.py builds it once for them all), as they share
+   each nbgrader course generated for the grading tests (tests/shared_course.py).
 3. **The long groups start first**: the suite is ordered by what each group costs (``_COST``,
    seconds measured with ``--durations``), so no worker is left with a long group at the end.
 """
@@ -37,29 +38,30 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
 # What a group (or a test, by the start of its node id) costs in seconds, measured on 2 cores
-# (``pytest --durations=0``): the costly ones start first. Anything not named here counts as cheap;
-# a wrong figure only makes the order worse, never a result.
+# (``pytest --durations=0``; the costliest groups re-measured in a fresh clone's `make test`, the
+# costliest-files table it prints): the costly ones start first. Anything not named here counts as
+# cheap; a wrong figure only makes the order worse, never a result.
 _COST = {
-    "tests/test_nbgrader.py": 240,
-    "tests/test_grading_sandbox.py": 300,
-    "tests/test_accessibility_course.py": 200,
-    "tests/test_hub_grading.py": 450,
+    "tests/test_nbgrader.py": 350,
+    "tests/test_grading_sandbox.py": 290,
+    "tests/test_accessibility_course.py": 310,
+    "tests/test_hub_grading.py": 370,
     # the hostile class: a teacher's server and formgrader, Chromium, bombs, the judge's bounds
-    "tests/test_formgrader_server.py": 130,
+    "tests/test_formgrader_server.py": 145,
     "tests/test_judge_bounds.py::test_every_record": 110,
     "tests/test_grading_bombs.py": 90,
     "tests/test_formgrader_attacks.py": 75,
-    "tests/test_lms_class.py": 40,
+    "tests/test_lms_class.py": 90,
     "tests/test_export_resilience.py::test_a_class": 35,
     "tests/test_student_image.py": 35,
     "tests/test_teacher_lab.py": 30,
     "tests/test_formgrader_scores.py": 20,
     # the website's pages, reflow and focus, and its PDFs (the site is built once for all workers)
-    "tests/test_site.py": 210,
-    "tests/test_site_wcag.py": 210,
+    "tests/test_site.py": 360,
+    "tests/test_site_wcag.py": 180,
     "tests/test_pdf.py": 210,
-    "tests/test_hub.py": 115,
-    "tests/test_binder.py": 65,
+    "tests/test_hub.py": 105,
+    "tests/test_binder.py": 135,
     "tests/test_gradebook.py::test_roster_due_date": 60,
     "tests/test_gradebook.py::test_make_teacher": 40,
     "tests/test_variants.py::test_a_students": 9,

@@ -44,7 +44,8 @@ import pytest
 
 from chutes_teacher.sandbox import sandbox_problem
 from tests import browser
-from tests.support import NBGRADER_BIN, ROOT, make_course, nbgrader, released_name
+from tests.shared_course import released_course
+from tests.support import NBGRADER_BIN, ROOT, nbgrader, released_name
 
 pytestmark = pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")
 
@@ -218,8 +219,8 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Course:
     problem = browser.missing(voila=False) or sandbox_problem("bwrap")
     if problem or not (NBGRADER_BIN / "nbgrader").exists():
         pytest.skip(problem or "nbgrader is not installed (pip install -e '.[teacher]')")
-    root = make_course(tmp_path_factory.mktemp("attacked") / "course", SET, [SOLUTION],
-                       AS_SHIPPED if WITHOUT_INERT else "")
+    root = released_course(tmp_path_factory, tmp_path_factory.mktemp("attacked") / "course", SET,
+                           [SOLUTION], AS_SHIPPED if WITHOUT_INERT else "")
     submitted = root / "submitted" / STUDENT / SET
     submitted.mkdir(parents=True)
     nbformat.write(_hostile_notebook(), submitted / f"{SET}.ipynb")

@@ -1,7 +1,8 @@
 """Output and file bombs in submissions, and symbolic links in them, tested by attack (issue 47).
 
-One course folder with set 1 (tests/support.make_course, the repository's nbgrader_config.py and
-the lines below, which the course's configuration gets) serves every test here:
+One course folder with set 1 (tests/shared_course.released_course, the repository's
+nbgrader_config.py and the lines below, which the course's configuration gets) serves every test
+here:
 
 - **output**: a submission prints 400 MiB in one cell, writes 150 MB without a newline, and shows
   200 HTML outputs of 100 kB, before its answers. nbgrader autograde (in a process that writes its
@@ -39,7 +40,8 @@ from chutes_teacher.submissions import (
     check_submission,
     copy_submission,
 )
-from tests.support import NBGRADER_BIN, ROOT, make_course, released_name
+from tests.shared_course import released_course
+from tests.support import NBGRADER_BIN, ROOT, released_name
 
 SOLUTION = ROOT / "solutions" / "01_solutions_waiting_for_heads.ipynb"
 SET = Path(released_name(SOLUTION)).stem
@@ -103,7 +105,7 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (exchange / "chutes_edu" / "inbound").mkdir(parents=True)
     exchange.chmod(0o777)
     config = f"c.Exchange.root = {str(exchange)!r}\n"   # the course's own guards, nothing added
-    return make_course(tmp / "course", SET, [SOLUTION], config=config)
+    return released_course(tmp_path_factory, tmp / "course", SET, [SOLUTION], config)
 
 
 def _inbound(course: Path, student: str) -> Path:

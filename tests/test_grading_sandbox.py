@@ -48,7 +48,8 @@ from chutes_teacher.sandbox import (
     sandbox_problem,
     student_library,
 )
-from tests.support import NBGRADER_BIN, ROOT, make_course, nbgrader, released_name
+from tests.shared_course import released_course
+from tests.support import NBGRADER_BIN, ROOT, nbgrader, released_name
 
 SOLUTION = ROOT / "solutions" / "01_solutions_waiting_for_heads.ipynb"
 SET = Path(released_name(SOLUTION)).stem
@@ -241,11 +242,13 @@ def _submit(course: Path, student: str, nb: nbformat.NotebookNode) -> None:
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Set 1 generated once (``nbgrader generate_assignment``): every course of this module is a
-    copy of it with its own settings added to ``nbgrader_config.py`` (``_course``)."""
+    """Set 1 generated (``nbgrader generate_assignment``, once per run: tests/shared_course.py):
+    every course of this module is a copy of it with its own settings added to
+    ``nbgrader_config.py`` (``_course``)."""
     if not (NBGRADER_BIN / "nbgrader").exists():
         pytest.skip("nbgrader is not installed (pip install -e '.[teacher]')")
-    return make_course(tmp_path_factory.mktemp("generated") / "course", SET, [SOLUTION])
+    return released_course(tmp_path_factory, tmp_path_factory.mktemp("generated") / "course",
+                           SET, [SOLUTION])
 
 
 def _course(generated: Path, target: Path, config: str) -> Path:

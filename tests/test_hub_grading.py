@@ -151,6 +151,15 @@ def _point_at_hub(everyone: Path, hub: Hub) -> None:
 
 
 NGSHARE_ENVIRONMENT = ["ngshare==0.6.0", "SQLAlchemy==1.4.54"]
+# ngshare 0.6.0 ignores SIGINT and SIGTERM: the hub, stopping its services, waited out its
+# interrupt and terminate timeouts (31 s) before killing it. The hub runs it through this, which
+# kills it at the hub's first signal (as the hub did last).
+NGSHARE_STOPS = """import signal, subprocess, sys
+ngshare = subprocess.Popen([sys.executable, "-m", "ngshare", *sys.argv[1:]])
+signal.signal(signal.SIGINT, lambda *_: ngshare.kill())
+signal.signal(signal.SIGTERM, lambda *_: ngshare.kill())
+sys.exit(ngshare.wait())
+"""
 
 
 def _ngshare_python() -> str:
@@ -201,7 +210,7 @@ def _ngshare_service(base: Path) -> tuple[dict[str, Any], list[str]]:
     store.mkdir()
     port = _free_port()
     return {"name": "ngshare", "url": f"http://127.0.0.1:{port}", "api_token": uuid.uuid4().hex,
-            "command": [_ngshare_python(), "-m", "ngshare", "--admins", ",".join(admins),
+            "command": [_ngshare_python(), "-c", NGSHARE_STOPS, "--admins", ",".join(admins),
                         "--database", f"sqlite:///{store / 'ngshare.db'}",
                         "--storage", f"{store / 'files'}/"]}, admins
 

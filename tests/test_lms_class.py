@@ -28,7 +28,8 @@ import nbformat
 import pytest
 
 from chutes_teacher.sandbox import sandbox_problem
-from tests.support import NBGRADER_BIN, ROOT, make_course, nbgrader, released_name
+from tests.shared_course import released_course
+from tests.support import NBGRADER_BIN, ROOT, nbgrader, released_name
 
 pytestmark = pytest.mark.slow
 
@@ -89,7 +90,7 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if sandbox_problem("bwrap"):
         pytest.skip(f"no sandbox here: {sandbox_problem('bwrap')}")
     root = tmp_path_factory.mktemp("lms") / "course"
-    make_course(root, SET, [SOLUTION])
+    released_course(tmp_path_factory, root, SET, [SOLUTION])
     (root / "roster.csv").write_text(ROSTER)
     (root / "schedule.csv").write_text(f"set,due\n{SET},2026-02-06 12:00+00:00\n")
     for step in (["roster", "roster.csv"], ["schedule", "schedule.csv"]):

@@ -25,7 +25,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tests.support import make_course, nbgrader, released_name
+from tests.shared_course import released_course
+from tests.support import nbgrader, released_name
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
@@ -156,7 +157,8 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         pytest.skip("nbgrader is not installed (pip install -e '.[teacher]')")
     times: dict[str, float] = {}
     start = time.perf_counter()
-    root = make_course(tmp_path_factory.mktemp("course"), ASSIGNMENT, SOLUTIONS)
+    root = released_course(tmp_path_factory, tmp_path_factory.mktemp("course"), ASSIGNMENT,
+                           SOLUTIONS)
     times["generate_assignment"] = time.perf_counter() - start
 
     release = root / "release" / ASSIGNMENT
