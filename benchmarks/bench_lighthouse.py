@@ -7,11 +7,17 @@ preset (a phone's screen, simulated slow 4G) with Debian's Chromium. Per page: p
 Contentful Paint, Total Blocking Time, Cumulative Layout Shift, the bytes transferred, the longest
 main-thread task, the console's errors and the accessibility score, each held to the issue's goal
 (:data:`GOALS`: on an idle machine). Nothing here is asserted: timings on a shared machine are
-noisy; tests/test_site.py checks, without a clock, what a page loads.
+noisy; tests/test_site_weight.py and tests/test_site_speed.py check, without a clock, what a page
+loads and the work it does while loading.
 
-``python benchmarks/bench_lighthouse.py [--site _build/html] [--pages index lessons/01_...]``
-(default: every page); ``make bench`` runs it after the other benchmarks (``benchmarks/bench.py``
-calls :func:`lighthouse_rows` and :func:`print_rows`).
+``--tasks`` measures instead the main thread's long tasks (over 50 ms) of each page in Chromium
+itself, with no CPU or network throttling (a phone's screen, served compressed): the longest, the
+sum of their time over 50 ms (a blocking time, not Lighthouse's simulated one) and the console's
+errors, since Lighthouse's own long-task figures are its simulation's.
+
+``python benchmarks/bench_lighthouse.py [--site _build/html] [--pages index lessons/01_...]
+[--tasks]`` (default: every page); ``make bench`` runs it after the other benchmarks
+(``benchmarks/bench.py`` calls :func:`lighthouse_rows` and :func:`print_rows`).
 """
 
 from __future__ import annotations
@@ -184,12 +190,69 @@ def print_rows(rows: list[tuple[str, dict | None]]) -> None:
         print_row(page, row)
 
 
+# Each long task of the page from its start, noted by the page itself (Chromium's Long Tasks API).
+_LONG_TASKS = """
+window.__longTasks = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__longTasks.push(e.duration);
+}).observe({type: 'longtask', buffered: true});
+"""
+TASKS_QUIET_MS = 4000      # how long after its load event a page is watched
+TASKS_HEADER = ("| page | longest task | blocking (sum over 50 ms) | long tasks | console errors |"
+                "\n|---|---:|---:|---:|---:|")
+
+
+def _page_tasks(chromium: Any, url: str) -> dict:
+    context = chromium.new_context(viewport={"width": 412, "height": 823}, is_mobile=True,
+                                   has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script(_LONG_TASKS)
+    page.goto(url, wait_until="load")
+    page.wait_for_timeout(TASKS_QUIET_MS)
+    tasks = [float(t) for t in page.evaluate("window.__longTasks")]
+    context.close()
+    return {"longest_ms": max(tasks, default=0.0), "blocking_ms": sum(t - 50 for t in tasks),
+            "tasks": len(tasks), "console_errors": len(errors)}
+
+
+def long_tasks(site: Path, pages: list[str] | None = None,
+               each: Callable[[str, dict], None] | None = None) -> list[tuple[str, dict]]:
+    """(page, its long tasks) for each page of ``site``: Chromium (Playwright) with no
+    throttling, a phone's window (412 x 823), the site served compressed; each page watched
+    from its start until :data:`TASKS_QUIET_MS` after its load event."""
+    from playwright.sync_api import sync_playwright
+
+    rows: list[tuple[str, dict]] = []
+    with serve(site) as base, sync_playwright() as play:
+        chromium = play.chromium.launch(executable_path=CHROMIUM, args=CHROME_FLAGS.split())
+        try:
+            for page_name in pages or site_pages(site):
+                row = _page_tasks(chromium, base + page_name)
+                rows.append((page_name, row))
+                if each is not None:
+                    each(page_name, row)
+        finally:
+            chromium.close()
+    return rows
+
+
+def print_tasks_row(page: str, row: dict) -> None:
+    """One line of the long tasks' table (:data:`TASKS_HEADER`)."""
+    print(f"| {page} | {row['longest_ms']:.0f} ms | {row['blocking_ms']:.0f} ms | {row['tasks']} "
+          f"| {row['console_errors']} |", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--site", type=Path, default=ROOT / "_build" / "html",
                         help="a built website (default: _build/html, `make site`)")
     parser.add_argument("--pages", nargs="*", help="pages to measure (default: every page), "
                         "e.g. index.html lessons/11_long_run.html")
+    parser.add_argument("--tasks", action="store_true", help="the long tasks of each page in "
+                        "Chromium with no throttling, instead of Lighthouse")
     args = parser.parse_args()
     if not (args.site / "index.html").exists():
         print(f"skipped: no website in {args.site} (make site)")
@@ -198,6 +261,10 @@ def main() -> int:
         print(f"skipped: Lighthouse needs Node.js and Chromium ({CHROMIUM})")
         return 0
     pages = [p if p.endswith(".html") else f"{p}.html" for p in args.pages or []]
+    if args.tasks:
+        print(TASKS_HEADER, flush=True)
+        long_tasks(args.site, pages or None, each=print_tasks_row)
+        return 0
     print(HEADER, flush=True)
     lighthouse_rows(args.site, pages or None, each=print_row)
     return 0

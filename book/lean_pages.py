@@ -7,10 +7,19 @@ What a page no longer makes its reader's browser fetch or do, and why:
   of HTML outputs such as ``chutes_edu.plots.matrices``' ``$$...$$``) is drawn once, here, by
   MathJax 3 in Node (``book/render_math.mjs``: TeX in, SVG out, with MathJax's assistive MathML
   beside each drawing for screen readers and for the PDF's tags). The page loads no MathJax (its
-  1.2 MB script and fonts, and a typeset of up to 2 s on the reader's main thread). Each formula's
-  SVG holds its own glyphs (it stands alone: book/pdf.py gathers chapters into one page, and an
-  SVG whose glyphs are elsewhere is no Figure in Chromium's tagged PDF); MathJax's small
-  stylesheet is ``_static/math.css``.
+  1.2 MB script and fonts, and a typeset of up to 2 s on the reader's main thread). MathJax draws
+  each formula with its own glyphs; a page then keeps each glyph once, in a hidden SVG at the top
+  of its article (:func:`shared_glyphs`: Lesson 11 went from 1.26 MB to 0.70 MB; book/pdf.py
+  carries the article, glyphs included, into the printed page, where each formula is still a
+  Figure with its words). A display formula is fitted to a phone's screen by its style
+  (:func:`fitted`), not by a script measuring it. MathJax's small stylesheet is
+  ``_static/math.css``, bundled with the others (below).
+- **One stylesheet a page.** The theme's dozen stylesheets (and MathJax's) are one file, the same
+  on every page (:func:`bundle_stylesheets`): each was one more round trip before a phone could
+  show the page's first words. The explorers' own stays apart, loaded only where one is drawn.
+- **No measuring of every box at load.** The theme's script measured every code box, output and
+  table while the page loaded and after each explorer was drawn, to make those that scroll Tab
+  stops; ``course.js`` does it, as each box nears the screen (:func:`without_theme_scroll_stops`).
 - **Icons inline.** The theme's icons (``<i class="fa-solid fa-...">``) become the inline SVG that
   Font Awesome's script would have made of them at load time, so its 1.5 MB script is not loaded.
 - **The search index only where someone searches** (search.html): the theme loaded it on every
@@ -34,12 +43,14 @@ from __future__ import annotations
 import html
 import json
 import logging
+import os
 import re
 import shutil
 import subprocess
 import zlib
 from functools import cache
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from chutes_edu.widgets._front_end import front_ends
 
@@ -329,19 +340,232 @@ def lean_page(page: str, name: str, icons: dict[tuple[str, str], tuple[int, int,
     return _deferred(page)
 
 
+MIN_SCALE = 0.7   # a display formula's letters at least this size of the text's (a phone)
+_SVG_OPEN = re.compile(r'<svg style="(?P<style>[^"]*)"(?P<attrs>[^>]*?\swidth="(?P<width>[\d.]+)ex"'
+                       r'[^>]*?\sviewBox="[-\d.]+ [-\d.]+ (?P<box>[\d.]+) [-\d.]+")')
+
+
+def fitted(container: str) -> str:
+    """A display formula (MathJax's SVG) that a narrow screen draws smaller rather than cut, by
+    its style alone: no wider than its box (course.css: ``max-width: 100%``), down to letters of
+    :data:`MIN_SCALE` of the text's (a TeX em, 1000 units of its viewBox, against the font size:
+    ``min-width``), past which it scrolls in its box. (MathJax 3 cannot break a formula across
+    lines; measuring each formula in the reader's browser to shrink it was a long task.)
+
+    Parameters
+    ----------
+    container : str
+        The formula's ``<mjx-container>``, as MathJax drew it.
+
+    Returns
+    -------
+    str
+        The same, its SVG given its least width.
+    """
+    def least(match: re.Match[str]) -> str:
+        ems = float(match["box"]) / 1000
+        style = match["style"].rstrip("; ")
+        return (f'<svg style="{style}; min-width: min({MIN_SCALE * ems:.3f}em, '
+                f'{match["width"]}ex);"{match["attrs"]}')
+
+    return _SVG_OPEN.sub(least, container, count=1)
+
+
+_GLYPH = re.compile(r'<path id="MJX-\d+-(?P<name>TEX-[\w-]+)" d="(?P<d>[^"]*)"></path>')
+_GLYPH_DEFS = re.compile(r'<defs>(?:<path id="MJX-\d+-TEX-[\w-]+" d="[^"]*"></path>)+</defs>')
+_GLYPH_USE = re.compile(r'(?<=xlink:href="#)MJX-\d+-(?=TEX-[\w-]+")')
+_ARTICLE = re.compile(r'<article\b[^>]*\bclass="[^"]*\bbd-article\b[^>]*>')
+_BODY = re.compile(r"<body\b[^>]*>")
+GLYPHS_CLASS = "course-glyphs"
+
+
+def shared_glyphs(page: str) -> str:
+    """``page`` with each glyph of its formulas defined once, in one hidden SVG at the top of its
+    article, and every formula's ``<use>`` of it pointing there. MathJax's local font cache (what
+    :func:`render_formulas` asks for: each formula stands alone) repeats a glyph in every formula
+    that has it: Lesson 11's 300 formulas held 580 KB of the same few dozen letters, which a phone
+    fetched and parsed. (In the PDF the article, and so the glyphs, are carried into the printed
+    page with the chapter's id prefix, book/pdf.py; a formula of shared glyphs is still a
+    ``Figure`` with its words.) A page where one glyph's name has two shapes is left as it is.
+
+    Parameters
+    ----------
+    page : str
+        The page's HTML, its formulas drawn.
+
+    Returns
+    -------
+    str
+        The same page.
+    """
+    shapes: dict[str, set[str]] = {}
+    for match in _GLYPH.finditer(page):
+        shapes.setdefault(match["name"], set()).add(match["d"])
+    if not shapes or any(len(d) > 1 for d in shapes.values()):
+        return page
+    page = _GLYPH_USE.sub("MJX-", _GLYPH_DEFS.sub("", page))
+    place = _ARTICLE.search(page) or _BODY.search(page)     # a formula may come before it
+    if place is None:
+        raise LeanError("a page with formulas has no <body>")
+    defs = "".join(f'<path id="MJX-{name}" d="{next(iter(d))}"></path>'
+                   for name, d in sorted(shapes.items()))
+    hidden = (f'<svg class="{GLYPHS_CLASS}" style="display: none;" aria-hidden="true" '
+              f'xmlns="http://www.w3.org/2000/svg"><defs>{defs}</defs></svg>')
+    return page[:place.end()] + hidden + page[place.end():]
+
+
 def _with_formulas(page: str, formulas: list[tuple[int, int, str, bool]], drawn: list[str],
                    css_href: str) -> str:
     out = []
     at = 0
-    for (start, end, _tex, _display), svg in zip(formulas, drawn, strict=True):
+    for (start, end, _tex, display), svg in zip(formulas, drawn, strict=True):
         out.append(page[at:start])
-        out.append(svg)
+        out.append(fitted(svg) if display else svg)
         at = end
     out.append(page[at:])
-    page = "".join(out)
+    page = shared_glyphs("".join(out))
     head_end = page.find("</head>")
     return (page[:head_end] + f'<link rel="stylesheet" type="text/css" href="{css_href}" />\n'
             + page[head_end:])
+
+
+# ------------------------------------------------------------------------------ stylesheets
+KEEP_APART = {"site.css"}    # the explorers' stylesheet: only on a page that draws one
+_STYLESHEET = re.compile(r'[ \t]*<link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref="(?P<href>[^"]+)"'
+                         r'[^>]*>\n?')
+_URL = re.compile(r'url\(\s*(?:"(?P<dq>[^"]*)"|\'(?P<sq>[^\']*)\'|(?P<bare>[^)\'"\s]+))\s*\)')
+_IMPORT = re.compile(r'@import\s+(?:url\(\s*)?["\']?(?P<href>[^"\')\s;]+)["\']?\s*\)?\s*;')
+_IMPORT_OR_URL = re.compile(f"{_IMPORT.pattern}|{_URL.pattern}")
+_SOURCE_MAP = re.compile(r"/\*[#@]\s*sourceMappingURL=[^*]*\*/")
+_CHARSET = re.compile(r'@charset\s+"[^"]*"\s*;')
+
+
+def _local_file(ref: str, folder: Path) -> Path | None:
+    parts = urlsplit(ref)
+    if parts.scheme or parts.netloc or ref.startswith(("#", "data:")) or not parts.path:
+        return None
+    return (folder / unquote(parts.path)).resolve()
+
+
+def stylesheet_text(sheet: Path, static: Path) -> str:
+    """The text of ``sheet`` (a stylesheet under ``static``) as if it were in ``static`` itself:
+    each ``@import`` of a local sheet replaced by that sheet's text, each local ``url()``
+    rewritten to be relative to ``static``, no source map or ``@charset`` (the bundle's own).
+
+    Parameters
+    ----------
+    sheet : Path
+        The stylesheet.
+    static : Path
+        The site's ``_static`` folder, where the bundle that holds this text is.
+
+    Returns
+    -------
+    str
+        CSS.
+    """
+    css = sheet.read_text(encoding="utf-8", errors="replace")
+
+    def imported(match: re.Match[str]) -> str:
+        target = _local_file(match["href"], sheet.parent)
+        return stylesheet_text(target, static) if target and target.exists() else match[0]
+
+    def moved(match: re.Match[str]) -> str:
+        ref = match["dq"] if match["dq"] is not None else (
+            match["sq"] if match["sq"] is not None else match["bare"])
+        target = _local_file(ref, sheet.parent)
+        if target is None:
+            return match[0]
+        fragment = ref[len(ref.split("#")[0]):]
+        return f'url("{Path(os.path.relpath(target, static)).as_posix()}{fragment}")'
+
+    def either(match: re.Match[str]) -> str:      # one pass: an imported text is not moved again
+        return imported(match) if match["href"] is not None else moved(match)
+
+    return _IMPORT_OR_URL.sub(either, _CHARSET.sub("", _SOURCE_MAP.sub("", css)))
+
+
+def bundle_stylesheets(pages: dict[str, str], static: Path) -> dict[str, str]:
+    """Each page's local stylesheets (but :data:`KEEP_APART`'s) as one stylesheet in ``static``,
+    in their order, and MathJax's (:data:`MATH_CSS`) with them on every page, so that every page
+    loads the same one (a browser fetches it once for the site). The theme gives a page a dozen
+    stylesheets, each one more round trip before the page can show anything: on a phone's slow
+    network that was most of the 3 s before its first words.
+
+    Parameters
+    ----------
+    pages : dict of str to str
+        Each page's path in the site (``lessons/01_....html``) and HTML.
+    static : Path
+        The site's ``_static`` folder; the bundles are written there
+        (``styles-<checksum>.css``).
+
+    Returns
+    -------
+    dict of str to str
+        The same pages, each linking its bundle where its first stylesheet was.
+    """
+    site = static.parent.resolve()
+    made: dict[tuple[Path, ...], str] = {}
+    out = {}
+    for name, page in pages.items():
+        head_end = page.find("</head>")
+        folder = (site / name).parent
+        sheets = [(m, _local_file(m["href"], folder)) for m in _STYLESHEET.finditer(page, 0,
+                                                                                   head_end)]
+        bundled = [(m, path) for m, path in sheets
+                   if path is not None and path.exists() and path.name not in KEEP_APART]
+        if not bundled:
+            out[name] = page
+            continue
+        files = tuple(path for _, path in bundled)
+        math = (static / MATH_CSS).resolve()
+        if math.exists() and math not in files:
+            files = (*files, math)
+        if files not in made:
+            text = "\n".join(stylesheet_text(path, static) for path in files)
+            made[files] = f"styles-{zlib.crc32(text.encode()):08x}.css"
+            (static / made[files]).write_text(text, encoding="utf-8")
+        up = "../" * name.count("/")
+        first = bundled[0][0]
+        tag = f'<link rel="stylesheet" type="text/css" href="{up}_static/{made[files]}" />\n'
+        pieces, at = [], 0
+        for match, _ in bundled:
+            pieces += [page[at:match.start()], tag if match is first else ""]
+            at = match.end()
+        out[name] = "".join(pieces) + page[at:]
+    return out
+
+
+_THEME_SCRIPT = "pydata-sphinx-theme.js"
+# The theme's function that makes each scrolling box a Tab stop (pydata-sphinx-theme 0.15-0.16,
+# minified): it measures every <pre>, output and table at load, at each resize, and 300 ms after
+# any change inside the page's main content.
+_THEME_SCROLL_STOPS = re.compile(
+    r'function (?P<name>\w+)\(\)\{const (?P<f>\w+)=\(\)=>\{document\.querySelectorAll\(\["pre",'
+    r'[^\]]*\]\.join\(", "\)\)\.forEach\(\w+=>\{\w+\.tabIndex=[^}]*\}\)\},(?P<d>\w+)=\w+\((?P=f),'
+    r'\d+\);window\.addEventListener\("resize",(?P=d)\),new MutationObserver\((?P=d)\)\.observe\('
+    r'document\.getElementById\("main-content"\),\{subtree:!0,childList:!0\}\),(?P=f)\(\)\}')
+
+
+def without_theme_scroll_stops(script: str) -> str:
+    """The theme's script (``pydata-sphinx-theme.js``) without its own marking of scrolling
+    boxes as Tab stops, which ``course.js`` does (named, and lazily): the theme's measured every
+    code box, output and table of the page while it loaded (a layout of the whole page in the
+    middle of its loading) and again after every explorer was drawn. Unchanged if the theme's
+    script is not the one this was written for.
+
+    Parameters
+    ----------
+    script : str
+        The theme's minified script.
+
+    Returns
+    -------
+    str
+        The same script, that function made empty.
+    """
+    return _THEME_SCROLL_STOPS.sub(lambda m: f"function {m['name']}(){{}}", script, count=1)
 
 
 def lean_site(out: Path, node_modules: Path) -> None:
@@ -369,13 +593,18 @@ def lean_site(out: Path, node_modules: Path) -> None:
         pages[i] = _with_formulas(pages[i], found[i], svgs, f"{up}_static/{MATH_CSS}")
     versions = {path.name: f"{zlib.crc32(path.read_bytes()):08x}"
                 for path in [*static.glob("site*.js"), static / PRESETS] if path.exists()}
-    leaned = []
-    for path, page in zip(files, pages, strict=True):
-        leaned.append(lean_page(page, path.relative_to(out).as_posix(), icons, versions))
-        path.write_text(leaned[-1], encoding="utf-8")
+    names = [path.relative_to(out).as_posix() for path in files]
+    leaned = [lean_page(page, name, icons, versions)
+              for name, page in zip(names, pages, strict=True)]
+    bundled = bundle_stylesheets(dict(zip(names, leaned, strict=True)), static)
+    for path, name in zip(files, names, strict=True):
+        path.write_text(bundled[name], encoding="utf-8")
     # the icons still drawn by the fonts: an <i class="fa-..."> that had no SVG
     classes = {c for page in leaned for m in _ICON.finditer(page) for c in m["cls"].split()
                if c.startswith("fa-")}
     stylesheets = [sheet.read_text(encoding="utf-8", errors="replace")
                    for sheet in static.rglob("*.css")]
     subset_fonts(static, font_characters(stylesheets, classes))
+    for theme in out.rglob(f"scripts/{_THEME_SCRIPT}"):
+        script = theme.read_text(encoding="utf-8")
+        theme.write_text(without_theme_scroll_stops(script), encoding="utf-8")

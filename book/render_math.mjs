@@ -7,8 +7,8 @@
    stdin:  {"pages": [[[tex, display], ...], ...]}  the TeX of each page's formulas, in order
    stdout: {"css": "...", "pages": [{"formulas": ["<mjx-container ...>", ...], "errors": [...]},
             ...]}
-   Each formula's SVG holds the glyphs it uses (MathJax's local font cache: a formula stands alone,
-   as book/pdf.py, which gathers chapters into one page, and Chromium's PDF tags need); `css` is
+   Each formula's SVG holds the glyphs it uses (MathJax's local font cache, its ids numbered per
+   formula); book/lean_pages.py's shared_glyphs then keeps each glyph once per page. `css` is
    MathJax's stylesheet for the lot. */
 import { createRequire } from "node:module";
 

@@ -61,7 +61,10 @@ _TYPESET = """async () => {
     await MathJax.startup.promise;
   }
   if (document.fonts) await document.fonts.ready;
-  await new Promise(r => setTimeout(r, 200));   // course.js looks again once fonts have loaded
+  // course.js measures the boxes near the screen first, the others when the page is idle
+  while (!document.documentElement.hasAttribute('data-course-measured')) {
+    await new Promise(r => setTimeout(r, 50));
+  }
 }"""
 
 

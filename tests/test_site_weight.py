@@ -190,8 +190,10 @@ def test_every_formula_is_drawn_with_its_mathml_and_its_glyphs(site: Path) -> No
         glyphs = set(re.findall(r'<path id="([^"]+)"', text))
         used = set(re.findall(r'xlink:href="#([^"]+)"', text))
         assert used <= glyphs, (name, sorted(used - glyphs)[:5])
-        if containers:
-            assert "_static/math.css" in text, name
+        if containers:      # MathJax's stylesheet, in the page's one bundle of stylesheets
+            bundle = re.search(r'href="([^"]*_static/styles-[0-9a-f]+\.css)"', text)
+            assert bundle, name
+            assert "mjx-assistive-mml" in (page.parent / bundle[1]).read_text(encoding="utf-8")
     assert drawn > 1000
 
 

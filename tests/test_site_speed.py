@@ -1,0 +1,175 @@
+"""The website at phone speed (issue 52), the work a page does while it loads, checked without a
+clock (how long it takes is `make bench`'s, benchmarks/bench_lighthouse.py):
+
+- no formula is measured while the page loads but those near the screen (book/static/course.js
+  measures whether a box scrolls sideways as it nears the screen, the others when the page is
+  idle): measuring Lesson 11's 300 formulas at once laid the whole page out in one long task;
+  every box is measured in the end (``data-course-measured``), and a phone's display formulas are
+  fitted by their style, not by a script;
+- each glyph of a page's formulas is in the page once (MathJax's local font cache repeated it in
+  every formula: 580 KB of Lesson 11's 1.26 MB), and every formula still finds its glyphs;
+- a page's stylesheets come as one file, the same on every page (a dozen round trips before the
+  first words on a phone's network).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from . import browser
+from .conftest import site_pages
+
+BOOK = Path(__file__).resolve().parent.parent / "book"
+sys.path.insert(0, str(BOOK))
+import lean_pages  # noqa: E402
+
+PAGE_TIMEOUT = 180_000    # ms, a hang guard on a busy machine
+WIDTH, HEIGHT = 390, 844  # a phone
+
+# The elements whose width a script reads, grouped by the callback that reads them (a group ends
+# with its task's microtasks): course.js's first look must measure only the boxes near the screen.
+_COUNT_MEASURES = """
+window.__groups = [];
+let open = false;
+for (const name of ['scrollWidth', 'clientWidth']) {
+  const own = Object.getOwnPropertyDescriptor(Element.prototype, name);
+  Object.defineProperty(Element.prototype, name, {
+    configurable: true,
+    get() {
+      if (!open) {
+        open = true;
+        window.__groups.push(new Set());
+        queueMicrotask(() => { open = false; });
+      }
+      window.__groups[window.__groups.length - 1].add(this);
+      return own.get.call(this);
+    },
+  });
+}
+"""
+_MEASURED = """() => {
+  const boxes = new Set(document.querySelectorAll(
+    'div.math > mjx-container, span.math, .chutes-math, .cell_output pre, .cell_input pre'));
+  const groups = window.__groups.map((g) => [...g].filter((e) => boxes.has(e)))
+    .filter((g) => g.length);
+  const first = groups.length ? groups[0] : [];
+  return {boxes: boxes.size, groups: groups.length, first: first.length,
+          far: first.filter((b) => b.getBoundingClientRect().top > 3 * innerHeight).length};
+}"""
+
+
+# ------------------------------------------------------------------------------ no build needed
+def test_a_display_formula_is_fitted_by_its_style() -> None:
+    svg = ('<mjx-container class="MathJax" jax="SVG" display="true"><svg style="vertical-align: '
+           '-2.036ex;" xmlns="http://www.w3.org/2000/svg" width="35.331ex" height="5.204ex" '
+           'viewBox="0 -1400 15616.1 2300"><g></g></svg></mjx-container>')
+    fitted = lean_pages.fitted(svg)
+    # letters at least 0.7 of the text's: 0.7 em per 1000 units of width; never wider than drawn
+    assert ('<svg style="vertical-align: -2.036ex; min-width: min(10.931em, 35.331ex);" '
+            in fitted)
+    assert fitted.replace(" min-width: min(10.931em, 35.331ex);", "") == svg
+    assert ".bd-article" not in fitted
+
+
+def test_each_glyph_of_a_page_is_defined_once() -> None:
+    def formula(n: int, *glyphs: str) -> str:
+        defs = "".join(f'<path id="MJX-{n}-TEX-{g}" d="M{g}"></path>' for g in glyphs)
+        uses = "".join(f'<use data-c="1" xlink:href="#MJX-{n}-TEX-{g}"></use>' for g in glyphs)
+        return f'<svg><defs>{defs}</defs><g>{uses}</g></svg>'
+
+    # a formula before the article too (a title in the navigation)
+    page = ('<html><body><nav>' + formula(3, "N-32") + '</nav><article class="bd-content '
+            'bd-article" role="main">' + formula(1, "I-1D465", "N-32") + formula(2, "I-1D465")
+            + "</article></body></html>")
+    shared = lean_pages.shared_glyphs(page)
+    assert re.findall(r'<path id="([^"]+)"', shared) == ["MJX-TEX-I-1D465", "MJX-TEX-N-32"]
+    assert re.findall(r'xlink:href="#([^"]+)"', shared) == [
+        "MJX-TEX-N-32", "MJX-TEX-I-1D465", "MJX-TEX-N-32", "MJX-TEX-I-1D465"]
+    assert shared.count("<svg") == 4 and "<g><use" in shared
+    # in the article (book/pdf.py prints the article), hidden, before its first formula
+    assert re.search(r'<article[^>]*><svg class="course-glyphs" style="display: none;" '
+                     r'aria-hidden="true"', shared)
+    # one name with two shapes: the page is left as it was
+    clash = page.replace('d="MI-1D465"', 'd="M0"', 1)
+    assert lean_pages.shared_glyphs(clash) == clash
+
+
+def test_a_pages_stylesheets_become_one_file(tmp_path: Path) -> None:
+    static = tmp_path / "_static"
+    (static / "styles").mkdir(parents=True)
+    (static / "vendor").mkdir()
+    (static / "basic.css").write_text('div{background:url("file.png")}')
+    (static / "styles" / "theme.css").write_text('@import "../basic.css";\n'
+                                                 'a{src:url(../vendor/f.woff2)}\n'
+                                                 '/*# sourceMappingURL=theme.css.map */')
+    (static / "course.css").write_text('p{background:url("data:image/svg+xml,(x)")}')
+    (static / "site.css").write_text(".explorer{}")
+    (static / lean_pages.MATH_CSS).write_text("mjx-container{}")
+    head = ('<html><head><link href="../_static/styles/theme.css?digest=1" rel="stylesheet" />\n'
+            '<link rel="stylesheet" type="text/css" href="../_static/course.css?v=2" />\n'
+            '<link rel="stylesheet" type="text/css" href="../_static/site.css?v=3" />\n'
+            '<link rel="icon" href="../_static/favicon.svg"/>\n</head><body>{}</body></html>')
+    pages = lean_pages.bundle_stylesheets({"lessons/a.html": head.format("a"),
+                                           "b.html": head.replace("../", "").format("b")},
+                                          static)
+    links = re.findall(r'<link [^>]*href="([^"]+)"', pages["lessons/a.html"])
+    bundle = links[0].split("/")[-1]
+    assert links == [f"../_static/{bundle}", "../_static/site.css?v=3", "../_static/favicon.svg"]
+    assert re.findall(r'<link [^>]*href="([^"]+)"', pages["b.html"])[0] == f"_static/{bundle}"
+    assert sorted(p.name for p in static.glob("styles-*.css")) == [bundle]
+    css = (static / bundle).read_text()
+    assert css.split("\n") == ['div{background:url("file.png")}', 'a{src:url("vendor/f.woff2")}',
+                               "", 'p{background:url("data:image/svg+xml,(x)")}',
+                               "mjx-container{}"]
+
+
+# ------------------------------------------------------------------------------ the built site
+@pytest.mark.slow
+def test_a_pages_glyphs_are_not_repeated_and_its_stylesheets_are_one(site: Path) -> None:
+    bundles = set()
+    for page in site_pages(site):
+        text = page.read_text(encoding="utf-8")
+        name = page.relative_to(site).as_posix()
+        ids = re.findall(r'<path id="(MJX-[^"]+)"', text)
+        assert len(ids) == len(set(ids)), name
+        assert not [i for i in ids if re.match(r"MJX-\d", i)], name
+        if ids:   # all of them in one hidden SVG, first thing in the article
+            assert len(re.findall(r'<article\b[^>]*><svg class="course-glyphs"[^>]*><defs>'
+                                  r'(?:<path id="[^"]+" d="[^"]*"></path>)+</defs></svg>',
+                                  text)) == 1, name
+        head = text[:text.index("</head>")]
+        sheets = re.findall(r'<link\b[^>]*rel="stylesheet"[^>]*href="[^"]*?([^"/]+)"', head)
+        sheets += re.findall(r'<link\b[^>]*href="[^"]*?([^"/]+)"[^>]*rel="stylesheet"', head)
+        bundles |= {s for s in sheets if s.startswith("styles-")}
+        assert [s for s in sheets if not s.startswith(("styles-", "site.css"))] == [], name
+        for svg in re.findall(r'<mjx-container[^>]*display="true"[^>]*><svg [^>]*>', text):
+            assert "min-width: min(" in svg, (name, svg[:200])
+    assert len(bundles) == 1, bundles
+
+
+@pytest.mark.slow
+def test_no_formula_far_from_the_screen_is_measured_while_a_page_loads(site: Path) -> None:
+    """Lesson 11, the page of most formulas, on a phone: the first look measures the boxes within
+    the first screens only (all 370 were measured at once, in one task, before); every box is
+    measured once the page is idle, a few at a time."""
+    path = site / "lessons" / "11_long_run.html"
+    with browser.chromium() as chromium:
+        context = chromium.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+        browser.refuse_network(context)
+        page = context.new_page()
+        page.set_default_timeout(PAGE_TIMEOUT)
+        page.add_init_script(_COUNT_MEASURES)
+        page.goto(path.as_uri())
+        page.wait_for_selector("html[data-course-measured]", state="attached")
+        seen = page.evaluate(_MEASURED)
+        scrolling = page.evaluate("document.querySelectorAll('.course-scrolls').length")
+        context.close()
+    assert seen["boxes"] > 200, seen
+    assert seen["far"] == 0, seen
+    assert 0 < seen["first"] < seen["boxes"] / 4, seen
+    assert seen["groups"] > 1, seen
+    assert scrolling > 0
