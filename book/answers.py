@@ -38,6 +38,17 @@ the calculator never knows the exercise's numbers, so it prints no answer by its
 
 A copy of the course without the answer checks (the student copy, ``tools/student_copy.py``) has
 nothing to put in a page: its exercises get neither a box nor a note.
+
+The words are said in the language of the site being built (:func:`chutes_edu.i18n.language`, which
+the build sets for a translation): what this module writes goes through :func:`chutes_edu.i18n.say`
+and the checks' hints through ``gettext``, and a page with boxes holds, as JSON in
+``#chutes-answer-words`` (:func:`words_script`), the translations of the sentences
+``book/static/answers.js`` shows (its ``tr("...")``), all from the code's catalog
+``locale/<language>/LC_MESSAGES/chutes_edu.po``: the site has no other way to hand a plain script
+the catalog (a page opened from disk can fetch nothing), and an English page holds none. The hints
+in words (:data:`SITE_HINTS`) are website words the library never says: their translations are a
+catalog of their own, ``locale/<language>/LC_MESSAGES/site_hints.po`` (one entry per hint, kept in
+step with the file by tools/translations.py), read here when a translation's site is built.
 """
 
 from __future__ import annotations
@@ -64,18 +75,30 @@ from chutes_edu.checks import (
     is_function_exercise,
     tolerance_text,
 )
+from chutes_edu.i18n import SOURCE_LANGUAGE, gettext, language, messages, say
 from chutes_edu.variants import Numbers, variant
 
 __all__ = ["CALCULATED", "CALCULATOR_MOUNT", "EXAMPLES", "JUMP_GOALS", "SCRIPT", "STYLE",
            "add_answers", "answer_box", "calculator", "code_answer", "jump_goal",
-           "answer_name", "rounding_margin", "site_digits", "site_hint", "site_hint_cell",
-           "site_hints", "site_number", "speaks_python", "spec_for", "spec_with"]
+           "answer_name", "hint_message", "hint_translations", "rounding_margin", "site_digits",
+           "site_hint", "site_hint_cell",
+           "site_hints", "site_number", "speaks_python", "spec_for", "spec_with", "words_script",
+           "WORDS_ID"]
 
 SCRIPT, STYLE = "answers.js", "answers.css"      # in book/static/, loaded on every page
+WORDS_ID = "chutes-answer-words"    # the JSON of answers.js's words in the page's language
+_SCRIPT_PATH = Path(__file__).resolve().parent / "static" / SCRIPT
+_LITERAL = r'"(?:[^"\\\n]|\\.)*"'
+# answers.js's sentences: tr("...") with one literal or several joined by `+` over lines
+_TR_CALL = re.compile(rf"\btr\(\s*({_LITERAL}(?:\s*\+\s*{_LITERAL})*)")
 # The hints in words that the site shows beside an answer box where the notebook's hint speaks
 # Python (the check's, after a "not yet", and the hint cell under the exercise): [exercise] check =
 # ..., cell = ... (book/site_hints.toml). The notebooks keep theirs.
 SITE_HINTS = Path(__file__).resolve().parent / "site_hints.toml"
+# Their translations: one entry per hint, its words on one line (hint_message), in a catalog of
+# their own (tools/translations.py's "site_hints"): website words the library never says.
+HINTS_CATALOG = "site_hints"
+_LOCALE = Path(__file__).resolve().parent.parent / "locale"
 _HINT_CELL = re.compile(r"(?P<head>\A\s*<details>\s*<summary>[^<]*</summary>\s*\n)(?P<body>.*?)"
                         r"(?P<tail>\s*</details>\s*\Z)", re.S)
 # What makes a hint Python rather than words, once its maths ($...$) is left out: code spans, a
@@ -265,42 +288,61 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
 }
 
 
+def _tolerance(rel: float, abs_tol: float) -> str:
+    """:func:`chutes_edu.checks.tolerance_text` in the site's language (its English as it is)."""
+    if language() == SOURCE_LANGUAGE:
+        return tolerance_text(rel, abs_tol)
+    parts = []
+    if rel:
+        parts.append(say("a relative error of {rel} ({percent}%)", rel=f"{rel:g}",
+                         percent=f"{100 * rel:g}"))
+    if abs_tol:
+        parts.append(say("an absolute error of {tolerance}", tolerance=f"{abs_tol:g}"))
+    return say("to within {parts}", parts=say(" or ").join(parts)) if parts else say("exactly")
+
+
 def _form(spec: AnswerSpec) -> str:
     """What to type, in the words of the exercise's check, with :data:`EXAMPLES` of its kind."""
-    e = EXAMPLES[spec.kind]
+    ex = {f"e{k}": v for k, v in enumerate(EXAMPLES[spec.kind])}
     if spec.kind == "close":
-        return (f"A number, such as {e[0]}, {e[1]} or {e[2]}, or arithmetic on numbers, such as "
-                f"{e[3]} or {e[4]} (a decimal comma and a percent sign are read too); checked "
-                f"{tolerance_text(spec.rel or 0.0, spec.abs_tol)}, or to the digits you give when "
-                "they are fewer (at least 4 decimals and 3 significant digits, as an explorer "
-                "shows them).")
+        return say("A number, such as {e0}, {e1} or {e2}, or arithmetic on numbers, such as {e3} "
+                   "or {e4} (a decimal comma and a percent sign are read too); checked "
+                   "{tolerance}, or to the digits you give when they are fewer (at least 4 "
+                   "decimals and 3 significant digits, as an explorer shows them).",
+                   tolerance=_tolerance(spec.rel or 0.0, spec.abs_tol), **ex)
     if spec.kind == "exactly":
-        return (f"Exactly, as a fraction such as {e[0]} (or a whole number, or arithmetic on "
-                f"fractions such as {e[1]}); a decimal number is not exact, and is refused.")
+        return say("Exactly, as a fraction such as {e0} (or a whole number, or arithmetic on "
+                   "fractions such as {e1}); a decimal number is not exact, and is refused.", **ex)
     if spec.kind == "whole_number":
-        return f"A whole number, such as {e[0]}."
+        return say("A whole number, such as {e0}.", **ex)
     if spec.kind == "one_of":
-        return "One letter: the letter of the option you choose, alone or in brackets."
+        return say("One letter: the letter of the option you choose, alone or in brackets.")
     if spec.kind == "same_array":
-        checked = f"checked entry by entry, {tolerance_text(spec.rel or 0.0, spec.abs_tol)}"
-        return (f"Numbers separated by commas, such as {e[0]} or {e[1]} (rows in brackets: "
-                f"{e[2]}); {checked}.")
+        return say("Numbers separated by commas, such as {e0} or {e1} (rows in brackets: {e2}); "
+                   "checked entry by entry, {tolerance}.",
+                   tolerance=_tolerance(spec.rel or 0.0, spec.abs_tol), **ex)
     if spec.kind == "jumps":
         goal = spec.expected
-        most = "one jump" if goal["most"] == 1 else f"at most {goal['most']} jumps"
-        return (f"The jumps to add ({most}), each as a pair of squares (a, b), such as {e[0]} or "
-                f"{e[1]}; the page adds them to the exercise's board and judges it, as the "
-                "notebook's check does.")
+        most = (say("one jump") if goal["most"] == 1
+                else say("at most {most} jumps", most=goal["most"]))
+        return say("The jumps to add ({most}), each as a pair of squares (a, b), such as {e0} or "
+                   "{e1}; the page adds them to the exercise's board and judges it, as the "
+                   "notebook's check does.", most=most, **ex)
     if spec.kind == "same_whole_numbers":
-        return f"Whole numbers separated by commas, such as {e[0]}, in any order."
+        return say("Whole numbers separated by commas, such as {e0}, in any order.", **ex)
     if spec.kind == "same_words":
-        return f"Words separated by commas, in order, such as {e[0]}."
-    return (f"A formula in one symbol, such as {e[0]} or {e[1]}: numbers, + - * /, ^ or ** for "
-            "powers, and brackets.")
+        return say("Words separated by commas, in order, such as {e0}.", **ex)
+    return say("A formula in one symbol, such as {e0} or {e1}: numbers, + - * /, ^ or ** for "
+               "powers, and brackets.", **ex)
 
 
 def _attr(value: object) -> str:
     return html.escape(str(value), quote=True)
+
+
+def _text(words: str) -> str:
+    """Words as an element's text in HTML (only ``&``, ``<`` and ``>`` escaped)."""
+    return html.escape(words, quote=False)
 
 
 def speaks_python(text: str) -> list[str]:
@@ -315,9 +357,77 @@ def site_hints() -> dict[str, dict[str, str]]:
         return tomllib.load(file)
 
 
+def hint_message(words: str) -> str:
+    """A hint of :data:`SITE_HINTS` as its catalog's entry: its words on one line (a re-wrapped
+    hint is the same entry; its Markdown is one paragraph)."""
+    return " ".join(words.split())
+
+
+@cache
+def hint_translations(code: str) -> dict[str, str]:
+    """The usable translations of the hints' catalog ``locale/<code>/LC_MESSAGES/site_hints.po``
+    (translated, neither fuzzy nor obsolete); {} for English or a language without one."""
+    path = _LOCALE / code / "LC_MESSAGES" / f"{HINTS_CATALOG}.po"
+    if code == SOURCE_LANGUAGE or not path.is_file():
+        return {}
+    import polib
+
+    return {e.msgid: e.msgstr for e in polib.pofile(str(path))
+            if e.msgstr and not e.fuzzy and not e.obsolete}
+
+
+def _said_hint(words: str) -> str | None:
+    """The translation of a words hint in the site's language; None if it has none."""
+    return hint_translations(language()).get(hint_message(words))
+
+
 def site_hint(spec: AnswerSpec) -> str:
-    """The hint the box gives after a "not yet": the check's, or its words version."""
-    return site_hints().get(spec.exercise, {}).get("check", spec.hint)
+    """The hint the box gives after a "not yet": the check's, or its words version; in another
+    language, the words version's translation, else the check's own hint in that language (a
+    hint that may speak Python beats one in English)."""
+    words = site_hints().get(spec.exercise, {}).get("check")
+    if words is None:
+        return gettext(spec.hint)
+    if language() == SOURCE_LANGUAGE:
+        return words
+    said = _said_hint(words)
+    return gettext(spec.hint) if said is None else said
+
+
+@cache
+def _script_sentences() -> tuple[str, ...]:
+    """The English sentences ``book/static/answers.js`` shows (its ``tr("...")``)."""
+    import json
+
+    text = _SCRIPT_PATH.read_text(encoding="utf-8")
+    return tuple(dict.fromkeys(
+        "".join(json.loads(piece) for piece in re.findall(_LITERAL, m[1]))
+        for m in _TR_CALL.finditer(text)))
+
+
+def words_script(code: str | None = None) -> str:
+    """The JSON that gives ``book/static/answers.js`` its words in the site's language.
+
+    Parameters
+    ----------
+    code : str, optional
+        A language; default :func:`chutes_edu.i18n.language`.
+
+    Returns
+    -------
+    str
+        A ``<script type="application/json" id="chutes-answer-words">`` holding the translations
+        of the script's sentences; "" for English (the script's own words).
+    """
+    import json
+
+    code = code or language()
+    if code == SOURCE_LANGUAGE:
+        return ""
+    said = messages(code)
+    words = {s: said[s] for s in _script_sentences() if said.get(s)}
+    body = json.dumps(words, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+    return f'<script type="application/json" id="{WORDS_ID}">{body}</script>'
 
 
 def site_hint_cell(exercise: str, source: str) -> str:
@@ -326,6 +436,11 @@ def site_hint_cell(exercise: str, source: str) -> str:
     match = _HINT_CELL.match(source)
     if words is None or match is None:
         return source
+    if language() != SOURCE_LANGUAGE:      # the translation, else the notebook's own (translated)
+        said = _said_hint(words)
+        if said is None:
+            return source
+        words = said
     return match["head"] + "\n" + words.strip() + match["tail"]
 
 
@@ -351,19 +466,21 @@ def answer_box(spec: AnswerSpec) -> str:
     """
     ex = spec.exercise
     slug = ex.replace(".", "-")
-    hint = f"{site_hint(spec)} {HINT_POINTER.format(exercise=ex)}"
+    hint = f"{site_hint(spec)} {say(HINT_POINTER, exercise=ex)}"
     rel = "" if spec.rel is None else repr(float(spec.rel))
     return (
         f'<div class="{BOX_CLASS}" data-exercise="{ex}" data-kind="{spec.kind}" '
         f'data-answer="{practice.encode(spec.expected, answer_name(ex))}" data-rel="{rel}" '
         f'data-abs="{spec.abs_tol!r}" data-hint="{_attr(hint)}">'
-        f'<p class="answer-title">Answer it here: type your answer and press Enter. The page '
-        f"checks it as the notebook's check does, without showing the answer.</p>"
-        f'<div class="answer-row"><label for="answer-{slug}" id="answer-{slug}-label">answer to '
-        f'exercise {ex}</label>'
+        f'<p class="answer-title">'
+        + _text(say("Answer it here: type your answer and press Enter. The page checks it "
+                          "as the notebook's check does, without showing the answer."))
+        + f'</p><div class="answer-row"><label for="answer-{slug}" id="answer-{slug}-label">'
+        + _text(say("answer to exercise {exercise}", exercise=ex)) + '</label>'
         f'<input id="answer-{slug}" type="text" autocomplete="off" autocapitalize="off" '
         f'spellcheck="false" aria-describedby="answer-{slug}-form">'
-        f'<button type="button" aria-describedby="answer-{slug}-label">check</button></div>'
+        f'<button type="button" aria-describedby="answer-{slug}-label">'
+        + _text(say("check")) + '</button></div>'
         f'<p class="answer-form" id="answer-{slug}-form">{html.escape(_form(spec))}</p>'
         f'<p class="answer-verdict" role="status" aria-live="polite"></p></div>')
 
@@ -408,31 +525,37 @@ def code_answer(exercise: str, *, solution: str | None = None,
         A ``<div class="answer-code">``.
     """
     slug = exercise.replace(".", "-")
-    what = ("a function, which its check calls on test cases" if is_function_exercise(exercise)
-            else "something its check computes with in Python")
+    what = (say("a function, which its check calls on test cases")
+            if is_function_exercise(exercise)
+            else say("something its check computes with in Python"))
     parts = [f'<div class="{CODE_CLASS}" data-exercise="{exercise}">',
-             f"<p>This one is answered in code, in Python: the answer to exercise {exercise} is "
-             f"{what}. This page cannot run Python, so the exercise is done and checked in the "
-             "exercise set's notebook, where its <code>check</code> cell says whether your code "
-             "is right; its hint speaks the notebook's Python.</p>"]
+             "<p>" + say("This one is answered in code, in Python: the answer to exercise "
+                         "{exercise} is {what}. This page cannot run Python, so the exercise is "
+                         "done and checked in the exercise set's notebook, where its "
+                         "<code>check</code> cell says whether your code is right; its hint speaks "
+                         "the notebook's Python.", exercise=exercise, what=what) + "</p>"]
     if links:
-        opened = " or ".join(f'<a href="{_attr(url)}">{html.escape(label)}</a>'
-                             for label, url in links)
-        parts.append(f'<p class="answer-links">Open the exercise set {opened}.</p>')
+        opened = say(" or ").join(f'<a href="{_attr(url)}">{html.escape(label)}</a>'
+                                  for label, url in links)
+        parts.append('<p class="answer-links">' + say("Open the exercise set {links}.",
+                                                      links=opened) + "</p>")
     if notebook:
         where = html.escape(notebook)
         parts.append(
-            f'<p class="answer-open">To work on it, open the notebook <code>{where}</code> in '
-            "JupyterLab: on a computer with Python 3.11, run <code>make lab</code> in the "
-            "course's folder (its README says how to get it) and open that file; or, if your "
-            "teacher gives you a Binder or JupyterHub link, follow it and open the same file. "
-            "Run the notebook's first cells (they set up the exercise set and its numbers) "
-            "before the exercise.</p>")
+            '<p class="answer-open">' + say(
+                "To work on it, open the notebook <code>{notebook}</code> in JupyterLab: on a "
+                "computer with Python 3.11, run <code>make lab</code> in the course's folder (its "
+                "README says how to get it) and open that file; or, if your teacher gives you a "
+                "Binder or JupyterHub link, follow it and open the same file. Run the notebook's "
+                "first cells (they set up the exercise set and its numbers) before the exercise.",
+                notebook=where) + "</p>")
     if solution is not None:
+        shown = _text(say("show the solution to exercise {exercise}", exercise=exercise))
+        named = _attr(say("the solution to exercise {exercise}", exercise=exercise))
         parts.append(
-            f'<details class="answer-solution"><summary>show the solution to exercise {exercise}'
-            f'</summary><pre tabindex="0" role="region" aria-label="the solution to exercise '
-            f'{exercise}" id="solution-{slug}"><code>'
+            f'<details class="answer-solution"><summary>{shown}'
+            f'</summary><pre tabindex="0" role="region" aria-label="{named}'
+            f'" id="solution-{slug}"><code>'
             # one line: a blank line would end the Markdown's HTML block
             + html.escape(solution).replace("\n", "&#10;") + "</code></pre></details>")
     parts.append("</div>")
@@ -522,6 +645,9 @@ def add_answers(notebook: Path, *, solutions: Path | None = None,
         at = next((k + 1 for k, cell in enumerate(cells)
                    if cell.get("id") == practice.NUMBERS_TABLE_ID), 1)
         cells.insert(at, _raw_cell(practice.practice_block(set_number, drawn)))
+    words = words_script() if boxed else ""
+    if words:                                  # the boxes' words, in a language not English
+        cells.append(_raw_cell(words))
     nb.cells = cells
     nbformat.write(nb, notebook)
     return boxed

@@ -33,6 +33,17 @@ What it does, and why:
    MathJax; the theme's icons inline, without Font Awesome's script; the search index only on the
    search page; every script deferred; an explorer's script only on a page that draws it.
 
+The course in Spanish (issue 53): after the English, the same three steps build the Spanish site
+into ``<out>/es/`` from the generated Spanish notebooks (``es/``, tools/translations.py), staged
+alike, with Sphinx's ``language`` set (``<html lang="es">``, the theme's own words, the search
+index's stemmer). The sentences this script writes into pages (notes, an exercise page's intro,
+the numbers table, the progress block, the navigation's captions) are ``_("...")``, and the front
+page and the playground are the templates ``book/front.md`` and ``book/playground.md``: the
+Spanish site takes their translations from the catalog ``locale/es/LC_MESSAGES/book.po``
+(``make translations`` keeps it in step with the English; a sentence not yet translated stays
+English). Then every page of either site gets a link to the same page in the other language
+(:func:`link_languages`).
+
 Launch links (Binder, or a JupyterHub through nbgitpuller) appear on every notebook page, on the
 front page, under every widget and every code exercise whenever the build knows the repository
 (``--repo-url``, by default the ``origin`` remote when it is a public https address, never one with
@@ -71,6 +82,7 @@ from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
 import nbformat
+import polib
 
 from chutes_edu.course import GLOSSARY, SOURCES, TOOLBOX, set_stem
 from chutes_edu.grading import HIDDEN_TESTS
@@ -87,6 +99,9 @@ import practice  # noqa: E402
 import search_text  # noqa: E402
 
 ROOT = BOOK.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import translations  # noqa: E402  (tools/ is no package)
+
 LESSONS, EXERCISES, SOLUTIONS = "lessons", "exercises", "solutions"
 NODE_MODULES = BOOK / "node_modules"
 ASSETS = "_assets"  # in the staged source; copied to _static/ of the site
@@ -124,6 +139,57 @@ NUMBER_NAME = re.compile(r"\bn\.(?P<name>[A-Za-z_]\w*)\b")
 FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
 MAKES_NUMBERS = re.compile(r"^\s*n\s*=\s*my_numbers\(", re.MULTILINE)
 DEFAULT_BINDER = "https://mybinder.org"   # launch links when the build knows a public repository
+# The site's languages: English (the source, at the site's root) and each translation, built from
+# its generated notebooks (``<language>/``, tools/translations.py) into ``<out>/<language>/``.
+ENGLISH = "en"
+TRANSLATIONS = ("es",)
+LANGUAGE_NAMES = {"en": "English", "es": "Español"}
+BOOK_CATALOG = "book"     # locale/<language>/LC_MESSAGES/book.po: the words this script writes
+FRONT = "front.md"        # book/: the front page's template, translated unit by unit like a page
+PLAYGROUND = "playground.md"   # book/: the playground's words (the editor goes in {{ editor }})
+LANGUAGE_LINK = "course-language"     # the class of the link to the page in the other language
+_words: dict[str, str] = {}   # the site being built: the catalog's translations (English: none)
+
+
+def _(text: str) -> str:
+    """``text`` (a sentence this script writes into pages) in the language of the site being
+    built: its translation in ``book.po``, or the English as written (the English site, or a
+    sentence not translated yet; tools/translations.py lists those)."""
+    return _words.get(text, text)
+
+
+def book_words(language: str) -> dict[str, str]:
+    """The usable translations of ``book.po`` for ``language`` (none for English).
+
+    Parameters
+    ----------
+    language : str
+        ``"en"`` or one of :data:`TRANSLATIONS`.
+
+    Returns
+    -------
+    dict
+        English -> translation, for the entries translated and not fuzzy.
+    """
+    if language == ENGLISH:
+        return {}
+    path = ROOT / "locale" / language / "LC_MESSAGES" / f"{BOOK_CATALOG}.po"
+    if not path.exists():
+        raise SiteError(f"{path.relative_to(ROOT)} is missing: run `make translations`")
+    return {e.msgid: e.msgstr for e in polib.pofile(str(path))
+            if e.msgstr and not e.fuzzy and not e.obsolete}
+
+
+def _source_root(args: argparse.Namespace) -> Path:
+    """Where the notebooks of the site being built are: the repository (English) or its
+    generated translation (``es/``)."""
+    return ROOT if args.language == ENGLISH else ROOT / args.language
+
+
+def _repo_path(args: argparse.Namespace, path: str) -> str:
+    """``path`` (relative to the language's notebooks) relative to the repository: what a
+    launch link opens (``es/exercises/...`` for the Spanish)."""
+    return path if args.language == ENGLISH else f"{args.language}/{path}"
 
 
 class SiteError(RuntimeError):
@@ -192,6 +258,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.repo_url and not public_https(args.repo_url):
         raise SiteError("the repository's address must be a public https URL, with no user name "
                         "or token in it: pass REPO_URL=https://...")
+    args.language = ENGLISH      # build() builds each translation with its own copy of args
     if args.binder_url.lower() == "none":
         args.binder_url = ""
     elif not args.binder_url and not args.hub_url and args.repo_url:
@@ -228,13 +295,21 @@ def launch_links(args: argparse.Namespace, path: str) -> list[tuple[str, str]]:
     return links
 
 
+def _on(label: str) -> str:
+    """"on Binder", "on your JupyterHub": where a launch link opens, in the site's language."""
+    names = {"Binder": _("Binder"), "your JupyterHub": _("your JupyterHub")}
+    return _("on {label}").format(label=names.get(label, label))
+
+
 def _run_live_sentence(args: argparse.Namespace, path: str) -> str:
     links = launch_links(args, path)
-    laptop = "on a laptop, run `make lab` in the course's folder and open this notebook"
+    laptop = _("on a laptop, run `make lab` in the course's folder and open this notebook")
     if not links:
-        return f"To use it, run the notebook `{path}` live: {laptop}."
-    opened = " or ".join(f"[on {label}]({url})" for label, url in links)
-    return f"To use it, open this notebook live {opened}, or {laptop}."
+        return _("To use it, run the notebook `{path}` live: {laptop}.").format(
+            path=path, laptop=laptop)
+    opened = _(" or ").join(f"[{_on(label)}]({url})" for label, url in links)
+    return _("To use it, open this notebook live {opened}, or {laptop}.").format(
+        opened=opened, laptop=laptop)
 
 
 # ------------------------------------------------------------------------------ staging
@@ -476,10 +551,11 @@ def numbers_table(numbers: Mapping[str, Any]) -> str:
     """
     rows = "\n".join(f"| `n.{name}` | {practice.value_span(name, value)} |"
                      for name, value in numbers.items())
-    return ("**The numbers on this page.** The cell above gives, in the notebook, the course's own "
-            "numbers (or your own, if your teacher hands out a variant per student). This page and "
-            "its answer boxes use the course's, or other numbers you draw below to practise:"
-            "\n\n| name | value |\n|:--|--:|\n" + rows)
+    return (_("**The numbers on this page.** The cell above gives, in the notebook, the course's "
+              "own numbers (or your own, if your teacher hands out a variant per student). This "
+              "page and its answer boxes use the course's, or other numbers you draw below to "
+              "practise:")
+            + f"\n\n| {_('name')} | {_('value')} |\n|:--|--:|\n" + rows)
 
 
 def numbers_flow(sources: list[str]) -> list[bool]:
@@ -518,18 +594,43 @@ def _site_intro(args: argparse.Namespace, path: str) -> str:
     """What an exercise page offers, in place of the notebook's "run the setup cell first"."""
     links = launch_links(args, path)
     # `README.md` as code: bare, Markdown would link it as a web address (http://README.md)
-    laptop = ("on a computer with Python 3.11, run `make lab` in the course's folder "
-              f"(its `README.md` says how to get it) and open `{path}`")
+    laptop = _("on a computer with Python 3.11, run `make lab` in the course's folder "
+               "(its `README.md` says how to get it) and open `{path}`").format(path=path)
     if links:
-        how = ("open it " + " or ".join(f"[on {label}]({url})" for label, url in links)
-               + f", or {laptop}")
+        how = _("open it {links}, or {laptop}").format(
+            links=_(" or ").join(f"[{_on(label)}]({url})" for label, url in links), laptop=laptop)
     else:
-        how = f"{laptop}, or follow the Binder or JupyterHub link your teacher gives you"
-    return ("On this page, which runs no Python: an exercise whose answer is a number, a fraction, "
-            "a letter, a formula or a short list has an answer box under it that checks what you "
-            "type; the names `n.…` stand for this set's numbers, whose values are shown beside "
-            "them. The exercises answered in code are done in the notebook: " + how
-            + ", then run its first cells (the set-up and the set's numbers).\n\n")
+        how = _("{laptop}, or follow the Binder or JupyterHub link your teacher gives you").format(
+            laptop=laptop)
+    return _("On this page, which runs no Python: an exercise whose answer is a number, a "
+             "fraction, a letter, a formula or a short list has an answer box under it that checks "
+             "what you type; the names `n.…` stand for this set's numbers, whose values are shown "
+             "beside them. The exercises answered in code are done in the notebook: {how}, then "
+             "run its first cells (the set-up and the set's numbers).").format(how=how) + "\n\n"
+
+
+def _words_pattern(text: str) -> str:
+    """A regular expression for ``text`` as a markdown cell may wrap it."""
+    return r"\s+".join(map(re.escape, text.split()))
+
+
+def _setup_sentence() -> re.Pattern[str]:
+    """:data:`SETUP_SENTENCE` in the language of the site being built."""
+    return re.compile(_words_pattern(_("Run the setup cell first.")) + r"\s*(?:"
+                      + _words_pattern(_("Each exercise ends")) + ")?")
+
+
+def _grading_sentence() -> re.Pattern[str]:
+    """:data:`GRADING_SENTENCE` in the language of the site being built."""
+    return re.compile(_words_pattern(_("The cell after each check is for your teacher's grading: "
+                                       "running it yourself does nothing visible."))
+                      + r"[ \t]*\n?")
+
+
+def _grading_cell(source: str) -> bool:
+    """Is ``source`` the cell for nbgrader after a check (:data:`GRADING_CELL`)?"""
+    return bool(GRADING_CELL.match(source)) or source.lstrip().startswith(
+        _("# For your teacher's grading"))
 
 
 def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
@@ -541,7 +642,7 @@ def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
     cell that makes them and beside each name in the text; the cells for the teacher's grading
     left out."""
     nb = nbformat.read(source, as_version=4)
-    rel = source.relative_to(ROOT).as_posix()
+    rel = source.relative_to(_source_root(args)).as_posix()
     if explorers_from is not None:
         _borrow_explorers(nb, explorers_from)
     state = _widget_state(nb)
@@ -553,33 +654,41 @@ def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
     if practising and explorers_from is not None and explorers_from.exists():
         # what a cell borrowed from the worked solutions computed, it computed there
         with_numbers |= _computed_with_numbers(nbformat.read(explorers_from, as_version=4))
+    terms: dict[str, str] | None = None        # the glossary of the page's language, when needed
     cells: list[Any] = []
     for cell in nb.cells:
         note = practising and cell.cell_type == "code" and cell.source in with_numbers
         cell = copy.deepcopy(cell)
         _clean_tags(cell)
-        if cell.cell_type == "code" and GRADING_CELL.match(cell.source):
+        if cell.cell_type == "code" and _grading_cell(cell.source):
             continue                          # nbgrader's: nothing for a reader of the site
         if cell.cell_type == "markdown" and cell.get("id") == POINTS_CELL_ID:
             continue                          # the grading's points: likewise
         if cell.cell_type == "markdown":
             # The start page is the site's front page.
             cell.source = START_LINK.sub(r"](\g<up>index.md\g<anchor>)", cell.source)
-            cell.source = glossary_roles(cell.source)
+            if terms is None:
+                terms = glossary_terms((_source_root(args) / GLOSSARY).read_text(encoding="utf-8"))
+            cell.source = glossary_roles(cell.source, terms)
+            # nbgrader's mark in a written answer's cell, which the notebooks keep in English
+            cell.source = cell.source.replace("YOUR ANSWER HERE", _("YOUR ANSWER HERE"))
             if numbers is not None:
                 cell.source = show_numbers(cell.source, numbers)
                 if not cells and rel.startswith(f"{EXERCISES}/"):
-                    cell.source = SETUP_SENTENCE.sub(
-                        lambda m: _site_intro(args, rel) + (
-                            "In the notebook, each exercise ends" if m[0].endswith("ends")
+                    intro = _site_intro(args, _repo_path(args, rel))
+                    ends = _("Each exercise ends").split()[-1]
+                    cell.source = _setup_sentence().sub(
+                        lambda m, intro=intro, ends=ends: intro + (
+                            _("In the notebook, each exercise ends") if m[0].endswith(ends)
                             else ""), cell.source, count=1)
-                    cell.source = GRADING_SENTENCE.sub("", cell.source).rstrip()
+                    cell.source = _grading_sentence().sub("", cell.source).rstrip()
         if strip_solutions:
             text = HIDDEN_TESTS.sub("", cell.source)
             cell.source = SOLUTION_MARKERS.sub("", text).rstrip("\n")
             if not cells and cell.cell_type == "markdown":
                 # The page's title: "Solutions N — ...", not the exercise set's own title again.
-                cell.source = re.sub(r"^# Exercises ", "# Solutions ", cell.source, count=1)
+                cell.source = re.sub(f"^# {re.escape(_('Exercises'))} ", f"# {_('Solutions')} ",
+                                     cell.source, count=1)
         for out in cell.get("outputs", []):
             _figure_png(out)
         if cell.cell_type == "code" and _has_widget(cell):
@@ -587,10 +696,12 @@ def stage_notebook(source: Path, target: Path, args: argparse.Namespace, *,
             cells += [cell, _practice_note_cell()] if note else [cell]
             if live:
                 continue                    # live on the page: nothing to add
-            still = ("```{admonition} A still picture of a live explorer\n:class: tip widget-note\n"
-                     "Above is what the explorer showed when the notebook was run: its words and "
-                     "pictures, without its controls, which need Python running behind the page. "
-                     f"{_run_live_sentence(args, rel)}\n```")
+            still = (f"```{{admonition}} {_('A still picture of a live explorer')}\n"
+                     ":class: tip widget-note\n"
+                     + _("Above is what the explorer showed when the notebook was run: its words "
+                         "and pictures, without its controls, which need Python running behind "
+                         "the page.")
+                     + f" {_run_live_sentence(args, _repo_path(args, rel))}\n```")
             cells.append(nbformat.v4.new_markdown_cell(still))
             continue
         cells.append(cell)
@@ -619,10 +730,16 @@ def _practice_note_cell() -> nbformat.NotebookNode:
     return nbformat.v4.new_markdown_cell("```{raw} html\n" + practice.practice_note() + "\n```")
 
 
-def _markdown_cells(notebook: Path) -> dict[str, str]:
-    """The markdown cells of a notebook by their first line."""
+def _markdown_cells(notebook: Path, english: Path | None = None) -> dict[str, str]:
+    """The markdown cells of a notebook by their first line (by the first line of the same cell
+    of ``english``, when ``notebook`` is its translation)."""
     nb = nbformat.read(notebook, as_version=4)
-    return {c.source.splitlines()[0].strip(): c.source for c in nb.cells
+    keys = nbformat.read(english, as_version=4) if english is not None else nb
+    if len(keys.cells) != len(nb.cells):
+        raise SiteError(f"{notebook.relative_to(ROOT)} does not have the cells of {english}: "
+                        "run `make translations`")
+    return {k.source.splitlines()[0].strip(): c.source
+            for k, c in zip(keys.cells, nb.cells, strict=True)
             if c.cell_type == "markdown" and c.source.strip()}
 
 
@@ -635,12 +752,27 @@ def _drop_last_column(table: str) -> str:
     return "\n".join(rows)
 
 
+def _template(name: str, args: argparse.Namespace) -> str:
+    """A page's template in book/ (``front.md``, ``playground.md``) in the site's language: each
+    unit (paragraph, heading, list item) as ``book.po`` translates it (tools/translations.py)."""
+    text = (BOOK / name).read_text(encoding="utf-8")
+    if args.language == ENGLISH:
+        return text
+    text = translations.translate_text("markdown", text, _words)
+    # the accessibility statement is English only: the English site's page, as it is on disk
+    return re.sub(r"\[([^\]]+)\]\(accessibility\.md\)",
+                  r'<a href="../accessibility.html" hreflang="en">\1</a>', text)
+
+
 def front_page(args: argparse.Namespace,
                progress: Mapping[str, Mapping[str, Any]] | None = None) -> str:
     """index.md: book/front.md with the start page's sections and the launch links filled in,
     and, when the sets have answer boxes (``progress``), the learner's progress
-    (:func:`progress_block`)."""
-    cells = _markdown_cells(ROOT / "start_here.ipynb")
+    (:func:`progress_block`), in the site's language (a translation's start page, and ``book.po``
+    for the rest)."""
+    english = ROOT / "start_here.ipynb"
+    translated = _source_root(args) / "start_here.ipynb"
+    cells = _markdown_cells(translated, english if translated != english else None)
     try:
         title = next(k for k in cells if k.startswith("# "))
         welcome = cells[title].split("\n\n")[1]
@@ -651,26 +783,27 @@ def front_page(args: argparse.Namespace,
                         "'## The course', which the front page reuses") from exc
     if not args.solutions:
         course = _drop_last_column(course)
-    course = course.replace("## The course", "## The course map", 1)
+    heading, sep, rest = course.partition("\n")
+    course = f"## {_('The course map')}{sep}{rest}" if heading.startswith("## ") else course
     # Only the ways this build has an address for: no link to Binder's home page, no promise.
-    links = dict(launch_links(args, "start_here.ipynb"))
+    links = dict(launch_links(args, _repo_path(args, "start_here.ipynb")))
     start = [
-        *([f"- **In the browser, nothing to install**: [open the course on Binder]"
-           f"({links['Binder']}). It takes a minute to start, and your changes are not kept."]
-          if "Binder" in links else []),
-        "- **On a laptop**: with Python 3.11 and `make`, "
-        + (f"clone [the course]({args.repo_url})" if args.repo_url else
-           "get the course's folder (a copy of its git repository: your teacher, or whoever sent "
-           "you to this website, has its address)")
-        + " and run `make lab` in it; JupyterLab opens on the start page.",
-        *([f"- **On your university's JupyterHub**: [open the course on the hub]"
-           f"({links['your JupyterHub']}); it copies the course into your home folder and opens "
-           "the start page."] if "your JupyterHub" in links else []),
+        *(["- " + _("**In the browser, nothing to install**: [open the course on Binder]({url}). "
+                    "It takes a minute to start, and your changes are not kept.").format(
+            url=links["Binder"])] if "Binder" in links else []),
+        "- " + _("**On a laptop**: with Python 3.11 and `make`, {get} and run `make lab` in it; "
+                 "JupyterLab opens on the start page.").format(
+            get=_("clone [the course]({url})").format(url=args.repo_url) if args.repo_url else
+            _("get the course's folder (a copy of its git repository: your teacher, or whoever "
+              "sent you to this website, has its address)")),
+        *(["- " + _("**On your university's JupyterHub**: [open the course on the hub]({url}); it "
+                    "copies the course into your home folder and opens the start page.").format(
+            url=links["your JupyterHub"])] if "your JupyterHub" in links else []),
     ]
-    solutions = ("Each exercise set is followed by its worked solutions: try first."
+    solutions = (_("Each exercise set is followed by its worked solutions: try first.")
                  if args.solutions else
-                 "The exercise sets are here without their solutions.")
-    template = (BOOK / "front.md").read_text(encoding="utf-8")
+                 _("The exercise sets are here without their solutions."))
+    template = _template(FRONT, args)
     return (template.replace("{{ welcome }}", welcome)
             .replace("{{ how_to_start }}", "\n".join(start))
             .replace("{{ before_you_start }}", before)
@@ -679,43 +812,23 @@ def front_page(args: argparse.Namespace,
             .replace("{{ solutions }}", solutions))
 
 
-def playground_page() -> str:
-    """playground.md: the board editor, live on the page (no kernel, no network)."""
+def playground_page(args: argparse.Namespace | None = None) -> str:
+    """playground.md: the board editor, live on the page (no kernel, no network), under
+    book/playground.md's words in the site's language."""
     from chutes_edu import MILTON_BRADLEY_1943
     from chutes_edu.widgets.board_editor import board_to_json
 
-    return f"""# Playground: draw your own board
-
-Draw ladders and chutes on the board and watch the answers change at once: the expected length of
-a one-player game (and how much your last edit changed it), the expected turns from every square as
-a heat map, the distribution of the game's length with its median and shortest game, and the first
-player's edge in a two-player race. Everything is computed in this page, by the same mathematics as
-the course's library (lesson 2's linear system, lesson 6's distribution), so it works offline.
-
-- **Add a ladder or chute**: click a square, then another (or move over the squares with the arrow
-  keys and press Enter on each end). A jump that goes up is a ladder, one that goes down a chute.
-- **Move, delete, trap**: drag an end of a jump; select a jump and press Delete; press T on a square
-  to make it a trap (a volcano: the game ends there).
-- **Rules**: the die, the rule for a roll past the end, a face that rolls again; undo, redo, and a
-  named board to start again from.
-- **Share**: the page's address keeps your board, so a link opens it; the editor also gives the
-  board as a line of Python for the notebooks.
-
-An edit the rules refuse (a jump from or onto another jump's start, a board no game can finish)
-leaves the board as it was and says why.
-
-```{{raw}} html
-{_editor_mount(board_to_json(MILTON_BRADLEY_1943), MILTON_BRADLEY_1943.name)}
-```
-"""
+    args = args if args is not None else parse_args([])
+    editor = _editor_mount(board_to_json(MILTON_BRADLEY_1943), MILTON_BRADLEY_1943.name)
+    return _template(PLAYGROUND, args).replace("{{ editor }}", editor)
 
 
-def _toc(src: Path, names: list[str]) -> str:
+def _toc(src: Path, names: list[str], language: str = ENGLISH) -> str:
     """Each lesson, then its exercise set (and its solutions): the order of previous/next. The
     front page's "next" is Lesson 1; the toolbox is reference, reached from each lesson's
     **What you need** (and the front page), so it comes after the course with the glossary."""
     lines = ["format: jb-book", "root: index", "parts:",
-             "  - caption: The course", "    chapters:"]
+             f"  - caption: {_('The course')}", "    chapters:"]
     for name in names:
         lines.append(f"      - file: {LESSONS}/{name}")
         sections = [f"{folder}/{set_stem(name, folder)}" for folder in (EXERCISES, SOLUTIONS)
@@ -723,9 +836,11 @@ def _toc(src: Path, names: list[str]) -> str:
         if sections:
             lines.append("        sections:")
             lines.extend(f"          - file: {section}" for section in sections)
-    lines += ["  - caption: Try it", "    chapters:", "      - file: playground",
-              *_reference_toc("Reference", TOOLBOX, GLOSSARY, SOURCES),
-              "  - caption: About the course", "    chapters:", "      - file: accessibility"]
+    lines += [f"  - caption: {_('Try it')}", "    chapters:", "      - file: playground",
+              *_reference_toc(_("Reference"), TOOLBOX, GLOSSARY, SOURCES)]
+    if language == ENGLISH:       # the accessibility statement: English only (the front page
+        lines += [f"  - caption: {_('About the course')}", "    chapters:",   # links it)
+                  "      - file: accessibility"]
     return "\n".join(lines) + "\n"
 
 
@@ -831,9 +946,10 @@ def sources_page(text: str) -> str:
 
 def stage_reference_pages(src: Path, args: argparse.Namespace) -> None:
     """Stage the toolbox, the glossary and the sources into ``src/lessons``."""
-    stage_notebook(ROOT / TOOLBOX, src / TOOLBOX, args)
+    root = _source_root(args)
+    stage_notebook(root / TOOLBOX, src / TOOLBOX, args)
     for path, page in ((GLOSSARY, glossary_page), (SOURCES, sources_page)):
-        text = (ROOT / path).read_text(encoding="utf-8")
+        text = (root / path).read_text(encoding="utf-8")
         (src / path).write_text(page(text), encoding="utf-8")
 
 
@@ -854,7 +970,7 @@ def _with_heading_anchors(config: dict) -> dict:
 
 def _config(args: argparse.Namespace) -> dict:
     return {
-        "title": "Chutes and Ladders: a course in Markov chains",
+        "title": _("Chutes and Ladders: a course in Markov chains"),
         "author": "the chutes_edu authors",
         "copyright": "the chutes_edu authors, BSD-3-Clause",
         "only_build_toc_files": True,
@@ -866,11 +982,16 @@ def _config(args: argparse.Namespace) -> dict:
         "html": {"use_repository_button": bool(args.repo_url), "use_issues_button": False,
                  "use_edit_page_button": False, "use_download_button": True,
                  "use_multitoc_numbering": False, "home_page_in_navbar": True,
-                 "extra_footer": "Every number on these pages was computed by the course's "
-                                 "notebooks when they were last run."},
+                 "extra_footer": _("Every number on these pages was computed by the course's "
+                                   "notebooks when they were last run.")},
         "sphinx": {
             "local_extensions": {"course_site": "_ext"},
             "config": {
+                # the theme's own words (search, contents, next, "On this page"), <html lang>,
+                # the search index's stemmer
+                "language": args.language,
+                # course_site.py's own words in the site's language (book.po)
+                "course_words": dict(_words),
                 # Formulas are drawn when the site is built (book/lean_pages.py): Sphinx writes
                 # their TeX as MathJax would find it, and no page loads MathJax (course_site.py).
                 "html_math_renderer": "course_prerendered",
@@ -937,7 +1058,7 @@ def _repository_link(args: argparse.Namespace, path: str) -> list[tuple[str, str
     if not args.repo_url.startswith("https://"):
         return []
     blob = "/-/blob/" if "gitlab" in args.repo_url else "/blob/"
-    return [("in the course's repository", f"{args.repo_url}{blob}{args.branch}/{path}")]
+    return [(_("in the course's repository"), f"{args.repo_url}{blob}{args.branch}/{path}")]
 
 
 def _answer_boxes(args: argparse.Namespace, src: Path, name: str) -> dict[str, Any] | None:
@@ -949,9 +1070,9 @@ def _answer_boxes(args: argparse.Namespace, src: Path, name: str) -> dict[str, A
     staged = src / EXERCISES / f"{set_stem(name, EXERCISES)}.ipynb"
     if not staged.exists():
         return None
-    path = f"{EXERCISES}/{staged.name}"
+    path = _repo_path(args, f"{EXERCISES}/{staged.name}")
     solutions = src / SOLUTIONS / f"{set_stem(name, SOLUTIONS)}.ipynb"
-    links = [(f"live on {label}", url) for label, url in launch_links(args, path)]
+    links = [(_("live {on}").format(on=_on(label)), url) for label, url in launch_links(args, path)]
     boxes = answers.add_answers(staged, solutions=solutions if args.solutions else None,
                                 links=links + _repository_link(args, path), path=path)
     title = nbformat.read(staged, as_version=4).cells[0].source.splitlines()[0].lstrip("# ")
@@ -977,12 +1098,14 @@ def progress_block(sets: Mapping[str, Mapping[str, Any]]) -> str:
         Markdown: a heading, a sentence and a raw HTML block.
     """
     data = html.escape(json.dumps({k: dict(v) for k, v in sets.items()}), quote=True)
-    return ("## Your progress\n\n"
-            "Your answers in the exercise pages' boxes, and whether they were right, are kept in "
-            "this browser (nowhere else; pages opened from disk keep them too), so a page you come "
-            "back to shows them again. Here is how many boxes of each set are right.\n\n"
+    return (f"## {_('Your progress')}\n\n"
+            + _("Your answers in the exercise pages' boxes, and whether they were right, are kept "
+                "in this browser (nowhere else; pages opened from disk keep them too), so a page "
+                "you come back to shows them again. Here is how many boxes of each set are right.")
+            + "\n\n"
             "```{raw} html\n"
-            f'<div class="{PROGRESS_CLASS}" data-sets="{data}"></div>\n```\n')
+            f'<div class="{PROGRESS_CLASS}" data-sets="{data}"></div>\n'
+            f"{answers.words_script()}\n```\n")
 
 
 def stage(args: argparse.Namespace, src: Path) -> None:
@@ -990,33 +1113,35 @@ def stage(args: argparse.Namespace, src: Path) -> None:
     if src.exists():
         shutil.rmtree(src)
     (src / ASSETS).mkdir(parents=True)
-    names = sorted(p.stem for p in (ROOT / LESSONS).glob("[0-9][0-9]_*.ipynb"))
+    root = _source_root(args)
+    names = sorted(p.stem for p in (root / LESSONS).glob("[0-9][0-9]_*.ipynb"))
     if not names:
-        raise SiteError("no lessons found in lessons/")
+        raise SiteError(f"no lessons found in {_repo_path(args, LESSONS)}/")
     progress: dict[str, dict[str, Any]] = {}
     for name in names:
-        stage_notebook(ROOT / LESSONS / f"{name}.ipynb", src / LESSONS / f"{name}.ipynb", args)
+        stage_notebook(root / LESSONS / f"{name}.ipynb", src / LESSONS / f"{name}.ipynb", args)
         for folder in (EXERCISES, SOLUTIONS) if args.solutions else (EXERCISES,):
             file = f"{set_stem(name, folder)}.ipynb"
-            source = ROOT / folder / file
+            source = root / folder / file
             if source.exists():
                 stage_notebook(source, src / folder / file, args,
                                strip_solutions=folder == SOLUTIONS,
-                               explorers_from=(ROOT / SOLUTIONS / f"{set_stem(name, SOLUTIONS)}"
+                               explorers_from=(root / SOLUTIONS / f"{set_stem(name, SOLUTIONS)}"
                                                ".ipynb") if folder == EXERCISES else None,
                                numbers=set_numbers(int(name[:2])))
             else:
-                print(f"book/build.py: warning: {folder}/{file} does not exist yet",
-                      file=sys.stderr)
+                print(f"book/build.py: warning: {_repo_path(args, folder)}/{file} does not exist "
+                      "yet", file=sys.stderr)
         row = _answer_boxes(args, src, name)
         if row is not None and row["boxes"]:
             progress[str(int(name[:2]))] = row
     stage_reference_pages(src, args)
     (src / "index.md").write_text(front_page(args, progress), encoding="utf-8")
-    (src / "accessibility.md").write_text((ROOT / "ACCESSIBILITY.md").read_text(encoding="utf-8"),
-                                          encoding="utf-8")
-    (src / "playground.md").write_text(playground_page(), encoding="utf-8")
-    (src / "_toc.yml").write_text(_toc(src, names), encoding="utf-8")
+    if args.language == ENGLISH:       # the accessibility statement is English only
+        (src / "accessibility.md").write_text(
+            (ROOT / "ACCESSIBILITY.md").read_text(encoding="utf-8"), encoding="utf-8")
+    (src / "playground.md").write_text(playground_page(args), encoding="utf-8")
+    (src / "_toc.yml").write_text(_toc(src, names, args.language), encoding="utf-8")
     # JSON is YAML: no YAML writer needed.
     (src / "_config.yml").write_text(json.dumps(_with_heading_anchors(_config(args)), indent=1),
                                      encoding="utf-8")
@@ -1026,20 +1151,59 @@ def stage(args: argparse.Namespace, src: Path) -> None:
     _front_end_assets(src / ASSETS)
 
 
-def build(args: argparse.Namespace) -> Path:
+def _build_site(args: argparse.Namespace, out: Path, src: Path, doctrees: Path) -> None:
+    """Stage and build one language's site into ``out``, then lighten it (module docstring), with
+    the sentences this script writes in its language."""
+    from chutes_edu.i18n import set_language
+
+    global _words
+    _words = book_words(args.language)
+    # book/answers.py and book/practice.py speak through the library's catalog (say())
+    set_language(args.language)
+    try:
+        _stage_and_build(args, out, src, doctrees)
+    finally:
+        _words = {}
+        set_language(None)
+
+
+def _theme_words() -> dict[str, str]:
+    """Words the theme writes into attributes untranslated (its templates, or a translation its
+    catalog lacks), in the site's language: the navigation's and the contents' names, the
+    search field's, the launch button's."""
+    return {"Main": _("Main"), "Page": _("Page"), "Search this book...": _("Search this book..."),
+            "Launch interactive content": _("Launch interactive content"),
+            "Launch on Binder": _("Launch on Binder"),
+            "Launch on JupyterHub": _("Launch on JupyterHub"),
+            "Link to this heading": _("Link to this heading"),
+            "Toggle primary sidebar": _("Toggle primary sidebar"),
+            "Toggle secondary sidebar": _("Toggle secondary sidebar")}
+
+
+def _translate_theme(out: Path) -> None:
+    """Every ``="<English>"`` of :func:`_theme_words` in a translation's pages, translated."""
+    words = {f'="{en}"': f'="{html.escape(said, quote=True)}"'
+             for en, said in _theme_words().items() if said != en}
+    if not words:
+        return
+    pattern = re.compile("|".join(map(re.escape, words)))
+    for page in _pages(out):
+        text = page.read_text(encoding="utf-8")
+        new = pattern.sub(lambda m: words[m[0]], text)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+
+
+def _stage_and_build(args: argparse.Namespace, out: Path, src: Path, doctrees: Path) -> None:
     from jupyter_book.sphinx import build_sphinx  # the ecosystem's builder (pip: jupyter-book)
 
-    out = args.out.resolve()
-    work = out.parent
-    src = work / "site-src"
-    ensure_node_modules()
     stage(args, src)
     if out.exists():
         shutil.rmtree(out)
     # The arguments `jupyter-book build` passes (jupyter_book/cli/main.py), with our own folders.
     overrides = {"external_toc_path": (src / "_toc.yml").as_posix(), "latex_individualpages": False}
     result = build_sphinx(src, out, noconfig=True, path_config=str(src / "_config.yml"),
-                          confoverrides=overrides, doctreedir=work / "site-doctrees",
+                          confoverrides=overrides, doctreedir=doctrees,
                           freshenv=True, quiet=True)
     if result:
         raise SiteError(f"the Jupyter Book build failed ({result})")
@@ -1050,7 +1214,95 @@ def build(args: argparse.Namespace) -> Path:
         raise SiteError(str(exc)) from exc
     except search_text.SearchTextError as exc:
         raise SiteError(str(exc)) from exc
+    if args.language != ENGLISH:
+        _translate_theme(out)
+
+
+def build(args: argparse.Namespace) -> Path:
+    """Build the English site into ``args.out`` and each translation into ``<out>/<language>``,
+    then link every page to its counterpart in the other language (:func:`link_languages`)."""
+    out = args.out.resolve()
+    work = out.parent
+    ensure_node_modules()
+    for language in (ENGLISH, *TRANSLATIONS):
+        site_args = copy.copy(args)
+        site_args.language = language
+        suffix = "" if language == ENGLISH else f"-{language}"
+        # the English first: its build wipes ``out``, and its pages are lightened before the
+        # translation's folder is in it
+        _build_site(site_args, out if language == ENGLISH else out / language,
+                    work / f"site-src{suffix}", work / f"site-doctrees{suffix}")
+    for language in TRANSLATIONS:
+        link_languages(out, language)
     return out
+
+
+_HEAD_END = re.compile(r"</head>")
+# Where the page's text begins, under the bar of buttons above it (a search page has no article):
+# the language link goes there, in the text's flow (it wraps on a phone, where the bar is full).
+_TEXT_START = re.compile(r'<div id="searchbox"></div>|<div class="bd-search-container">')
+
+
+def _pages(site: Path, skip: str | None = None) -> list[Path]:
+    """The HTML pages of a site (not its assets), leaving out the folder ``skip``."""
+    return sorted(p for p in site.rglob("*.html")
+                  if not {"_static", "_sources", "_images", "_print", skip} & set(
+                      p.relative_to(site).parts))
+
+
+def _language_link(page: Path, other: Path, language: str, exists: bool) -> tuple[str, str]:
+    """(the ``<link rel="alternate">`` for ``<head>``, the visible link for the page's header) from
+    ``page`` to ``other``, the same page in ``language`` (its front page if there is none)."""
+    href = html.escape(os.path.relpath(other, page.parent).replace(os.sep, "/"), quote=True)
+    name = LANGUAGE_NAMES[language]
+    title = html.escape(_LINK_TITLES[language] if exists else _LINK_TITLES_FRONT[language],
+                        quote=True)
+    head = f'<link rel="alternate" hreflang="{language}" href="{href}">'
+    # d-print-none (the theme's): the PDFs, printed from the pages, leave it out
+    link = (f'<p class="{LANGUAGE_LINK}-line d-print-none" style="text-align: end; margin: 0">'
+            f'<a class="{LANGUAGE_LINK}" href="{href}" hreflang="{language}" lang="{language}" '
+            f'title="{title}">{name}</a></p>')
+    return head, link
+
+
+# The visible link's title, in the language it leads to (like its name): to the same page, or to
+# the front page when the page has no counterpart.
+_LINK_TITLES = {"en": "This page in English", "es": "Esta página en español"}
+_LINK_TITLES_FRONT = {"en": "The course in English (this page has no English version)",
+                      "es": "El curso en español (esta página no tiene versión en español)"}
+
+
+def link_languages(out: Path, language: str) -> None:
+    """Give every page of the English site (``out``) and of its translation (``out/<language>``)
+    a link to the same page in the other language, in its header and as ``<link rel="alternate"
+    hreflang>``: relative, so that it works from disk; a page with no counterpart (the English
+    accessibility statement) links to the other language's front page.
+
+    Parameters
+    ----------
+    out : Path
+        The built English site.
+    language : str
+        One of :data:`TRANSLATIONS`, built into ``out/<language>``.
+    """
+    translated = out / language
+    pairs = [(page, translated / page.relative_to(out), language, out)
+             for page in _pages(out, skip=language)]
+    pairs += [(page, out / page.relative_to(translated), ENGLISH, translated)
+              for page in _pages(translated)]
+    for page, other, other_language, site in pairs:
+        exists = other.is_file()
+        front = (out if other_language == ENGLISH else translated) / "index.html"
+        head, link = _language_link(page, other if exists else front, other_language, exists)
+        text = page.read_text(encoding="utf-8")
+        if LANGUAGE_LINK in text:
+            continue
+        if not _TEXT_START.search(text):
+            raise SiteError(f"{page.relative_to(site)}: no place found for the link to the page "
+                            "in the other language (a new theme?)")
+        text = _HEAD_END.sub(lambda m, head=head: f"{head}\n{m[0]}", text, count=1)
+        text = _TEXT_START.sub(lambda m, link=link: f"{link}\n{m[0]}", text, count=1)
+        page.write_text(text, encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:

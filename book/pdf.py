@@ -1,7 +1,7 @@
 """Print the course website as tagged PDFs: ``make pdf`` calls this script after ``make site``.
 
     python book/pdf.py [--site _build/html] [--out _build/pdf] [--solutions] [--paper a4|letter]
-                       [--only PAGE ...] [--no-course]
+                       [--only PAGE ...] [--no-course] [--language all|en|es]
 
 What it writes, into ``--out`` (default ``_build/pdf``):
 
@@ -50,6 +50,12 @@ place, "p. 123", a link too), and it is printed again, until the numbers read ba
 the second print settles them). The second print costs one more ``page.pdf`` of the open page, not
 another load and typesetting.
 
+The translations: ``make site`` builds each translation's site into ``<site>/<language>/``
+(book/build.py); its PDFs, printed the same way from that site, go to ``<out>/<language>/``
+(``_build/pdf/es/course.pdf``, ``_build/pdf/es/lessons/...``), with the language's ``/Lang`` and
+title, and the words this script adds (the title's "with the worked solutions", an explorer's
+note on paper) from the website's catalog ``locale/<language>/LC_MESSAGES/book.po``.
+
 After printing, pikepdf sets what a reader's software shows and reads: the title (the document's
 title, shown as the window's title: ``/ViewerPreferences /DisplayDocTitle``), the language
 (``/Lang``) and XMP metadata, and the bookmarks, rebuilt from the page's headings (Chromium's own
@@ -89,6 +95,28 @@ PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}          # mm
 MARGIN = {"top": 18.0, "bottom": 18.0, "left": 16.0, "right": 16.0}  # mm
 AUTHOR = "the chutes_edu authors"
 COURSE_TITLE = "Chutes and Ladders: a course in Markov chains"
+ENGLISH = "en"
+TRANSLATIONS = ("es",)          # book/build.py's: each built into <site>/<language>/
+_words: dict[str, str] = {}     # the language being printed: book.po's translations
+
+
+def _(text: str) -> str:
+    """``text`` in the language being printed (``book.po``), or as written."""
+    return _words.get(text, text)
+
+
+def _read_words(language: str) -> dict[str, str]:
+    """The usable translations of ``locale/<language>/LC_MESSAGES/book.po`` (none for English)."""
+    if language == ENGLISH:
+        return {}
+    import polib
+
+    path = ROOT / "locale" / language / "LC_MESSAGES" / "book.po"
+    if not path.exists():
+        raise PdfError(f"{path.relative_to(ROOT)} is missing: run `make translations`")
+    return {e.msgid: e.msgstr for e in polib.pofile(str(path))
+            if e.msgstr and not e.fuzzy and not e.obsolete}
+
 
 # The header and footer Chromium draws on every page: the document's title, and the page number.
 # (Their text is not part of the structure tree: Chromium draws them outside the page's content.)
@@ -96,6 +124,12 @@ HEADER = ('<div style="font: 9px sans-serif; color: #333; width: 100%; margin: 0
           'text-align: right"><span class="title"></span></div>')
 FOOTER = ('<div style="font: 9px sans-serif; color: #333; width: 100%; text-align: center">'
           'page <span class="pageNumber"></span> of <span class="totalPages"></span></div>')
+
+
+def _footer() -> str:
+    """:data:`FOOTER` in the language being printed."""
+    page, of = _("page"), _("of")
+    return FOOTER.replace(">page <", f">{page} <").replace("</span> of <", f"</span> {of} <")
 
 
 class PdfError(RuntimeError):
@@ -134,6 +168,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="print only these chapters' PDFs, e.g. lessons/01_waiting_for_heads")
     parser.add_argument("--no-course", dest="course", action="store_false",
                         help="leave course.pdf out")
+    parser.add_argument("--language", choices=["all", ENGLISH, *TRANSLATIONS], default="all",
+                        help="print only this language's PDFs (default: every language the site "
+                             "was built in; a translation's go to <out>/<language>/)")
     return parser.parse_args(argv)
 
 
@@ -376,7 +413,7 @@ _LINEAR = """
 # (Figures with /Alt) and its readouts their words. A line under it says where it is live. Nothing
 # is left that Chromium would tag as a Form field (the answer boxes and the board calculator are
 # not printed: answers.css). Returns how many settings were written out.
-_EXPLORERS_FOR_PAPER = """() => {
+_EXPLORERS_FOR_PAPER = """([noteWords, noneWords]) => {
   const value = (words, tag = 'span') => {
     const el = document.createElement(tag);
     el.className = 'course-print-value';
@@ -403,7 +440,7 @@ _EXPLORERS_FOR_PAPER = """() => {
         const list = control.multiple || control.size > 1;
         const words = [...control.options].filter((o) => list || o.selected)
           .map((o) => o.textContent.trim()).filter(Boolean);
-        control.replaceWith(value(words.join(', ') || 'none'));
+        control.replaceWith(value(words.join(', ') || noneWords));
       } else if (kind === 'textarea') {
         control.replaceWith(value(control.value, 'pre'));
       } else {
@@ -423,8 +460,7 @@ _EXPLORERS_FOR_PAPER = """() => {
     for (const el of root.querySelectorAll('[role="application"]')) el.setAttribute('role', 'img');
     const note = document.createElement('p');
     note.className = 'course-print-note';
-    note.textContent = 'On paper, the explorer as the website first draws it, its settings in ' +
-      'bold; on the website or in the notebook it is live.';
+    note.textContent = noteWords;
     root.append(note);
   }
   return settings;
@@ -650,10 +686,11 @@ class Printer:
 
     paper: str = "a4"
     browser: Any = None
+    language: str = ENGLISH
 
     def pdf(self, html_path: Path, out: Path, *, title: str) -> list[tuple[int, str]]:
         """Print one page; the headings (level, words) its bookmarks are made from."""
-        width, _ = PAPERS[self.paper]
+        width, _height = PAPERS[self.paper]
         content = _mm_to_px(width - MARGIN["left"] - MARGIN["right"])
         context = self.browser.new_context(viewport={"width": int(content), "height": 1000})
         try:
@@ -666,7 +703,9 @@ class Printer:
                 raise PdfError(f"{html_path.name}: a picture, an explorer or a board editor never "
                                "finished drawing")
             page.emulate_media(media="print")
-            page.evaluate(_EXPLORERS_FOR_PAPER)
+            page.evaluate(_EXPLORERS_FOR_PAPER, [
+                _("On paper, the explorer as the website first draws it, its settings in bold; on "
+                  "the website or in the notebook it is live."), _("none")])
             paper = page.evaluate(_FOR_PAPER)
             if paper["cut"]:
                 raise PdfError(f"{html_path.name}: cut at the margin on paper: "
@@ -679,7 +718,7 @@ class Printer:
                          format=self.paper.upper() if self.paper == "a4" else "Letter",
                          tagged=True, outline=True, print_background=True,
                          display_header_footer=True, header_template=HEADER,
-                         footer_template=FOOTER,
+                         footer_template=_footer(),
                          margin={k: f"{v}mm" for k, v in MARGIN.items()})
 
             has_index = page.evaluate(f"() => !!document.getElementById('{Chapter(INDEX).key}')")
@@ -692,7 +731,7 @@ class Printer:
                 raise PdfError(f"{html_path.name}: a script failed: {errors[0]}")
         finally:
             context.close()
-        finish(out, title=title, headings=headings)
+        finish(out, title=title, headings=headings, lang=self.language)
         return headings
 
 
@@ -773,11 +812,13 @@ def _chapter_title(site: Path, chapter: Chapter) -> str:
     text = (site / f"{chapter.page}.html").read_text(encoding="utf-8")
     found = re.search(r"<title>(.*?)</title>", text, re.S)
     words = html.unescape(found[1]).strip() if found else chapter.page
-    return words.removesuffix(f" — {COURSE_TITLE}").strip() or COURSE_TITLE
+    course = _(COURSE_TITLE)
+    return words.removesuffix(f" — {course}").strip() or course
 
 
 def print_pdfs(site: Path, out: Path, *, solutions: bool = False, course: bool = True,
-               only: list[str] | None = None, paper: str = "a4") -> list[Path]:
+               only: list[str] | None = None, paper: str = "a4",
+               language: str = ENGLISH) -> list[Path]:
     """Print the course (``course.pdf``) and its chapters' PDFs from the website ``site``.
 
     Parameters
@@ -795,6 +836,9 @@ def print_pdfs(site: Path, out: Path, *, solutions: bool = False, course: bool =
         every chapter's.
     paper : str
         ``"a4"`` or ``"letter"``.
+    language : str
+        The site's language (``"es"`` for ``<site>/es``): the PDFs' ``/Lang`` and the words this
+        script adds.
 
     Returns
     -------
@@ -827,20 +871,23 @@ def print_pdfs(site: Path, out: Path, *, solutions: bool = False, course: bool =
                 stale.unlink()
         (out / "course.pdf").unlink(missing_ok=True)
     written: list[Path] = []
+    global _words
+    _words = _read_words(language)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
                                                  args=CHROMIUM_ARGS, timeout=60_000)
             try:
-                printer = Printer(paper=paper, browser=browser)
+                printer = Printer(paper=paper, browser=browser, language=language)
                 if course:
-                    title = COURSE_TITLE + (", with the worked solutions" if solutions else "")
+                    title = _(COURSE_TITLE) + (_(", with the worked solutions") if solutions
+                                               else "")
                     printer.pdf(print_page(site, every, title, "course"), out / "course.pdf",
                                 title=title)
                     written.append(out / "course.pdf")
                 for chapter in wanted:
                     words = _chapter_title(site, chapter)
-                    title = words if words == COURSE_TITLE else f"{words} — {COURSE_TITLE}"
+                    title = words if words == _(COURSE_TITLE) else f"{words} — {_(COURSE_TITLE)}"
                     target = out / f"{chapter.page}.pdf"
                     printer.pdf(print_page(site, [chapter], title, chapter.key), target,
                                 title=title)
@@ -848,6 +895,7 @@ def print_pdfs(site: Path, out: Path, *, solutions: bool = False, course: bool =
             finally:
                 browser.close()
     finally:
+        _words = {}
         shutil.rmtree(site / PRINT_DIR, ignore_errors=True)   # the site as make site left it
     return written
 
@@ -855,8 +903,17 @@ def print_pdfs(site: Path, out: Path, *, solutions: bool = False, course: bool =
 def main(argv: list[str] | None = None) -> int:
     try:
         args = parse_args(argv)
-        written = print_pdfs(args.site, args.out, solutions=args.solutions, course=args.course,
-                             only=args.only, paper=args.paper)
+        written = [] if args.language not in ("all", ENGLISH) else print_pdfs(
+            args.site, args.out, solutions=args.solutions, course=args.course, only=args.only,
+            paper=args.paper)
+        for language in TRANSLATIONS:       # each translation's site, when make site built it
+            built = (args.site / language / "index.html").exists()
+            if args.language == language and not built:
+                raise PdfError(f"no {language} website in {args.site / language}: run `make site`")
+            if args.language in ("all", language) and built:
+                written += print_pdfs(args.site / language, args.out / language,
+                                      solutions=args.solutions, course=args.course,
+                                      only=args.only, paper=args.paper, language=language)
     except PdfError as exc:
         print(f"book/pdf.py: {exc}", file=sys.stderr)
         return 1

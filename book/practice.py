@@ -42,6 +42,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from chutes_edu.checks import AnswerSpec
+from chutes_edu.i18n import say
 from chutes_edu.variants import Numbers, declared_numbers, variant
 
 __all__ = ["NUMBERS_TABLE_ID", "PRACTICE_CLASS", "PRACTICE_KEY", "PRACTICE_NOTE_CLASS",
@@ -269,6 +270,7 @@ def practice_block(set_number: int, variants: Sequence[Mapping[str, Any]]) -> st
 def practice_note() -> str:
     """The HTML under a picture or explorer drawn with the course's numbers: hidden until the
     page shows other numbers (answers.js shows it then)."""
-    return (f'<p class="{PRACTICE_NOTE_CLASS}" hidden>The picture above is drawn with the '
-            "course's numbers, not with the numbers drawn for practice: the course's values are "
-            "those of the numbers table when you go back to the course's numbers.</p>")
+    words = say("The picture above is drawn with the course's numbers, not with the numbers "
+                "drawn for practice: the course's values are those of the numbers table when you "
+                "go back to the course's numbers.")
+    return f'<p class="{PRACTICE_NOTE_CLASS}" hidden>{html.escape(words, quote=False)}</p>'

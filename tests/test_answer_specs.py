@@ -404,3 +404,81 @@ def test_the_python_detector_bites():
                  "Keep $p$ a fraction: $\\Pr(T = k)$ and $\\sum_k k^2 \\Pr(T = k)$.",
                  "Solve 1.96 sigma / (square root of n) <= your width; G(z) = z (I - zQ)^-1 R."):
         assert not answers.speaks_python(text), (text, answers.speaks_python(text))
+
+
+# ------------------------------------------------------------ the hints in words, in Spanish
+def _hints_catalog():
+    """tools/translations.py (tools/ is on pytest's pythonpath), imported when a test needs it."""
+    import translations
+
+    return translations
+
+
+def test_a_spanish_page_gives_every_hint_in_words_in_spanish(specs):
+    """On the Spanish site (chutes_edu.i18n's language "es", as the build sets it) each hint in
+    words is its translation in locale/es/LC_MESSAGES/site_hints.po: Spanish (English function
+    words under the issue's 3%), still free of Python, and in the box and under the exercise."""
+    from chutes_edu import i18n
+
+    T = _hints_catalog()
+    cells = {}
+    for path in sorted((ROOT / T.LANGUAGE / "exercises").glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "markdown" and cell.get("id", "").startswith("hint-"):
+                cells[cell.id.removeprefix("hint-").replace("-", ".")] = cell.source
+    i18n.set_language(T.LANGUAGE)
+    try:
+        for ex, words in answers.site_hints().items():
+            said = answers.hint_translations(T.LANGUAGE)
+            if "check" in words:
+                hint = answers.site_hint(specs[ex])
+                assert hint == said.get(answers.hint_message(words["check"])), ex
+                assert T.english_share(hint) < 0.03 and not answers.speaks_python(hint), (ex, hint)
+                assert 'data-hint="' + answers._attr(hint) in answers.answer_box(specs[ex]), ex
+            if "cell" in words:
+                shown = answers.site_hint_cell(ex, cells[ex])
+                spanish = said.get(answers.hint_message(words["cell"]))
+                assert spanish and spanish in shown and "Hint for" not in shown, ex
+                assert T.english_share(spanish) < 0.03 and not answers.speaks_python(shown), ex
+    finally:
+        i18n.set_language(None)
+    assert answers.site_hint(specs["2.1"]) == answers.site_hints()["2.1"]["check"]   # English
+
+
+def test_a_changed_hint_is_drift_naming_it_then_fuzzy(tmp_path):
+    """The hints' catalog follows book/site_hints.toml as the pages' catalogs follow their pages:
+    clean now; a changed hint is "missing from the catalog" naming the file and the hint, then,
+    after the merge, fuzzy with the old translation as its suggestion; a re-wrapped one is the
+    same entry."""
+    T = _hints_catalog()
+    assert T.HINTS_CATALOG in T.templates()     # `make translations` and `check` see them
+    (tmp_path / "book").mkdir()
+    shutil.copytree(T.CATALOGS, tmp_path / T.CATALOGS.relative_to(T.ROOT))
+
+    def template():
+        found = T._Template()
+        for text, where, kind in T._hint_messages(tmp_path):
+            found.add(text, where, kind)
+        return found
+
+    def drift() -> list:
+        return [(p.page, p.what, p.sentence)
+                for p in T.problems(tmp_path, fresh={T.HINTS_CATALOG: template()})]
+
+    source = answers.SITE_HINTS.read_text(encoding="utf-8")
+    target = tmp_path / T.SITE_HINTS
+    target.write_text(source, encoding="utf-8")
+    assert drift() == []
+    old = "Keep it exact: a fraction, not a decimal."
+    assert source.count(old) == 1
+    new = "Keep it exact, a fraction: not a decimal."
+    target.write_text(source.replace(old, new), encoding="utf-8")
+    changed = answers.site_hints()["1.1"]["check"].replace(old, new)
+    assert drift() == [(T.SITE_HINTS, "missing from the catalog", changed)]
+    po = T.merge(T.catalog(T.HINTS_CATALOG, tmp_path), T._pot(T.HINTS_CATALOG, template()))
+    entry = po.find(changed)
+    assert entry is not None and entry.fuzzy and entry.msgstr.startswith("Cuenta cuántos")
+    wrapped = source.replace("Two steps. First the chance", "Two steps.\n  First the chance")
+    assert wrapped != source
+    target.write_text(wrapped, encoding="utf-8")
+    assert drift() == []                        # re-wrapped: the same words

@@ -52,6 +52,7 @@ MIN_TESTS = {
     "board_math": 1,
     "coin_math": 11,
     "design_math": 13,
+    "i18n": 9,
     "jump_math": 8,
     "policy_math": 10,
     "race_board": 4,

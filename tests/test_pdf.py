@@ -80,10 +80,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow,
 
 
 def _make_pdf(site: Path, out: Path, *args: str, solutions: bool = False) -> str:
-    """book/pdf.py as `make pdf` runs it (SOLUTIONS in the environment); its output."""
+    """book/pdf.py as `make pdf` runs it (SOLUTIONS in the environment), the English only (the
+    Spanish is printed by tests/test_site_es.py); its output."""
     env = {**os.environ, "SOLUTIONS": "1" if solutions else ""}
     done = subprocess.run([sys.executable, str(ROOT / "book" / "pdf.py"), "--site", str(site),
-                           "--out", str(out), *args], cwd=ROOT, env=env, capture_output=True,
+                           "--out", str(out), "--language", "en", *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=PRINT_TIMEOUT)
     assert done.returncode == 0, f"book/pdf.py failed:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
     return done.stdout

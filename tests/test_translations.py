@@ -109,7 +109,7 @@ def test_templates_are_the_english_units(fresh: dict) -> None:
 def copy_of_the_course(tmp_path: Path) -> Path:
     ignore = shutil.ignore_patterns("__pycache__", "static", "node_modules")
     shutil.copy(ROOT / "start_here.ipynb", tmp_path)
-    for folder in ("lessons", "solutions", "chutes_edu", "locale"):
+    for folder in ("lessons", "solutions", "chutes_edu", "locale", "book"):
         shutil.copytree(ROOT / folder, tmp_path / folder, ignore=ignore)
     return tmp_path
 
@@ -159,6 +159,30 @@ def test_a_new_sentence_is_untranslated_and_the_build_keeps_it_english(
     page = T.translated_pages(root)[LESSON]
     text = "\n".join(c.source for c in page.cells)
     assert new in text and "Piensa solo en el **primer** lanzamiento:" in text
+
+
+def test_the_websites_words_drift_like_a_page(copy_of_the_course: Path) -> None:
+    """The sentences book/ writes into pages (its templates and its scripts' ``_("...")``) are
+    the catalog book.po's units: a changed one is drift naming its file, then fuzzy."""
+    root = copy_of_the_course
+    assert not [p for p in T.problems(root) if p.page.startswith("book/")]
+    front = root / "book" / "front.md"
+    old = "## Finding your way"
+    front.write_text(front.read_text(encoding="utf-8").replace(old, "## Finding your path"),
+                     encoding="utf-8")
+    build = root / "book" / "build.py"
+    said = "_('Your progress')"
+    text = build.read_text(encoding="utf-8")
+    assert said in text
+    build.write_text(text.replace(said, "_('Your own progress')"), encoding="utf-8")
+    found = sorted((p.page, p.what, p.sentence) for p in T.problems(root)
+                   if p.page.startswith("book/"))
+    assert found == [("book/build.py", "missing from the catalog", "Your own progress"),
+                     ("book/front.md", "missing from the catalog", "Finding your path")]
+    T.update(root)
+    po = polib.pofile(str(root / "locale/es/LC_MESSAGES/book.po"))
+    entry = po.find("Finding your path")
+    assert entry is not None and entry.fuzzy and entry.msgstr == "Cómo orientarte"
 
 
 def _main_text(nb: nbformat.NotebookNode) -> str:

@@ -32,9 +32,16 @@ Catalogs: one per notebook (``lessons-01_waiting_for_heads.po``, ``solutions-01_
 sources) and ``chutes_edu.po``, the code's words: the texts that ``chutes_edu`` passes to
 ``gettext``, ``say`` and ``_say`` (and ``chutes_edu.board``'s ``_english``, the pieces of a
 refusal), the checks' hints (``register(..., hint=...)``), the explorers' ``offline_summary``
-and every ``t("...")`` of the front end; the entries from ``chutes_edu/board.py`` go to the front
+and every ``t("...")`` of the front end; and ``book.po``, the website's own words: the units of its
+page templates (``book/front.md``, ``book/playground.md``) and every ``_("...")`` of
+``book/build.py``, its Sphinx extension and ``book/pdf.py`` (book/build.py reads it when it builds
+the Spanish site); and ``site_hints.po``, the website's hints in words (``book/site_hints.toml``,
+one entry per hint, its words on one line, read by book/answers.py): website words the library
+never says, so kept out of ``chutes_edu.po`` and the package's ``es.json``. The entries from
+``chutes_edu/board.py`` go to the front
 end's catalog too (its board maths says the same refusals). An entry's ``#:`` lines say where its
-unit is (``lessons/01_waiting_for_heads.ipynb:3`` is cell 3), its ``#.`` line what kind it is.
+unit is (``lessons/01_waiting_for_heads.ipynb:3`` is cell 3, ``book/site_hints.toml:1.1-check``
+the hint of exercise 1.1's box), its ``#.`` line what kind it is.
 
 What is a unit:
 
@@ -74,6 +81,7 @@ import re
 import sys
 import textwrap
 import tokenize
+import tomllib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -96,6 +104,10 @@ CATALOGS = LOCALE / LANGUAGE / "LC_MESSAGES"
 COMPLETE = LOCALE / LANGUAGE / "COMPLETE"
 OUT = ROOT / LANGUAGE
 CODE_CATALOG = "chutes_edu"
+# The website's own words (book/build.py reads book.po): its page templates, its scripts' _("...")
+BOOK_CATALOG = "book"
+BOOK_PAGES = ("book/front.md", "book/playground.md")
+BOOK_SCRIPTS = ("book/build.py", "book/_ext/course_site.py", "book/pdf.py")
 REFERENCE_CATALOG = "lessons-reference"
 PY_MESSAGES = ROOT / "chutes_edu" / "locale" / f"{LANGUAGE}.json"
 JS_MESSAGES = ROOT / "chutes_edu" / "widgets" / "js" / "core" / f"messages_{LANGUAGE}.js"
@@ -181,7 +193,13 @@ _CODE_CALLS = {"gettext", "_say", "_", "say", "_english"}
 # the library's refusals that the board maths in the page says too (in the same English)
 _SHARED_WITH_JS = frozenset({"chutes_edu/board.py"})
 _COMMENT_SKIP = re.compile(r"^(noqa|type:|pragma|fmt:|isort:)")
-_JS_CALL = re.compile(r"\bt\(\s*\"((?:[^\"\\]|\\.)*)\"")
+# the front end's `t("...")` and `said("...")` (a pattern for a sentence the page's maths makes,
+# said back by `t`), and the answer boxes' `tr("...")` (book/static/answers.js): its message one
+# literal, or several joined by `+` over lines
+_JS_LITERAL = r"\"(?:[^\"\\\n]|\\.)*\""
+_JS_SAID = re.compile(rf"\bsaid\(\s*({_JS_LITERAL}(?:\s*\+\s*{_JS_LITERAL})*)")
+_JS_MESSAGE = re.compile(rf"\b(?:t|tr|said)\(\s*({_JS_LITERAL}(?:\s*\+\s*{_JS_LITERAL})*)")
+_JS_STRING = re.compile(r"\"((?:[^\"\\\n]|\\.)*)\"")
 # English function words that Spanish does not have: their share of a Spanish page's words
 _FUNCTION_WORDS = ("the of and to is are was were be been that this these those with for from by "
                    "it its which what when where how you your we our an on at if then than there "
@@ -608,7 +626,9 @@ def _note(kind: str) -> str:
 def _code_messages(root: Path = ROOT) -> Iterator[tuple[str, str, int]]:
     """``(message, file, line)`` of every text the library says through its catalog."""
     package = root / "chutes_edu"
-    for path in sorted(package.rglob("*.py")):
+    # the website's answer boxes say their words through chutes_edu.i18n too
+    book = [root / "book" / "answers.py", root / "book" / "practice.py"]
+    for path in sorted(package.rglob("*.py")) + [p for p in book if p.is_file()]:
         rel = path.relative_to(root).as_posix()
         tree = ast.parse(path.read_text(encoding="utf-8"))
         constants = {t.id: n.value.value for n in tree.body if isinstance(n, ast.Assign)
@@ -639,13 +659,17 @@ def _code_messages(root: Path = ROOT) -> Iterator[tuple[str, str, int]]:
                          and target.id == "offline_summary" for t in texts(n.value)]
             for text in found:
                 yield text, rel, getattr(node, "lineno", 0)
-    for path in sorted((package / "widgets" / "js").rglob("*.js")):
+    answers = root / "book" / "static" / "answers.js"
+    front = sorted((package / "widgets" / "js").rglob("*.js")) + [answers] * answers.is_file()
+    for path in front:
         rel = path.relative_to(root).as_posix()
-        if path == JS_MESSAGES or path.name.startswith("messages_") or path.name == "i18n.js":
+        if path.name.startswith("messages_") or path.name == "i18n.js":
             continue
-        for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
-            for m in _JS_CALL.finditer(line):
-                yield json.loads(f'"{m[1]}"'), rel, number
+        text = path.read_text(encoding="utf-8")
+        for m in _JS_MESSAGE.finditer(text):
+            words = _js_literals(m)    # a long message: literals joined by `+` over lines
+            if words:
+                yield words, rel, text.count("\n", 0, m.start()) + 1
 
 
 def templates(root: Path = ROOT) -> dict[str, _Template]:
@@ -661,7 +685,55 @@ def templates(root: Path = ROOT) -> dict[str, _Template]:
     # would otherwise make every catalog stale without a word changed
     for text, rel, _line in _code_messages(root):
         code.add(text, (rel, ""), "code")
+    book = found.setdefault(BOOK_CATALOG, _Template())
+    for text, rel, kind in _book_messages(root):
+        book.add(text, (rel, ""), kind)
+    hints = found.setdefault(HINTS_CATALOG, _Template())
+    for text, where, kind in _hint_messages(root):
+        hints.add(text, where, kind)
     return found
+
+
+def _book_messages(root: Path = ROOT) -> Iterator[tuple[str, str, str]]:
+    """``(message, file, kind)`` of every word the website's build writes into pages: the units
+    of its page templates (:data:`BOOK_PAGES`) and the ``_("...")`` of its scripts
+    (:data:`BOOK_SCRIPTS`), read by book/build.py from ``book.po`` when it builds a translation's
+    site."""
+    for page in BOOK_PAGES:
+        for unit in _markdown_units((root / page).read_text(encoding="utf-8")):
+            yield unit.text, page, unit.kind
+    for script in BOOK_SCRIPTS:
+        tree = ast.parse((root / script).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "_" and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)):
+                yield node.args[0].value, script, "a sentence the website's build writes"
+
+
+# The website's hints in words (book/site_hints.toml, read by book/answers.py): a catalog of their
+# own, as the library never says them (chutes_edu/locale/es.json stays the library's words)
+HINTS_CATALOG = "site_hints"
+SITE_HINTS = "book/site_hints.toml"
+_HINT_KINDS = {"check": "the hint a website's answer box gives after a \"not yet\" (plain text)",
+               "cell": "the hint under an exercise on the website (Markdown, $...$ maths)"}
+
+
+def _hint_messages(root: Path = ROOT) -> Iterator[tuple[str, tuple[str, str], str]]:
+    """``(message, (file, "<exercise>-<check|cell>"), kind)`` of every hint in words of the
+    website: one entry per hint, its words on one line, as book/answers.py's ``hint_message``
+    looks it up (a re-wrapped hint is the same entry; a changed one is drift naming it)."""
+    path = root / SITE_HINTS
+    if not path.is_file():
+        return
+    with path.open("rb") as file:
+        hints = tomllib.load(file)
+    for exercise, fields in hints.items():
+        for name in ("check", "cell"):
+            if isinstance(fields.get(name), str):
+                yield (" ".join(fields[name].split()), (SITE_HINTS, f"{exercise}-{name}"),
+                       _HINT_KINDS[name])
 
 
 def _new_catalog(name: str) -> polib.POFile:
@@ -993,16 +1065,40 @@ def _executed(nb: Any, path: str, english: Any) -> Any:
     return slim_notebook.slim(nb)
 
 
+def _js_literals(match: re.Match[str]) -> str:
+    """The words of a matched ``t(...)`` or ``said(...)``: its literals joined."""
+    return "".join(json.loads(f'"{piece}"') for piece in _JS_STRING.findall(match[1]))
+
+
+def _said_back(root: Path = ROOT) -> set[str]:
+    """The front end's patterns: the messages of its ``said("...")`` calls (sentences its maths
+    makes, said back by pattern: js/core/i18n.js)."""
+    found: set[str] = set()
+    for path in sorted((root / "chutes_edu" / "widgets" / "js").rglob("*.js")):
+        found.update(_js_literals(m) for m in _JS_SAID.finditer(path.read_text(encoding="utf-8")))
+    return found
+
+
 def _message_files(root: Path = ROOT) -> dict[Path, str]:
-    """The library's catalogs for Python and the front end, as ``build`` writes them."""
+    """The library's catalogs for Python and the front end, as ``build`` writes them.
+
+    The front end's holds the entries it uses, and, as ``patterns``, those it may say back by
+    pattern (js/core/i18n.js): the library's refusals its board maths makes too, and its own
+    ``said(...)``; never a template of its own ``t(...)`` such as ``"{a} to {b}"``, which would
+    match, and garble, any sentence with a " to " in it.
+    """
     po = catalog(CODE_CATALOG, root)
     said = dict(sorted(_translations(po).items()))
-    js = {e.msgid for e in po if any(f.endswith(".js") or f in _SHARED_WITH_JS
-                                     for f, _ in e.occurrences)}
+    # the explorers' words (book/static/answers.js gets its own from the page: book/answers.py)
+    js = {e.msgid for e in po if any((f.startswith("chutes_edu/") and f.endswith(".js"))
+                                     or f in _SHARED_WITH_JS for f, _ in e.occurrences)}
+    shared = {e.msgid for e in po if any(f in _SHARED_WITH_JS for f, _ in e.occurrences)}
     data = {"language": LANGUAGE, "generated_from": f"locale/{LANGUAGE}/LC_MESSAGES/"
             f"{CODE_CATALOG}.po", "do_not_edit": DO_NOT_EDIT, "messages": said}
     front = {k: v for k, v in said.items() if k in js}
-    body = json.dumps({"language": LANGUAGE, "messages": front}, ensure_ascii=False, indent=1)
+    patterns = sorted(k for k in front if "{" in k and (k in shared or k in _said_back(root)))
+    body = json.dumps({"language": LANGUAGE, "messages": front, "patterns": patterns},
+                      ensure_ascii=False, indent=1)
     return {root / PY_MESSAGES.relative_to(ROOT): json.dumps(data, ensure_ascii=False, indent=1)
             + "\n",
             root / JS_MESSAGES.relative_to(ROOT):

@@ -10,6 +10,9 @@ writer escapes it again, so an ``&`` in a link (the hub's launch links: ``?repo=
 reached the page as ``&amp;amp;`` and the hub read a parameter ``amp;urlpath``. External addresses
 are given back what the Markdown said before the page is written.
 
+Words: the few this extension writes into pages ("this page", a toggle's name) in the site's
+language, from the ``course_words`` the build gives it (book/build.py: ``book.po``'s translations).
+
 The index: Sphinx names an entry's second and later pages "[1]", "[2]"; the site's genindex.html
 (templates/) names each page by its title instead (:func:`index_places`).
 
@@ -33,6 +36,17 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 LOGGER = logging.getLogger(__name__)
+_words: dict[str, str] = {}     # the site's translations of this module's words (config-inited)
+
+
+def _(text: str) -> str:
+    """``text`` in the site's language (``course_words``), or as written."""
+    return _words.get(text, text)
+
+
+def _read_words(app: Sphinx, config: Any) -> None:
+    _words.clear()
+    _words.update(config.course_words or {})
 _render_image = NbElementRenderer.render_image
 
 
@@ -100,7 +114,7 @@ def index_places(links: list[tuple[Any, str]],
         page = link.split("#", 1)[0]
         name = page[:-len(".html")] if page.endswith(".html") else page
         seen[name] = seen.get(name, 0) + 1
-        place = titles.get(name) or name or "this page"
+        place = titles.get(name) or name or _("this page")
         out.append((main, link, place if seen[name] == 1 else f"{place} ({seen[name]})"))
     return out
 
@@ -128,8 +142,8 @@ def _name_toc_toggles(app: Sphinx, pagename: str, templatename: str, context: di
         for summary in soup.find_all("summary"):
             item = summary.find_parent("li")
             link = item.find("a", recursive=False) if item else None
-            title = link.get_text(" ", strip=True) if link else "this part"
-            summary["aria-label"] = f"{title}: show or hide its pages"
+            title = link.get_text(" ", strip=True) if link else _("this part")
+            summary["aria-label"] = _("{title}: show or hide its pages").format(title=title)
         return soup
 
     context["generate_toctree_html"] = generate_toctree_html
@@ -147,6 +161,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
 
     app.add_html_math_renderer("course_prerendered", (html_visit_math, None),
                                (html_visit_displaymath, None))
+    app.add_config_value("course_words", {}, "html", dict)
+    app.connect("config-inited", _read_words)
     app.connect("config-inited", _one_search_field)
     app.connect("config-inited", _own_templates)
     app.connect("html-page-context", _name_toc_toggles, priority=900)

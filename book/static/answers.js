@@ -55,6 +55,27 @@
 (function () {
   "use strict";
 
+  // ------------------------------------------------------------------ the page's words
+  /** The boxes' words in the page's language: every sentence this file shows is English in
+      a call of tr (placeholders {name} for numbers), and a page in another language holds the
+      translations of those sentences as JSON in #chutes-answer-words (book/answers.py writes it
+      from the course's catalog, chutes_edu.po); a page with none, or a sentence with no
+      translation, stays English. Read once the page is parsed. @type {Record<string, string> | null} */
+  var WORDS = null;
+
+  /** ``english`` in the page's language, its {placeholders} filled from ``values``.
+      @param {string} english @param {Record<string, string | number>} [values] @returns {string} */
+  function tr(english, values) {
+    if (WORDS === null && typeof document !== "undefined" && document.readyState !== "loading") {
+      var held = document.getElementById("chutes-answer-words");
+      try { WORDS = held ? JSON.parse(held.textContent || "{}") : {}; } catch (_err) { WORDS = {}; }
+    }
+    var said = WORDS && Object.hasOwn(WORDS, english) ? WORDS[english] : english;
+    return said.replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && Object.hasOwn(values, name) ? String(values[name]) : whole;
+    });
+  }
+
   /** @typedef {{n: bigint, d: bigint}} Rational  a fraction n/d in lowest terms, d > 0 */
 
   /** @param {bigint} a @param {bigint} b @returns {bigint} */
@@ -88,9 +109,9 @@
 
   /** @param {Rational} base @param {Rational} exponent @returns {Rational} */
   function power(base, exponent) {
-    if (exponent.d !== 1n) throw new SyntaxError("powers with a whole-number exponent only");
+    if (exponent.d !== 1n) throw new SyntaxError(tr("powers with a whole-number exponent only"));
     var e = exponent.n < 0n ? -exponent.n : exponent.n;
-    if (e > MAX_POWER) throw new SyntaxError("an exponent too large for the page");
+    if (e > MAX_POWER) throw new SyntaxError(tr("an exponent too large for the page"));
     var out = rational(1n, 1n);
     var b = base;
     while (e > 0n) {
@@ -204,20 +225,21 @@
       var commas = t.match(/\d,\d/g) || [];
       var grouped = /^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(t);
       if (commas.length === 1 && grouped) {
-        throw new NotYet("the page cannot tell whether " + t + " has a decimal comma or a "
-          + "thousands separator: write a decimal point (such as 1.5) and no other comma");
+        throw new NotYet(tr("the page cannot tell whether {typed} has a decimal comma or a "
+          + "thousands separator: write a decimal point (such as 1.5) and no other comma",
+        { typed: t }));
       }
       if (commas.length >= 1 && !grouped) {
         if (/\d,\d+,\d/.test(t) || /\d\.\d*,\d|\d,\d*\.\d/.test(t)) {
-          throw new NotYet("the page cannot read " + t + ": write one number, with a decimal "
-            + "point (such as 19.4936)");
+          throw new NotYet(tr("the page cannot read {typed}: write one number, with a decimal "
+            + "point (such as 19.4936)", { typed: t }));
         }
         t = t.replace(/(\d),(\d)/g, "$1.$2");
       }
     }
     t = t.replace(/(\d*\.?\d+(?:[eE][+-]?\d+)?)\s*%/g, "($1/100)");
     if (t.indexOf("%") >= 0) {
-      throw new NotYet("the page reads a percent sign after a number only (2.22% for 0.0222)");
+      throw new NotYet(tr("the page reads a percent sign after a number only (2.22% for 0.0222)"));
     }
     return t;
   }
@@ -295,8 +317,8 @@
     while (at < text.length) {
       re.lastIndex = at;
       m = re.exec(text);
-      if (!m) throw new SyntaxError("the page cannot read \u201c" + text.slice(at).trim()
-        + "\u201d: it reads numbers, one letter or name, + - * / ^ and brackets");
+      if (!m) throw new SyntaxError(tr("the page cannot read \u201c{typed}\u201d: it reads numbers, "
+        + "one letter or name, + - * / ^ and brackets", { typed: text.slice(at).trim() }));
       at = re.lastIndex;
       if (m[1] !== undefined) out.push({ type: "number", text: m[1] });
       else if (m[2] !== undefined) out.push({ type: "name", text: m[2] });
@@ -367,10 +389,10 @@
     /** @returns {Node} */
     function atom() {
       var t = list[i++];
-      if (t === undefined) throw new SyntaxError("the formula ends too soon");
+      if (t === undefined) throw new SyntaxError(tr("the formula ends too soon"));
       if (t.type === "number") {
         var value = parseDecimal(t.text);
-        if (value === null) throw new SyntaxError("the page cannot read the number " + t.text);
+        if (value === null) throw new SyntaxError(tr("the page cannot read the number {typed}", { typed: t.text }));
         return { kind: "number", value: value, u: halfUnit(t.text) };
       }
       if (t.type === "name") {
@@ -389,8 +411,8 @@
           return { kind: "op", op: "^", args: [radicand, { kind: "number", value: HALF, u: 0 }] };
         }
         if (isOp("(") && (NO_FUNCTIONS.test(t.text) || t.text.indexOf(".") >= 0)) {
-          throw new SyntaxError("the page reads no functions such as " + t.text
-            + "(...): only numbers, one symbol, + - * / ^ and brackets");
+          throw new SyntaxError(tr("the page reads no functions such as {name}(...): only numbers, "
+            + "one symbol, + - * / ^ and brackets", { name: t.text }));
         }
         symbols.add(t.text);
         return { kind: "symbol", name: t.text };
@@ -400,16 +422,16 @@
         expect(")");
         return inner;
       }
-      throw new SyntaxError("the page cannot read \u201c" + t.text + "\u201d where it is");
+      throw new SyntaxError(tr("the page cannot read \u201c{typed}\u201d where it is", { typed: t.text }));
     }
     /** @param {string} op */
     function expect(op) {
-      if (!isOp(op)) throw new SyntaxError("a bracket is not closed");
+      if (!isOp(op)) throw new SyntaxError(tr("a bracket is not closed"));
       i++;
     }
     var tree = sum();
-    if (i < list.length) throw new SyntaxError("the page cannot read \u201c" + list[i].text
-      + "\u201d where it is");
+    if (i < list.length) throw new SyntaxError(tr("the page cannot read \u201c{typed}\u201d where it is",
+      { typed: list[i].text }));
     return { tree: tree, symbols: Array.from(symbols).sort() };
   }
 
@@ -445,19 +467,21 @@
         for (;;) {
           while (t.charAt(at) === " " || t.charAt(at) === ",") at++;
           if (t.charAt(at) === "]") { at++; return items; }
-          if (at >= t.length) throw new SyntaxError("a bracket is not closed");
+          if (at >= t.length) throw new SyntaxError(tr("a bracket is not closed"));
           items.push(value());
         }
       }
       var m = /^[^\s,[\]]+/.exec(t.slice(at));
       var number = m ? parseNumber(m[0]) : null;
-      if (m === null || number === null) throw new SyntaxError("the page cannot read \u201c"
-        + (m ? m[0] : t.slice(at)) + "\u201d as a number");
+      if (m === null || number === null) {
+        throw new SyntaxError(tr("the page cannot read \u201c{typed}\u201d as a number",
+          { typed: m ? m[0] : t.slice(at) }));
+      }
       at += m[0].length;
       return toNumber(number);
     }
     var out = value();
-    if (t.slice(at).trim()) throw new SyntaxError("there is more after the last bracket");
+    if (t.slice(at).trim()) throw new SyntaxError(tr("there is more after the last bracket"));
     return out;
   }
 
@@ -507,45 +531,48 @@
         var typed = numberText(text);
         value = parseNumber(typed);
         var x = value !== null ? toNumber(value) : realValue(typed);
-        if (x === null) throw new NotYet("a number is wanted (such as 0.25, 1e-3, 7/3, "
-          + "12.5 - 3.25 or sqrt(2)), and the page cannot read yours as one");
+        if (x === null) throw new NotYet(tr("a number is wanted (such as 0.25, 1e-3, 7/3, "
+          + "12.5 - 3.25 or sqrt(2)), and the page cannot read yours as one"));
         var expected = Number(spec.expected);
         if (!Number.isFinite(x)) return false;
         if (isClose(x, expected, spec.rel || 0, spec.abs)) return true;
         return readOff(x, uncertainty(typed), expected, spec);
       case "exactly":
         value = parseNumber(text);
-        if (value === null) throw new NotYet("an exact fraction is wanted (such as 7/3), and the "
-          + "page cannot read yours as one");
+        if (value === null) throw new NotYet(tr("an exact fraction is wanted (such as 7/3), and the "
+          + "page cannot read yours as one"));
         var target = /** @type {Rational} */ (parseNumber(spec.expected));
         if (hasDecimal(text)) {
-          throw new NotYet((same(value, target)
-            || isClose(toNumber(value), toNumber(target), 1e-9, 1e-15) ? "right value, but " : "")
-            + "a decimal number is not exact, and this exercise asks for the exact fraction: give "
-            + "it as a fraction such as 7/3 (or a whole number), not as a decimal");
+          throw new NotYet(same(value, target)
+            || isClose(toNumber(value), toNumber(target), 1e-9, 1e-15)
+            ? tr("right value, but a decimal number is not exact, and this exercise asks for the "
+              + "exact fraction: give it as a fraction such as 7/3 (or a whole number), not as a decimal")
+            : tr("a decimal number is not exact, and this exercise asks for the exact fraction: give "
+              + "it as a fraction such as 7/3 (or a whole number), not as a decimal"));
         }
         return same(value, target);
       case "whole_number":
         value = parseNumber(text);
-        if (value === null) throw new NotYet("a whole number is wanted, and the page cannot read "
-          + "yours as a number");
-        if (value.d !== 1n) throw new NotYet("a whole number is wanted, and your answer has a "
-          + "fractional part");
+        if (value === null) throw new NotYet(tr("a whole number is wanted, and the page cannot read "
+          + "yours as a number"));
+        if (value.d !== 1n) throw new NotYet(tr("a whole number is wanted, and your answer has a "
+          + "fractional part"));
         return value.n === BigInt(spec.expected);
       case "one_of":
         var m = LETTER.exec(tidy(text).replace(/^['"]|['"]$/g, "").toLowerCase());
-        if (m === null) throw new NotYet("the answer is one letter, like a");
+        if (m === null) throw new NotYet(tr("the answer is one letter, like a"));
         return m[1] === spec.expected;
       case "same_array":
         var got;
         try { got = parseArray(text); } catch (err) {
-          throw new NotYet("numbers separated by commas are wanted, and " + errorText(err));
+          throw new NotYet(tr("numbers separated by commas are wanted, and {problem}",
+            { problem: errorText(err) }));
         }
         var want = shape(spec.expected), mine = shape(got);
         if (!regular(got, mine) || mine.join() !== want.join()) {
-          throw new NotYet("an array of shape (" + want.join(", ") + (want.length === 1 ? "," : "")
-            + ") is wanted, and yours has shape (" + mine.join(", ")
-            + (mine.length === 1 ? "," : "") + ")");
+          throw new NotYet(tr("an array of shape ({wanted}) is wanted, and yours has shape ({yours})",
+            { wanted: want.join(", ") + (want.length === 1 ? "," : ""),
+              yours: mine.join(", ") + (mine.length === 1 ? "," : "") }));
         }
         var e = flat(spec.expected);
         return flat(got).every(function (v, k) {
@@ -556,10 +583,10 @@
         var numbers = new Set();
         listItems(text).forEach(function (item) {
           var number = parseNumber(item);
-          if (number === null) throw new NotYet("the list should hold whole numbers, and the page "
-            + "cannot read \u201c" + item + "\u201d as one");
-          if (number.d !== 1n) throw new NotYet("the list should hold whole numbers, and one of "
-            + "its entries has a fractional part");
+          if (number === null) throw new NotYet(tr("the list should hold whole numbers, and the page "
+            + "cannot read \u201c{item}\u201d as one", { item: item }));
+          if (number.d !== 1n) throw new NotYet(tr("the list should hold whole numbers, and one of "
+            + "its entries has a fractional part"));
           numbers.add(number.n.toString());
         });
         return numbers.size === spec.expected.length && spec.expected.every(
@@ -573,10 +600,10 @@
         /** @type {ReturnType<typeof parseFormula>} */
         var formula;
         try { formula = parseFormula(text); } catch (err) { throw new NotYet(errorText(err)); }
-        if (formula.symbols.length === 0) throw new NotYet("an expression in one symbol is "
-          + "wanted, and your answer is a plain number");
-        if (formula.symbols.length > 1) throw new NotYet("an expression in one symbol is wanted, "
-          + "and yours has " + formula.symbols.join(", "));
+        if (formula.symbols.length === 0) throw new NotYet(tr("an expression in one symbol is "
+          + "wanted, and your answer is a plain number"));
+        if (formula.symbols.length > 1) throw new NotYet(tr("an expression in one symbol is wanted, "
+          + "and yours has {symbols}", { symbols: formula.symbols.join(", ") }));
         return spec.expected.every(function (/** @type {[string, any]} */ point) {
           var at;
           try {
@@ -591,7 +618,7 @@
       case "jumps":
         return jumpsRight(spec.expected, text);
       default:
-        throw new NotYet("the page cannot check this kind of answer");
+        throw new NotYet(tr("the page cannot check this kind of answer"));
     }
   }
 
@@ -601,7 +628,10 @@
       goal "edge_below": the first seat's edge in a two-player race below value; "length_near":
       the expected turns from square 0 within band of value. */
 
-  var JUMP_FORM = "a list of jumps (a, b) is wanted, such as (3, 9), or [(3, 9), (12, 40)]";
+  /** How a list of jumps is typed, in the page's language. */
+  function jumpForm() {
+    return tr("a list of jumps (a, b) is wanted, such as (3, 9), or [(3, 9), (12, 40)]");
+  }
   // A float this close to the goal's limit is left to the notebook's exact check.
   var TOO_CLOSE = 1e-9;
 
@@ -610,11 +640,11 @@
   function parseJumps(text) {
     var t = tidy(text).replace(/->|\u2192|=>/g, ",").replace(/[[\](){}]/g, " ");
     var items = t.split(/[,\s]+/).filter(function (w) { return w !== ""; });
-    if (items.length === 0 || items.length % 2) throw new NotYet(JUMP_FORM);
+    if (items.length === 0 || items.length % 2) throw new NotYet(jumpForm());
     var squares = items.map(function (w) {
       var v = /^[+-]?\d+$/.test(w) ? Number(w) : NaN;
-      if (!Number.isSafeInteger(v)) throw new NotYet("each jump is a pair of whole numbers "
-        + "(a, b), such as (3, 9)");
+      if (!Number.isSafeInteger(v)) throw new NotYet(tr("each jump is a pair of whole numbers "
+        + "(a, b), such as (3, 9)"));
       return v;
     });
     var out = [];
@@ -627,26 +657,29 @@
       @param {JumpGoal} goal @param {string} text @returns {boolean} */
   function jumpsRight(goal, text) {
     var maths = api.maths || (typeof window !== "undefined" && /** @type {any} */ (window).ChutesMaths);
-    if (!maths) throw new NotYet("the page's board maths did not load: check this one in the "
-      + "notebook");
+    if (!maths) throw new NotYet(tr("the page's board maths did not load: check this one in the "
+      + "notebook"));
     var jumps = parseJumps(text);
-    if (jumps.length > goal.most) throw new NotYet("at most " + goal.most + " jump"
-      + (goal.most > 1 ? "s" : "") + " may be added, and you gave " + jumps.length);
+    if (jumps.length > goal.most) {
+      throw new NotYet(goal.most > 1
+        ? tr("at most {most} jumps may be added, and you gave {given}", { most: goal.most, given: jumps.length })
+        : tr("at most {most} jump may be added, and you gave {given}", { most: goal.most, given: jumps.length }));
+    }
     var taken = new Set(goal.board.jumps.map(function (/** @type {number[]} */ j) { return j[0]; }));
     var sources = new Set();
     jumps.forEach(function (j) {
-      if (taken.has(j[0]) || sources.has(j[0])) throw new NotYet("each added jump needs a square "
+      if (taken.has(j[0]) || sources.has(j[0])) throw new NotYet(tr("each added jump needs a square "
         + "of its own: two of yours start on the same square, or one starts where the board "
-        + "already has a jump");
+        + "already has a jump"));
       sources.add(j[0]);
     });
     if (goal.from !== null && (jumps.length !== 1 || jumps[0][0] !== goal.from)) {
-      throw new NotYet("one jump that starts on your square " + goal.from + " is wanted, ("
-        + goal.from + ", b)");
+      throw new NotYet(tr("one jump that starts on your square {from} is wanted, ({from}, b)",
+        { from: goal.from }));
     }
     var board = Object.assign({}, goal.board, { jumps: goal.board.jumps.concat(jumps) });
     var refused = maths.validate(board);
-    if (refused) throw new NotYet("the rules of the board do not allow these jumps (" + refused + ")");
+    if (refused) throw new NotYet(tr("the rules of the board do not allow these jumps ({why})", { why: refused }));
     var value, limit;
     if (goal.goal === "edge_below") {
       value = maths.firstMoverEdge(board);
@@ -655,9 +688,9 @@
       value = Math.abs(maths.expectedTurns(board)[0] - goal.value);
       limit = /** @type {number} */ (goal.band);
     }
-    if (Math.abs(value - limit) < TOO_CLOSE) throw new NotYet("your board is too close to the "
+    if (Math.abs(value - limit) < TOO_CLOSE) throw new NotYet(tr("your board is too close to the "
       + "limit for the page's arithmetic to decide: check it in the notebook, which solves it "
-      + "exactly");
+      + "exactly"));
     return value < limit;
   }
 
@@ -677,23 +710,23 @@
       && u <= 0.5 * 10 ** (1 - FEWEST_SIGNIFICANT) * Math.abs(x);
     if (precise) {
       return Math.abs(x - expected) <= u * (1 + 1e-9)
-        ? "to the digits you gave (the notebook's check, which gets its value from Python, "
-          + "wants more digits)"
+        ? tr("to the digits you gave (the notebook's check, which gets its value from Python, "
+          + "wants more digits)")
         : false;
     }
     if (u > Math.max((spec.rel || 0) * Math.abs(x), spec.abs)) {
       // say only what the digits typed lack, counted as written
       var lacking = [];
       if (u > SHOWN_UNIT * (1 + 1e-9)) {
-        lacking.push("at least " + SHOWN_DECIMALS + " decimals (as the explorers show them)");
+        lacking.push(tr("at least {n} decimals (as the explorers show them)", { n: SHOWN_DECIMALS }));
       }
       if (u > 0.5 * 10 ** (1 - FEWEST_SIGNIFICANT) * Math.abs(x) * (1 + 1e-9)) {
-        lacking.push("at least " + FEWEST_SIGNIFICANT + " significant digits (zeros after the "
-          + "point before the first other digit do not count: 0.0012 has 2)");
+        lacking.push(tr("at least {n} significant digits (zeros after the point before the first "
+          + "other digit do not count: 0.0012 has 2)", { n: FEWEST_SIGNIFICANT }));
       }
-      if (lacking.length === 0) lacking.push("more decimals");
-      throw new NotYet("your answer has too few digits for the page to judge it: give "
-        + lacking.join(" and ") + ", or a fraction");
+      if (lacking.length === 0) lacking.push(tr("more decimals"));
+      throw new NotYet(tr("your answer has too few digits for the page to judge it: give {what}, "
+        + "or a fraction", { what: lacking.join(tr(" and ")) }));
     }
     return false;
   }
@@ -708,12 +741,12 @@
   function verdict(exercise, spec, text, hint) {
     var problem = "";
     if (!tidy(text)) {
-      problem = "no answer given";
+      problem = tr("no answer given");
     } else {
       try {
         var right = isRight(spec, text);
         if (right) {
-          return { right: true, message: "\u2714 " + exercise + " right"
+          return { right: true, message: tr("\u2714 {exercise} right", { exercise: exercise })
             + (typeof right === "string" ? " " + right : "") };
         }
       } catch (err) {
@@ -721,8 +754,10 @@
         problem = err.message;
       }
     }
-    return { right: false, message: "\u2718 " + exercise + " not yet" + (problem ? ": " + problem : "")
-      + ". Hint: " + hint };
+    return { right: false, message: (problem
+      ? tr("\u2718 {exercise} not yet: {problem}", { exercise: exercise, problem: problem })
+      : tr("\u2718 {exercise} not yet", { exercise: exercise }))
+      + tr(". Hint: {hint} ", { hint: hint }).trimEnd() };
   }
 
   // ------------------------------------------------------------------ progress, kept
@@ -787,7 +822,7 @@
     status.setAttribute("role", "status");
     var button = document.createElement("button");
     button.type = "button";
-    button.textContent = "forget my answers";
+    button.textContent = tr("forget my answers");
     function draw() {
       var saved = loadProgress();
       var counts = tally(sets, saved || {});
@@ -797,19 +832,19 @@
         var link = document.createElement("a");
         link.href = sets[set].href;
         link.textContent = sets[set].title;
-        item.append(link, ": " + counts[set][0] + " of " + counts[set][1]
-          + " answer boxes right");
+        item.append(link, tr(": {right} of {boxes} answer boxes right",
+          { right: counts[set][0], boxes: counts[set][1] }));
         list.append(item);
       });
       button.disabled = saved === null;
-      if (saved === null) status.textContent = "This browser keeps nothing for this page "
-        + "(its storage is off), so answers are not kept.";
+      if (saved === null) status.textContent = tr("This browser keeps nothing for this page "
+        + "(its storage is off), so answers are not kept.");
     }
     button.addEventListener("click", function () {
       forget();
       draw();
       status.textContent = "";
-      window.setTimeout(function () { status.textContent = "Your answers are forgotten."; }, 50);
+      window.setTimeout(function () { status.textContent = tr("Your answers are forgotten."); }, 50);
     });
     place.append(list, button, status);
     draw();
@@ -903,8 +938,8 @@
       spec.expected = expected;
       seed = shown;
       numbers.hidden = !seed;
-      numbers.textContent = seed ? "This box checks your answer with numbers #" + seed
-        + ", drawn for practice (the numbers table at the top of the page shows them)." : "";
+      numbers.textContent = seed ? tr("This box checks your answer with numbers #{seed}, drawn "
+        + "for practice (the numbers table at the top of the page shows them).", { seed: seed }) : "";
       out.textContent = "";
       out.classList.remove("answer-right", "answer-not-yet");
       field.removeAttribute("aria-invalid");
@@ -963,18 +998,18 @@
     });
     var title = document.createElement("p");
     title.className = "chutes-practice-title";
-    title.textContent = "Practise with other numbers: \u201cNew numbers\u201d draws one of "
-      + variants.length + " other sets of numbers for this page. The numbers table, the numbers "
-      + "in the text and every answer box change with them; your answers are kept for each set "
-      + "of numbers.";
+    title.textContent = tr("Practise with other numbers: \u201c{draw}\u201d draws one of {count} "
+      + "other sets of numbers for this page. The numbers table, the numbers in the text and "
+      + "every answer box change with them; your answers are kept for each set of numbers.",
+    { draw: tr("New numbers"), count: variants.length });
     var draw = document.createElement("button");
     draw.type = "button";
     draw.className = "chutes-practice-new";
-    draw.textContent = "New numbers";
+    draw.textContent = tr("New numbers");
     var back = document.createElement("button");
     back.type = "button";
     back.className = "chutes-practice-course";
-    back.textContent = "Course's numbers";
+    back.textContent = tr("Course's numbers");
     var row = document.createElement("div");
     row.className = "chutes-practice-row";
     row.append(draw, back);
@@ -1007,8 +1042,8 @@
       back.hidden = !shown;
       keepSeed(set, shown);
       var words = shown
-        ? "This page shows numbers #" + shown + ", drawn for practice."
-        : "This page shows the course's numbers.";
+        ? tr("This page shows numbers #{seed}, drawn for practice.", { seed: shown })
+        : tr("This page shows the course's numbers.");
       if (!announce) {
         status.textContent = words;
         return;

@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from ..i18n import say
 from .alt_text import _shell
 
 __all__ = ["matrix_html", "register_matrix_display"]
@@ -37,10 +38,12 @@ def matrix_html(matrix: Any) -> str:
     import sympy
 
     rows, cols = matrix.shape
-    label = f"a {rows} by {cols} matrix"
     if rows * cols <= _SPOKEN_ENTRIES:
-        label += "; its rows: " + "; ".join(
-            ", ".join(str(matrix[i, j]) for j in range(cols)) for i in range(rows))
+        entries = "; ".join(", ".join(str(matrix[i, j]) for j in range(cols)) for i in range(rows))
+        label = say("a {rows} by {cols} matrix; its rows: {entries}", rows=rows, cols=cols,
+                    entries=entries)
+    else:
+        label = say("a {rows} by {cols} matrix", rows=rows, cols=cols)
     return (f'<div class="chutes-math mathjax_process" role="region" tabindex="0" '
             f'aria-label="{html.escape(label, quote=True)}" style="overflow-x: auto">'
             f"$${html.escape(sympy.latex(matrix))}$$</div>")

@@ -17,16 +17,17 @@
  * A sentence made elsewhere, already filled in (a refusal in the library's words: the board
  * maths throws the same English as `chutes_edu.board`, which a parity test holds equal), is
  * said back by `t(sentence)` too: when it is no entry of its own, it is matched against the
- * catalog's entries with placeholders, read as patterns (`{what} must be a whole number, not
- * {value}`), and the first entry that matches the whole sentence gives its translation, the
- * matched pieces put back in (each said back in its turn, so that a refusal quoting another one
- * is Spanish throughout).
+ * catalog's patterns (`{what} must be a whole number, not {value}`: the library's refusals and
+ * the sentences named by `said`, never the templates of `t` alone, whose short ones such as
+ * "{a} to {b}" would match anything), and the first that matches the whole sentence gives its
+ * translation, the matched pieces put back in (each said back in its turn, so that a refusal
+ * quoting another one is Spanish throughout).
  *
  * @module i18n
  */
 import es from "./messages_es.js";
 
-/** @type {Record<string, {messages: Record<string, string>}>} */
+/** @type {Record<string, {messages: Record<string, string>, patterns?: string[]}>} */
 const CATALOGS = { es };
 
 /**
@@ -36,12 +37,16 @@ const CATALOGS = { es };
 /** @type {Map<string, Array<{pattern: RegExp, names: string[], said: string, size: number}>>} */
 const PATTERNS = new Map();
 
-/** The catalog's entries with placeholders, as whole-sentence patterns (longest entry first). */
+/** The catalog's patterns (its entries said back: see `said`), as whole-sentence patterns
+ * (longest entry first). */
 function patterns(/** @type {string} */ code, /** @type {Record<string, string>} */ messages) {
   let found = PATTERNS.get(code);
   if (found) return found;
   found = [];
-  for (const [english, said] of Object.entries(messages)) {
+  const named = CATALOGS[code]?.patterns ?? Object.keys(messages);
+  for (const english of named) {
+    if (!Object.hasOwn(messages, english)) continue;
+    const said = messages[english];
     const names = [...english.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
     if (!names.length) continue;
     const source = english.split(/\{\w+\}/).map((piece) =>
@@ -57,6 +62,17 @@ function patterns(/** @type {string} */ code, /** @type {Record<string, string>}
 function fill(/** @type {string} */ words, /** @type {Record<string, string | number>} */ values) {
   return words.replace(/\{(\w+)\}/g, (whole, name) =>
     Object.hasOwn(values, name) ? String(values[name]) : whole);
+}
+
+/**
+ * A sentence that the page's maths writes in English, filled in (a picture's title, a
+ * refusal), named as a pattern that `t` says back: `said("after {turns} turns: {p} finished")`
+ * returns its argument, and `tools/translations.py` puts it in the catalog as it does `t`'s.
+ * @param {string} pattern
+ * @returns {string}
+ */
+export function said(pattern) {
+  return pattern;
 }
 
 /**

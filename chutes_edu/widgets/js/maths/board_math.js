@@ -63,6 +63,7 @@
  */
 import { formatG, pyFloat, pyNumber, pyRepr, pyString } from "../core/format.js";
 import { bandedSolveSteps, giveBack, luSolveSteps, takeMatrix } from "../core/solve.js";
+import { said } from "../core/i18n.js";
 import { run, SLICE } from "../core/steps.js";
 
 /** @typedef {import("../core/solve.js").Factors} Factors */
@@ -1163,25 +1164,40 @@ function bounceWindows(/** @type {Float64Array} */ src, /** @type {Float64Array}
   }
 }
 
+/** `pattern` (a sentence named with `said`, so that a page says it back in its language) with
+ * its `{name}`s filled from `values`: the English the library says, made from the pattern. */
+export function sentence(/** @type {string} */ pattern, /** @type {Record<string, string | number>} */ values) {
+  return pattern.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+}
+
 /** The library's words for a distribution it will not build. */
 function tooSlowForLibrary(/** @type {number} */ worst, /** @type {number} */ needed,
   /** @type {number} */ squares, /** @type {number} */ maxTurns) {
-  const terms = squares > DENSE_MAX + 1
-    ? `${formatG(needed, 3)} terms of ${squares} squares each would be needed (max_turns=` +
-      `${maxTurns}, DISTRIBUTION_WORK=${formatG(DISTRIBUTION_WORK)})`
-    : `${formatG(needed, 3)} terms would be needed (max_turns=${maxTurns})`;
-  return `this board is too slow for an exact distribution: games take ${formatG(worst, 4)} ` +
-    `turns on average from the slowest square, so about ${terms}; use simulate() instead`;
+  const values = { worst: formatG(worst, 4), needed: formatG(needed, 3), squares, maxTurns,
+    work: formatG(DISTRIBUTION_WORK) };
+  return sentence(squares > DENSE_MAX + 1
+    ? said("this board is too slow for an exact distribution: games take {worst} turns on " +
+      "average from the slowest square, so about {needed} terms of {squares} squares each would " +
+      "be needed (max_turns={maxTurns}, DISTRIBUTION_WORK={work}); use simulate() instead")
+    : said("this board is too slow for an exact distribution: games take {worst} turns on " +
+      "average from the slowest square, so about {needed} terms would be needed " +
+      "(max_turns={maxTurns}); use simulate() instead"), values);
 }
 
 /** The page's words for a distribution that would cost more than its `budget`. */
 function tooSlowForPage(/** @type {number} */ worst, /** @type {number} */ needed,
   /** @type {number} */ cost, /** @type {number} */ budget, /** @type {boolean} */ more) {
-  return `this board is too slow for the page's distribution: games take ` +
-    `${formatG(worst, 4)} turns on average from the slowest square, so ` +
-    `${more ? "more than" : "about"} ${formatG(needed, 3)} terms of ${Math.round(cost)} steps ` +
-    `each would be needed (the page's limit is ${formatG(budget)} steps); ` +
-    "turn_distribution() in the library computes it";
+  const values = { worst: formatG(worst, 4), needed: formatG(needed, 3), cost: Math.round(cost),
+    budget: formatG(budget) };
+  return sentence(more
+    ? said("this board is too slow for the page's distribution: games take {worst} turns on " +
+      "average from the slowest square, so more than {needed} terms of {cost} steps each would " +
+      "be needed (the page's limit is {budget} steps); turn_distribution() in the library " +
+      "computes it")
+    : said("this board is too slow for the page's distribution: games take {worst} turns on " +
+      "average from the slowest square, so about {needed} terms of {cost} steps each would be " +
+      "needed (the page's limit is {budget} steps); turn_distribution() in the library computes " +
+      "it"), values);
 }
 
 /**

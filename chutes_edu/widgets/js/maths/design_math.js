@@ -33,8 +33,9 @@
  *
  * @module design_math
  */
-import { BoardError, compileSteps, landing } from "./board_math.js";
+import { BoardError, compileSteps, landing, sentence } from "./board_math.js";
 import { formatG, pyFixed, pyFloat } from "../core/format.js";
+import { said } from "../core/i18n.js";
 import { absR, bareissSteps, cmp, decimal, exactChances, ratio, sub } from "../core/exact.js";
 import { inverseSteps, productSteps, times } from "../core/solve.js";
 import { run, SLICE } from "../core/steps.js";
@@ -78,7 +79,8 @@ export function checkGoal(goal) {
   const words = (/** @type {number} */ x) => (Number.isInteger(x) ? String(x) : pyFloat(x));
   if (kind === "target") {
     if (number(goal.turns, "target length") <= 0) {
-      throw new BoardError(`the target length must be positive, got ${words(goal.turns)} turns`);
+      throw new BoardError(sentence(said("the target length must be positive, got {value} turns"),
+        { value: words(goal.turns) }));
     }
     return { kind, turns: goal.turns };
   }
@@ -86,18 +88,23 @@ export function checkGoal(goal) {
   if (kind === "spread") {
     const mean = goal.mean ?? null;
     if (mean !== null && number(mean, "mean") <= 0) {
-      throw new BoardError(`the mean must be positive, got ${words(mean)} turns`);
+      throw new BoardError(sentence(said("the mean must be positive, got {value} turns"),
+        { value: words(mean) }));
     }
     const tolerance = goal.tolerance ?? 1;
     if (number(tolerance, "tolerance") < 0) {
-      throw new BoardError(`the tolerance must be 0 or more, got ${words(tolerance)} turns`);
+      throw new BoardError(sentence(said("the tolerance must be 0 or more, got {value} turns"),
+        { value: words(tolerance) }));
     }
     return { kind, mean, tolerance };
   }
   if (kind === "race") {
     const seats = goal.seats ?? 2;
+    // said back by the library's "{what} must be a whole number, not {value}"
     if (!Number.isInteger(seats)) throw new BoardError(`seats must be a whole number, not ${words(seats)}`);
-    if (seats < 2 || seats > 6) throw new BoardError(`a race needs 2 to 6 seats, got ${seats}`);
+    if (seats < 2 || seats > 6) {
+      throw new BoardError(sentence(said("a race needs 2 to 6 seats, got {value}"), { value: seats }));
+    }
     return { kind, seats };
   }
   throw new BoardError("goal must be TargetLength, ShortestGame, LongestGame, SmallestSpread " +
@@ -845,9 +852,9 @@ function checkArguments(board, goal, maxJumps, method) {
   }
   const traps = board.traps ?? [];
   if (checked.kind === "race" && traps.length) {
-    throw new BoardError(`a race is not defined on a board with traps (traps on ` +
-      `${sorted(traps.map((/** @type {number} */ t) => [t, 0])).map(([t]) => t).join(", ")}): what a trap does to a ` +
-      "race is a house rule");
+    throw new BoardError(sentence(said("a race is not defined on a board with traps (traps on " +
+      "{traps}): what a trap does to a race is a house rule"),
+      { traps: sorted(traps.map((/** @type {number} */ t) => [t, 0])).map(([t]) => t).join(", ") }));
   }
   return { rules, checked };
 }
@@ -870,7 +877,7 @@ export function* designSteps(board, goal, { maxJumps = 3, method = "local search
   const all = new Uint8Array((n + 1) * (n + 1)).fill(1);
   const start = yield* effectsSteps(rules, [], all, false);
   const pool = Uint8Array.from(start.mean, (m) => (Number.isFinite(m) ? 1 : 0));
-  if (!pool.some((x) => x)) throw new BoardError("no candidate jump can be added to this board");
+  if (!pool.some((x) => x)) throw new BoardError(said("no candidate jump can be added to this board"));
   // The board's own mean is solved exactly, so that a design on the band's edge is decided the
   // same way on every machine (a float solve can land a hair either side of it).
   let resolved = checked;
@@ -909,9 +916,9 @@ function* confirmSteps(S, added, method, steps) {
   const proven = goal.kind === "target" && exactValue !== null
     && cmp(exactValue, decimal(goal.turns)) === 0;
   const confirmation = goal.kind === "race"
-    ? "a full float solve with win_probabilities (no exact race solver)"
-    : spread ? "exact rational solves of the mean and second moment (in the page, BigInt)"
-      : "an exact rational solve of the expected turns (in the page, BigInt)";
+    ? said("a full float solve with win_probabilities (no exact race solver)")
+    : spread ? said("exact rational solves of the mean and second moment (in the page, BigInt)")
+      : said("an exact rational solve of the expected turns (in the page, BigInt)");
   /** @type {Design} */
   const design = { goal, board: boardOf(rules, added), added, value, mean,
     exactValue: exactValue === null ? null : toNumber(exactValue), exactMean: toNumber(exact.mean),
@@ -923,17 +930,28 @@ function* confirmSteps(S, added, method, steps) {
 
 /** The library's `Design.summary()`. @param {Design} d */
 export function summary(d) {
+  // each line made from a pattern named with `said`, so that the page says it in its language
   const q = quantity(d.goal);
-  const exact = d.exactValue === null ? "" : ` (exactly ${pyFixed(d.exactValue, 6)})`;
-  const proof = d.provenOptimal ? "proven optimal among the candidates"
-    : "a heuristic: not proven optimal";
-  return `goal: ${describeGoal(d.goal)}\n` +
-    `added jumps: ${d.added.map(([a, b]) => `${a}->${b}`).join(", ") || "none"}\n` +
-    `${q}: ${pyFixed(d.originalValue, 4)} -> ${pyFixed(d.value, 4)}${exact}\n` +
-    (q === "expected turns" ? ""
-      : `expected turns: ${pyFixed(d.originalMean, 4)} -> ${pyFixed(d.mean, 4)}\n`) +
-    `search: ${d.method}, ${d.priced} designs priced, ${proof}\n` +
-    `confirmed by ${d.confirmation}`;
+  const change = (/** @type {string} */ what, /** @type {number} */ before,
+    /** @type {number} */ after) => ({ quantity: what, before: pyFixed(before, 4),
+    after: pyFixed(after, 4) });
+  const lines = [sentence(said("goal: {goal}"), { goal: describeGoal(d.goal) }),
+    sentence(said("added jumps: {jumps}"),
+      { jumps: d.added.map(([a, b]) => `${a}->${b}`).join(", ") || said("none") }),
+    d.exactValue === null
+      ? sentence(said("{quantity}: {before} -> {after}"), change(q, d.originalValue, d.value))
+      : sentence(said("{quantity}: {before} -> {after} (exactly {exact})"),
+        { ...change(q, d.originalValue, d.value), exact: pyFixed(d.exactValue, 6) })];
+  if (q !== "expected turns") {
+    lines.push(sentence(said("{quantity}: {before} -> {after}"),
+      change("expected turns", d.originalMean, d.mean)));
+  }
+  const proof = d.provenOptimal ? said("proven optimal among the candidates")
+    : said("a heuristic: not proven optimal");
+  lines.push(sentence(said("search: {method}, {priced} designs priced, {proof}"),
+    { method: d.method, priced: d.priced, proof }),
+  sentence(said("confirmed by {confirmation}"), { confirmation: d.confirmation }));
+  return lines.join("\n");
 }
 
 /**

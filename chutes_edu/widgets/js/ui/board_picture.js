@@ -18,6 +18,7 @@ import { CHUTE, hex, LADDER, SOURCE_GREY, TRAP, textOn, viridis } from "../core/
 import { attr, s } from "./dom.js";
 import { centre, grid, START_WIDTH } from "../core/geometry.js";
 import { jumpFrom } from "../maths/boards.js";
+import { translator } from "../core/i18n.js";
 
 /** The smallest square number drawn, in CSS pixels. */
 export const MIN_NUMBER_PX = 10;
@@ -93,7 +94,7 @@ const numbersFit = (/** @type {number} */ width, /** @type {number} */ units,
  * gets no numbers at all, rather than a thousand texts laid out and then hidden.
  */
 function build(/** @type {any} */ pic, /** @type {number} */ n) {
-  const { board, layer } = pic;
+  const { board, layer, t } = pic;
   const { rows, cols } = grid(n);
   const pad = 0.06;
   const units = cols + 1.3 + 2 * pad;
@@ -117,13 +118,13 @@ function build(/** @type {any} */ pic, /** @type {number} */ n) {
     // with no number drawn, the cell's title gives it to the mouse
     markup.push(`<rect x="${x - w / 2}" y="${y - 0.5}" width="${w}" height="1" ` +
       `data-square="${sq}" class="cell" fill="#f2f2f2">` +
-      `${numbered ? "" : `<title>square ${sq}</title>`}</rect>`);
+      `${numbered ? "" : `<title>${t("square {square}", { square: sq })}</title>`}</rect>`);
   }
   cells.innerHTML = markup.join("");
   layer.cells = Array.from(cells.children);
   const [sx, sy] = centre(0, n);
   const startLabel = s("text", { x: sx, y: sy + 0.5 + 0.36, "font-size": 0.3,
-    "text-anchor": "middle", class: "start-label", text: "start" });
+    "text-anchor": "middle", class: "start-label", text: t("start") });
   layer.numbersGroup = s("g", { class: "numbers", "aria-hidden": "true" });
   if (numbered) addNumbers(pic);
   // The numbers lie above the arrows and the cursor on a halo of the opposite shade, as in
@@ -269,8 +270,9 @@ function drawCursor(/** @type {any} */ pic, /** @type {any} */ state) {
  * The board's picture in an SVG element, drawn in layers that change apart.
  * @param {SVGSVGElement} board
  * @param {string} id A prefix for the picture's ids.
+ * @param {import("../core/i18n.js").Translate} [t] Its words' language (default English).
  */
-export function createPicture(board, id) {
+export function createPicture(board, id, t = translator("en")) {
   const layer = {
     size: -1, cells: /** @type {Element[]} */ ([]), numbers: /** @type {Element[]} */ ([]),
     traps: s("g", { class: "traps" }), arrows: s("g", { class: "jumps" }),
@@ -279,7 +281,7 @@ export function createPicture(board, id) {
     pickRing: s("rect", { class: "pick" }), ghost: s("path", { class: "ghost" }),
     numbersGroup: s("g"), jumpsKey: "", trapsKey: "", font: 0.34, units: 1,
   };
-  const pic = { board, id, layer, defs: markers(id) };
+  const pic = { board, id, layer, defs: markers(id), t };
   return {
     layer,
     build: (/** @type {number} */ n) => build(pic, n),
@@ -296,36 +298,37 @@ export function createPicture(board, id) {
  * @param {SVGSVGElement} legend
  * @param {string} id
  * @param {number} top The largest expected turns on the board.
+ * @param {import("../core/i18n.js").Translate} [t] Its words' language (default English).
  */
-export function drawLegend(legend, id, top) {
+export function drawLegend(legend, id, top, t = translator("en")) {
   const stops = [];
   for (let i = 0; i <= 8; i += 1) {
     stops.push(s("stop", { offset: `${i * 12.5}%`, "stop-color": hex(viridis(i / 8)) }));
   }
   const gid = `${id}-scale`;
-  const words = `Key: colour shows the expected turns to finish from each square, from 0 ` +
-    `(dark purple) to ${top.toFixed(1)} (yellow); grey squares are the start of a jump (a ` +
-    `token never stops there); a dark red square with a white cross is a trap; a solid blue ` +
-    `arrow with a filled head is a ladder, a dashed orange arrow with an open head a chute.`;
+  const words = t("Key: colour shows the expected turns to finish from each square, from 0 " +
+    "(dark purple) to {top} (yellow); grey squares are the start of a jump (a token never stops " +
+    "there); a dark red square with a white cross is a trap; a solid blue arrow with a filled " +
+    "head is a ladder, a dashed orange arrow with an open head a chute.", { top: top.toFixed(1) });
   legend.replaceChildren(
     s("title", { text: words }),
     s("defs", {}, [s("linearGradient", { id: gid }, stops)]),
-    s("text", { x: 0, y: 13, class: "legend-text", text: "expected turns to finish" }),
+    s("text", { x: 0, y: 13, class: "legend-text", text: t("expected turns to finish") }),
     s("rect", { x: 0, y: 20, width: 200, height: 14, fill: `url(#${gid})`, stroke: "#595959" }),
     s("text", { x: 0, y: 48, class: "legend-text", text: "0" }),
     s("text", { x: 200, y: 48, "text-anchor": "end", class: "legend-text", text: top.toFixed(1) }),
     s("rect", { x: 230, y: 20, width: 14, height: 14, fill: hex(SOURCE_GREY), stroke: "#595959" }),
-    s("text", { x: 250, y: 32, class: "legend-text", text: "jump start" }),
+    s("text", { x: 250, y: 32, class: "legend-text", text: t("jump start") }),
     s("rect", { x: 330, y: 20, width: 14, height: 14, fill: TRAP, stroke: "#595959" }),
     s("path", { d: "M333,23 L341,31 M341,23 L333,31", stroke: "#ffffff", "stroke-width": 1.6 }),
-    s("text", { x: 350, y: 32, class: "legend-text", text: "trap" }),
+    s("text", { x: 350, y: 32, class: "legend-text", text: t("trap") }),
     s("line", { x1: 230, x2: 262, y1: 44, y2: 44, stroke: LADDER, "stroke-width": 2.5 }),
     s("path", { d: "M262,39 L270,44 L262,49 z", fill: LADDER }),
-    s("text", { x: 276, y: 48, class: "legend-text", text: "ladder" }),
+    s("text", { x: 276, y: 48, class: "legend-text", text: t("ladder") }),
     s("line", { x1: 330, x2: 362, y1: 44, y2: 44, stroke: CHUTE, "stroke-width": 2.5,
       "stroke-dasharray": "6 3" }),
     s("path", { d: "M362,39 L370,44 L362,49", fill: "none", stroke: CHUTE, "stroke-width": 2 }),
-    s("text", { x: 376, y: 48, class: "legend-text", text: "chute" }),
+    s("text", { x: 376, y: 48, class: "legend-text", text: t("chute") }),
   );
   attr(legend, "viewBox", "0 0 430 54");
   attr(legend, "aria-label", words);

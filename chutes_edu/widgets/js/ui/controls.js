@@ -108,6 +108,33 @@ export function errorWords(/** @type {unknown} */ error) {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * A sentence said whole (a catalog entry, its placeholders in the translation's order) as the
+ * page's pieces: `filled("expected {turns} turns", {turns: h("b", ...)})` gives the text and the
+ * element in the sentence's order, so that a number shown in bold keeps its place in any language.
+ * @param {string} words The sentence, said, with `{name}` placeholders left in.
+ * @param {Record<string, string | Node>} parts
+ * @returns {Array<string | Node>}
+ */
+export function filled(words, parts) {
+  return words.split(/(\{\w+\})/).filter(Boolean).map((piece) => {
+    const name = /^\{(\w+)\}$/.exec(piece)?.[1];
+    return name !== undefined && Object.hasOwn(parts, name) ? parts[name] : piece;
+  });
+}
+
+/**
+ * What each overshoot rule does (maths/boards.js's `OVERSHOOT_HELP`), in the language of `t`.
+ * @param {(message: string) => string} t
+ * @returns {Record<string, string>}
+ */
+export function overshootHelp(t) {
+  return { stay: t("a roll past the last square is lost"),
+    win: t("a roll past the last square wins"),
+    bounce: t("walk back the excess from the last square"),
+    stop_short: t("a roll past the last square stops one short") };
+}
+
 /** The language of the page an explorer is drawn on (its `<html lang>`), "en" if none. */
 export function pageLanguage() {
   const lang = typeof document === "undefined" ? "" : document.documentElement?.lang ?? "";

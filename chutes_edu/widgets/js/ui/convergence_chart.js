@@ -15,10 +15,16 @@
  * mean that a turn cap would report (each sample counted as min(x, c)) as a dash-dotted line,
  * with its legend entry; its values count in the y range like the mean's.
  *
+ * Its words (legend, axes, description) are said through the `t` of the options (core/i18n.js;
+ * English by default, the library's words); the title, unit and sample's name come said.
+ *
  * @module convergence_chart
  */
 import { attr, s } from "./dom.js";
 import { fixed, grouped } from "./controls.js";
+import { translator } from "../core/i18n.js";
+
+const ENGLISH = translator("en");
 
 const WIDTH = 512;
 const HEIGHT = 320;
@@ -40,15 +46,17 @@ function niceTicks(/** @type {number} */ lo, /** @type {number} */ hi, count = 5
 }
 
 /** The library's sentence for the picture (plot_convergence's alt text); with a `cap`, the
- * capped mean's too. */
+ * capped mean's too; in the language of `t` (default English). */
 export function describeConvergence(/** @type {{title: string, n: number, what: string,
   unit: string, last: number, exact: number, cap?: number, cappedLast?: number}} */
-  { title, n, what, unit, last, exact, cap, cappedLast }) {
-  const capped = cap === undefined || cappedLast === undefined ? "" : `; with each capped at ` +
-    `${cap} ${unit} (dash-dotted line) the mean ends at ${fixed(cappedLast, 3)} ${unit}`;
-  return `${title}: the running mean of ${grouped(n)} ${what} (log x-axis, solid line) with ` +
-    `its 95% confidence band ends at ${fixed(last, 3)} ${unit}; the dashed line is the exact ` +
-    `value ${fixed(exact, 4)} ${unit}${capped}.`;
+  { title, n, what, unit, last, exact, cap, cappedLast }, t = ENGLISH) {
+  const capped = cap === undefined || cappedLast === undefined ? "" : t("; with each capped at " +
+    "{cap} {unit} (dash-dotted line) the mean ends at {last} {unit}",
+  { cap, unit, last: fixed(cappedLast, 3) });
+  return t("{title}: the running mean of {n} {what} (log x-axis, solid line) with its 95% " +
+    "confidence band ends at {last} {unit}; the dashed line is the exact value {exact} " +
+    "{unit}{capped}.", { title, n: grouped(n), what, last: fixed(last, 3), unit,
+    exact: fixed(exact, 4), capped });
 }
 
 /**
@@ -87,19 +95,19 @@ export function yRange({ n, at, mean, half, exact, capped }, frame) {
 
 /**
  * The picture's options: its id prefix, title, unit, what a sample is, the exact line's legend
- * entry and, for a chart that can show a turn cap, the capped mean's.
+ * entry and, for a chart that can show a turn cap, the capped mean's; `t` says its own words.
  * @typedef {{id: string, title: string, unit: string, what: string, exactLabel: string,
- *          capLabel?: string}} ChartOptions
+ *          capLabel?: string, t?: import("../core/i18n.js").Translate}} ChartOptions
  */
 
 /** The legend below the axes, and the capped mean's entry (in it only with a `capLabel`). */
-function legendParts(/** @type {ChartOptions} */ { exactLabel, capLabel }) {
+function legendParts(/** @type {ChartOptions} */ { exactLabel, capLabel, t = ENGLISH }) {
   const legendY = BOX.bottom + 58;
   const legend = s("g", { class: "chutes-chart-legend" }, [
     s("line", { x1: 70, x2: 98, y1: legendY, y2: legendY, stroke: COLOURS.mean, "stroke-width": 1.6 }),
-    s("text", { x: 104, y: legendY + 4, text: "running mean" }),
+    s("text", { x: 104, y: legendY + 4, text: t("running mean") }),
     s("rect", { x: 270, y: legendY - 6, width: 28, height: 12, fill: COLOURS.band, "fill-opacity": 0.35 }),
-    s("text", { x: 304, y: legendY + 4, text: "95% confidence band" }),
+    s("text", { x: 304, y: legendY + 4, text: t("95% confidence band") }),
     s("line", { x1: 70, x2: 98, y1: legendY + 22, y2: legendY + 22, stroke: COLOURS.exact,
       "stroke-width": 1.4, "stroke-dasharray": "6 4" }),
     s("text", { x: 104, y: legendY + 26, text: exactLabel }),
@@ -119,7 +127,7 @@ function legendParts(/** @type {ChartOptions} */ { exactLabel, capLabel }) {
  * @param {ChartOptions} options
  */
 function chartParts(options) {
-  const { id, title, unit, what, capLabel } = options;
+  const { id, title, unit, what, capLabel, t = ENGLISH } = options;
   const clip = `${id}-clip`;
   const svg = /** @type {SVGSVGElement} */ (s("svg", { class: "chutes-chart", role: "img",
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH, height: HEIGHT }));
@@ -147,9 +155,9 @@ function chartParts(options) {
       height: BOX.bottom - BOX.top, fill: "none", stroke: "#333333", "stroke-width": 1 }),
     xTicks, yTicks,
     s("text", { x: (BOX.left + BOX.right) / 2, y: BOX.bottom + 34, "text-anchor": "middle",
-      text: `number of ${what} (log scale)` }),
+      text: t("number of {what} (log scale)", { what }) }),
     s("text", { transform: `translate(16 ${(BOX.top + BOX.bottom) / 2}) rotate(-90)`,
-      "text-anchor": "middle", text: `mean so far (${unit})` }),
+      "text-anchor": "middle", text: t("mean so far ({unit})", { unit }) }),
     legend,
   );
   return { svg, band, line, exactLine, grid, xTicks, yTicks, cappedLine, cappedKey };
@@ -225,7 +233,7 @@ function drawCurves(parts, { n, at, mean, half, exact, capped, cap }, frame, cap
  * @param {ChartOptions} options
  */
 export function createConvergenceChart(options) {
-  const { title, unit, what, capLabel } = options;
+  const { title, unit, what, capLabel, t = ENGLISH } = options;
   const parts = chartParts(options);
   const { svg } = parts;
   /** @type {{lo: number, hi: number, n: number} | null} */
@@ -252,7 +260,7 @@ export function createConvergenceChart(options) {
     axes(n, frame);
     const showCap = drawCurves(parts, data, frame, capLabel);
     const words = describeConvergence({ title, n, what, unit, last: mean[mean.length - 1], exact,
-      ...(showCap && capped ? { cap, cappedLast: capped[capped.length - 1] } : {}) });
+      ...(showCap && capped ? { cap, cappedLast: capped[capped.length - 1] } : {}) }, t);
     attr(svg, "aria-label", words);
     return words;
   };

@@ -16,23 +16,25 @@
  *
  * @module board_explorer_board
  */
-import { describeBoard, stickyEnd } from "../maths/board_explorer_math.js";
+import { stickyEnd } from "../maths/board_explorer_math.js";
+import { describeBoardIn } from "./picture_words.js";
 import { hex, SOURCE_GREY, textOn, viridis } from "../core/colours.js";
 import { attr, h, s } from "./dom.js";
 import { createPicture } from "./board_picture.js";
 import { formatG } from "../core/format.js";
+import { translator } from "../core/i18n.js";
 
 const BAR_WIDTH = 300;
 
 /**
  * The heat-mapped board: `draw(board, {name, title, label, values})` colours it and returns the
- * picture's description.
- * @param {{id: string}} options
+ * picture's description; its words in the language of `t` (default English).
+ * @param {{id: string, t?: import("../core/i18n.js").Translate}} options
  */
-export function createBoardPicture({ id }) {
+export function createBoardPicture({ id, t = translator("en") }) {
   const svg = /** @type {SVGSVGElement} */ (s("svg", { class: "chutes-board-heat-board",
     role: "img", id: `${id}-board` }));
-  const picture = createPicture(svg, `${id}-board`);
+  const picture = createPicture(svg, `${id}-board`, t);
   const title = h("p", { class: "chutes-board-heat-title", "aria-hidden": "true" });
   const stops = [];
   for (let i = 0; i <= 8; i += 1) {
@@ -50,7 +52,7 @@ export function createBoardPicture({ id }) {
     topText,
     s("rect", { x: BAR_WIDTH - 64, y: 34, width: 12, height: 12, fill: hex(SOURCE_GREY),
       stroke: "#595959" }),
-    s("text", { x: BAR_WIDTH - 48, y: 44, class: "legend-text", text: "no value" }),
+    s("text", { x: BAR_WIDTH - 48, y: 44, class: "legend-text", text: t("no value") }),
   ]);
   const el = h("div", { class: "chutes-picture chutes-board-heat" }, [title, svg, bar]);
   let size = -1;
@@ -100,7 +102,7 @@ export function createBoardPicture({ id }) {
     title.textContent = heading.replace(/\n/g, "; ");
     barLabel.textContent = label;
     topText.textContent = formatG(/** @type {number} */ (top), 3);
-    const words = describeBoard(board, { name, title: heading, label, values });
+    const words = describeBoardIn(t, board, { name, title: heading, label, values });
     attr(svg, "aria-label", words);
     return words;
   };

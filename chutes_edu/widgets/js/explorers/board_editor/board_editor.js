@@ -44,6 +44,28 @@ import { createReadout } from "./readout.js";
 import { createRunner } from "../../ui/runner.js";
 import { createState, update } from "./state.js";
 import { announcement, describeSquare } from "./words.js";
+import { said, translator } from "../../core/i18n.js";
+import { pageLanguage } from "../../ui/controls.js";
+
+/** @typedef {import("../../core/i18n.js").Translate} Translate */
+
+/** What the editor's state (explorers/board_editor/state.js) says in English, as patterns the
+ * page says back in its language (core/i18n.js), with the library's refusals. */
+export const SAID_BACK = Object.freeze([
+  said("jump left as it was"), said("nothing to undo"), said("nothing to redo"),
+  said("jump cancelled"), said("nothing selected"), said("no named board {name}"),
+  said("the board's size must be a whole number of squares from {low} to {high}, not {value}"),
+  said("jump from square {at}: {how}"),
+  said("click the square where it ends (a click on {at} again cancels)"),
+  said("go to where it ends and press Enter (Escape cancels)"),
+  said("moving the start of the ladder {source} to {to}: {how}"),
+  said("moving the end of the ladder {source} to {to}: {how}"),
+  said("moving the start of the chute {source} to {to}: {how}"),
+  said("moving the end of the chute {source} to {to}: {how}"),
+  said("drop it on its new square"), said("go to its new square and press Enter (Escape cancels)"),
+  said("ladder {source} to {to} selected: Delete removes it"),
+  said("chute {source} to {to} selected: Delete removes it"),
+]);
 
 export {
   boardKey, canonical, checkBoard, DIE_MAX, DIE_MIN, faces, HISTORY_LIMIT, jumpFrom, MAX_SIZE,
@@ -62,18 +84,18 @@ const COPIED_MS = 6000;
 let instances = 0;
 
 /** The instructions, one paragraph for each way of editing. */
-function helpParagraphs(/** @type {string} */ id) {
+function helpParagraphs(/** @type {string} */ id, /** @type {Translate} */ t) {
   return [
     h("p", { class: "chutes-editor-help", id: `${id}-help-keys`,
-      text: "With the keyboard, on the board: the arrow keys move over the squares, Home and " +
+      text: t("With the keyboard, on the board: the arrow keys move over the squares, Home and " +
         "End go to the first and last square. Enter or Space picks a jump's start, then its " +
         "end; Escape cancels. Delete removes the jump that starts on the square, M moves that " +
         "jump's end (Shift+M its start), T makes the square a trap or not. Ctrl+Z undoes, " +
-        "Ctrl+Y redoes." }),
+        "Ctrl+Y redoes.") }),
     h("p", { class: "chutes-editor-help", id: `${id}-help-mouse`,
-      text: "With a mouse: click a square, then another, to add a jump (click the first square " +
-        "again to cancel). Drag the dot at either end of a jump to move that end; click the " +
-        "dot to select the jump, then use the delete button." }),
+      text: t("With a mouse: click a square, then another, to add a jump (click the first " +
+        "square again to cancel). Drag the dot at either end of a jump to move that end; click " +
+        "the dot to select the jump, then use the delete button.") }),
   ];
 }
 
@@ -92,9 +114,9 @@ function skipTo(/** @type {() => Element} */ target, /** @type {string} */ words
 
 /** The editor's page: every element, laid out. */
 function layout(/** @type {string} */ id, /** @type {any} */ controls, /** @type {any} */ readout,
-  /** @type {boolean} */ syncHash) {
+  /** @type {boolean} */ syncHash, /** @type {Translate} */ t) {
   const board = /** @type {SVGSVGElement} */ (s("svg", { class: "chutes-editor-board",
-    id: `${id}-board`, tabindex: 0, role: "application", "aria-roledescription": "board editor",
+    id: `${id}-board`, tabindex: 0, role: "application", "aria-roledescription": t("board editor"),
     "aria-describedby": `${id}-help-keys` }));
   const ui = {
     board,
@@ -107,23 +129,23 @@ function layout(/** @type {string} */ id, /** @type {any} */ controls, /** @type
     legend: /** @type {SVGSVGElement} */ (s("svg", { class: "chutes-editor-legend", role: "img" })),
     python: /** @type {HTMLTextAreaElement} */ (h("textarea", { id: `${id}-python`, readonly: true,
       class: "chutes-editor-python", spellcheck: "false", rows: 2 })),
-    copy: h("button", { type: "button", text: "copy the line" }),
-    copyLink: h("button", { type: "button", text: "copy a link to this board" }),
+    copy: h("button", { type: "button", text: t("copy the line") }),
+    copyLink: h("button", { type: "button", text: t("copy a link to this board") }),
     copied: h("p", { class: "chutes-editor-copied", role: "status" }),
     live: h("div", { class: "chutes-visually-hidden", role: "status", "aria-live": "polite",
       "aria-atomic": "true" }),
   };
   ui.root.append(
-    skipTo(() => board, "skip to the board"),
+    skipTo(() => board, t("skip to the board")),
     ui.title,
     h("div", { class: "chutes-editor-top" }, [controls.box, readout.summary]),
     h("div", { class: "chutes-editor-main" }, [
       h("div", { class: "chutes-editor-left" },
-        [...helpParagraphs(id), board, ui.cursorLine, ui.message, ui.legend]),
+        [...helpParagraphs(id, t), board, ui.cursorLine, ui.message, ui.legend]),
       h("div", { class: "chutes-editor-results" }, [
         ...readout.details,
         h("div", { class: "chutes-editor-share" }, [
-          h("label", { for: `${id}-python`, text: "the board as a line of Python" }), ui.python,
+          h("label", { for: `${id}-python`, text: t("the board as a line of Python") }), ui.python,
           h("div", { class: "chutes-editor-row" }, [ui.copy, ...(syncHash ? [ui.copyLink] : [])]),
           ui.copied]),
       ]),
@@ -170,23 +192,23 @@ const expectedNow = (/** @type {any} */ ed) =>
 function showAnswer(/** @type {any} */ ed, /** @type {any} */ result, /** @type {string} */ key) {
   const { ui, readout, state } = ed;
   if ("error" in result) {                            // never for a board the editor took
-    text(ui.message, result.error);
+    text(ui.message, ed.t(result.error));
     ui.message.classList.add("chutes-editor-message-shown");
     readout.setPending(false);
     return;
   }
   ed.answer = { key, result };
-  drawLegend(ui.legend, ed.id, ed.picture.drawCells(state.board, result.expected));
+  drawLegend(ui.legend, ed.id, ed.picture.drawCells(state.board, result.expected), ed.t);
   const now = result.expected[0];
   const was = ed.shown;
   ed.shown = now;
   readout.show(result, was, state.board);
   if (state.edit && state.revision > 0) {
-    const words = announcement(state.edit, now, was);
-    text(readout.change, `Last change: ${words}.`);
+    const words = announcement(state.edit, now, was, ed.t);
+    text(readout.change, ed.t("Last change: {words}.", { words }));
     text(ui.live, words);
   } else if (!readout.change.textContent) {
-    text(readout.change, "Last change: none yet.");
+    text(readout.change, ed.t("Last change: none yet."));
   }
   drawWords(ed);
 }
@@ -208,8 +230,9 @@ function drawBoardFacts(/** @type {any} */ ed) {
   ui.python.value = boardToPython(b);
   attr(ui.python, "rows", String(Math.min(6, Math.max(2, Math.ceil(ui.python.value.length / 60)))));
   const ladders = b.jumps.filter((/** @type {number[]} */ [a, d]) => d > a).length;
-  attr(ui.board, "aria-label", `Board, ${b.size} squares with ${ladders} ladders, ` +
-    `${b.jumps.length - ladders} chutes and ${b.traps.length} traps`);
+  attr(ui.board, "aria-label", ed.t("Board, {size} squares with {ladders} ladders, {chutes} " +
+    "chutes and {traps} traps", { size: b.size, ladders, chutes: b.jumps.length - ladders,
+    traps: b.traps.length }));
   const first = ed.drawnRevision < 0;
   ed.drawnRevision = ed.state.revision;
   // The address follows the edits (not the first drawing: opening a page changes nothing).
@@ -222,13 +245,15 @@ function drawBoardFacts(/** @type {any} */ ed) {
 /** The words under the board: the cursor, the refusal, the notice. */
 function drawWords(/** @type {any} */ ed) {
   const { ui, state } = ed;
-  const where = describeSquare(state.board, state.cursor, expectedNow(ed), state.pick, state.way);
-  text(ui.cursorLine, `Cursor: ${where}.`);
-  text(ui.message, state.message || refusalLine(ed.model.get("message") || ""));
+  const where = describeSquare(state.board, state.cursor, expectedNow(ed), state.pick, state.way,
+    ed.t);
+  text(ui.cursorLine, ed.t("Cursor: {where}.", { where }));
+  const refusal = state.message || refusalLine(ed.model.get("message") || "");
+  text(ui.message, refusal && ed.t(refusal));
   ui.message.classList.toggle("chutes-editor-message-shown", Boolean(ui.message.textContent));
   if (state.notices !== ed.saidNotice) {
     ed.saidNotice = state.notices;
-    text(ui.live, state.notice ?? "");
+    text(ui.live, state.notice ? ed.t(state.notice) : "");
   }
 }
 
@@ -238,7 +263,7 @@ function draw(/** @type {any} */ ed) {
   const b = state.board;
   const rebuilt = picture.layer.size !== b.size;
   if (rebuilt) picture.build(b.size);
-  text(ed.ui.title, `Board editor: ${state.name || "your board"}`);
+  text(ed.ui.title, ed.t("Board editor: {name}", { name: state.name || ed.t("your board") }));
   picture.drawJumps(b, state.selected);
   picture.drawTraps(b);
   picture.drawCursor(state);
@@ -310,12 +335,12 @@ function listen(/** @type {any} */ ed) {
   if (ed.syncHash) listenToAddress(ed);
   listenToKeys({ board: ui.board, root: ui.root, python: ui.python, state: () => ed.state,
     dispatch: act, moved: () => text(ui.live, describeSquare(ed.state.board, ed.state.cursor,
-      expectedNow(ed), ed.state.pick, "keyboard")) });
+      expectedNow(ed), ed.state.pick, "keyboard", ed.t)) });
   listenToPointer({ board: ui.board, state: () => ed.state, dispatch: act, preview: (square) => {
     ed.state = update(ed.state, { type: "goto", square });
     draw(ed);
   } });
-  listenToCopies(ui, cleanups);
+  listenToCopies(ui, cleanups, ed.t);
   if (typeof ResizeObserver === "function") {
     const watch = new ResizeObserver(() => ed.picture.fitNumbers());
     watch.observe(ui.board);
@@ -334,15 +359,16 @@ function view(model, el, { syncHash = false } = {}) {
   instances += 1;
   const id = `chutes-editor-${instances}-${Math.random().toString(36).slice(2, 7)}`;
   /** The editor: its state, its parts and what is on the page. */
+  const t = translator(model.get("language") ?? pageLanguage());
   const ed = /** @type {any} */ ({
-    id, model, syncHash, state: startState(model, syncHash), runner: createRunner(),
-    readout: createReadout(), cleanups: [], shown: null, drawnRevision: -1, saidNotice: 0,
+    id, model, syncHash, t, state: startState(model, syncHash), runner: createRunner(),
+    readout: createReadout(t), cleanups: [], shown: null, drawnRevision: -1, saidNotice: 0,
     answer: { key: "", result: null }, pushing: false,
   });
   ed.controls = createControls(id, (/** @type {any} */ action) => dispatch(ed, action),
-    () => ed.state);
-  ed.ui = layout(id, ed.controls, ed.readout, syncHash);
-  ed.picture = createPicture(ed.ui.board, id);
+    () => ed.state, t);
+  ed.ui = layout(id, ed.controls, ed.readout, syncHash, t);
+  ed.picture = createPicture(ed.ui.board, id, t);
   el.classList.add("chutes-editor", "chutes-explorer");
   el.append(ed.ui.root);
   listen(ed);
@@ -365,33 +391,36 @@ function listenToModel(/** @type {any} */ model, /** @type {Array<() => void>} *
 }
 
 /** The copy buttons, with a confirmation on the page (and to a screen reader: a status). */
-function listenToCopies(/** @type {any} */ ui, /** @type {Array<() => void>} */ cleanups) {
+function listenToCopies(/** @type {any} */ ui, /** @type {Array<() => void>} */ cleanups,
+  /** @type {Translate} */ t) {
   let timer = /** @type {any} */ (null);
   const confirm = async (/** @type {string} */ value, /** @type {string} */ what) => {
     const done = await copyText(ui.python, value);
-    text(ui.copied, done ? `Copied ${what}.` : `Could not reach the clipboard: ${what} is ` +
-      "selected, press Ctrl+C to copy it.");
+    text(ui.copied, done ? t("Copied {what}.", { what }) : t("Could not reach the clipboard: " +
+      "{what} is selected, press Ctrl+C to copy it.", { what }));
     clearTimeout(timer);
     timer = setTimeout(() => text(ui.copied, ""), COPIED_MS);
   };
-  ui.copy.addEventListener("click", () => confirm(ui.python.value, "the line of Python"));
-  ui.copyLink.addEventListener("click", () => confirm(location.href, "the link to this board"));
+  ui.copy.addEventListener("click", () => confirm(ui.python.value, t("the line of Python")));
+  ui.copyLink.addEventListener("click", () => confirm(location.href, t("the link to this board")));
   cleanups.push(() => clearTimeout(timer));
 }
 
 /**
  * Run the editor on a page with no widget manager (the course website).
  * @param {HTMLElement} el Where to draw it.
- * @param {{board?: any, presets?: any, name?: string, syncHash?: boolean, skipLink?: boolean}}
+ * @param {{board?: any, presets?: any, name?: string, syncHash?: boolean, skipLink?: boolean,
+ *     language?: string}}
  *     [options] `board`: a board as JSON or as `encodeBoard` text (default: the first preset,
  *     else an empty 100-square board); `presets`: name -> board JSON (or [name, board] pairs) for
  *     the "named board" menu; `name`: the board's name; `syncHash`: keep the board in the page's
  *     address (`#board=...`) and open the board an address holds; `skipLink`: put a "skip to the
- *     board editor" link first on the page.
+ * *     board editor" link first on the page; `language`: its words' language (default the page's).
  * @returns {{model: any, board: () => any, destroy: () => void}} The in-page model (listen with
  *     `model.on("change:board_json", f)`), the current board as JSON, and a way to take it away.
  */
-export function mount(el, { board, presets = {}, name = "", syncHash = false, skipLink = false } = {}) {
+export function mount(el, { board, presets = {}, name = "", syncHash = false, skipLink = false,
+  language = pageLanguage() } = {}) {
   const list = Array.isArray(presets) ? presets : Object.entries(presets);
   let start = board;
   if (typeof board === "string") {
@@ -405,12 +434,13 @@ export function mount(el, { board, presets = {}, name = "", syncHash = false, sk
   if (start === undefined || start === null) {
     [startName, start] = list.length ? [name || list[0][0], list[0][1]] : [name, EMPTY_BOARD];
   }
-  const model = createModel({ board_json: start, board_name: startName, presets, message: "" });
+  const model = createModel({ board_json: start, board_name: startName, presets, message: "",
+    language });
   const destroy = view(model, el, { syncHash });
   let link = /** @type {HTMLElement | null} */ (null);
   if (skipLink && typeof document !== "undefined") {
     link = skipTo(() => /** @type {Element} */ (el.querySelector(".chutes-editor-board")),
-      "skip to the board editor", " chutes-editor-page-skip");
+      translator(language)("skip to the board editor"), " chutes-editor-page-skip");
     // right after the page's own skip link (to its main text), else first on the page
     const own = document.querySelector("a.skip-link, a[href='#main-content']");
     if (own) own.after(link);

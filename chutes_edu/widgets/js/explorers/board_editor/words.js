@@ -3,17 +3,29 @@
  * the old one, with as many decimals as it takes to tell them apart), and the cursor's square in
  * words. The instructions name the way the student is using: keys for the keyboard ("Enter here
  * cancels the jump"), clicks for a mouse ("click here again to cancel the jump"). Pure functions:
- * Node tests them.
+ * Node tests them. Each says its words in the language of its last argument `t` (core/i18n.js;
+ * English by default), a whole sentence per case, so that a translation orders it its own way.
  *
  * @module editor_words
  */
-import { jumpFrom, kindOf, OVERSHOOT_HELP } from "../../maths/boards.js";
+import { jumpFrom, kindOf } from "../../maths/boards.js";
+import { translator } from "../../core/i18n.js";
+import { overshootHelp } from "../../ui/controls.js";
+
+/** @typedef {import("../../core/i18n.js").Translate} Translate */
+const ENGLISH = translator("en");
 
 /** A whole number of turns in words: "1 turn", "7 turns". */
-export const turns = (/** @type {number | null} */ k) => `${k} turn${k === 1 ? "" : "s"}`;
+export const turns = (/** @type {number | null} */ k, t = ENGLISH) =>
+  (k === 1 ? t("{k} turn", { k }) : t("{k} turns", { k: String(k) }));
 
 /** A number of faces in words: "1 face", "6 faces". */
-export const facesText = (/** @type {number} */ m) => `${m} face${m === 1 ? "" : "s"}`;
+export const facesText = (/** @type {number} */ m, t = ENGLISH) =>
+  (m === 1 ? t("{m} face", { m }) : t("{m} faces", { m }));
+
+/** "ladder 12 to 44", "chute 40 to 3" in the language of `t`. */
+const jumpWords = (/** @type {number} */ a, /** @type {number} */ b, t = ENGLISH) =>
+  (kindOf(a, b) === "ladder" ? t("ladder {a} to {b}", { a, b }) : t("chute {a} to {b}", { a, b }));
 
 /**
  * A number of turns with one decimal, or as many more (up to 6) as it takes to tell it from
@@ -32,30 +44,36 @@ export function turnsText(/** @type {number} */ value, /** @type {number | null}
  * @param {any} edit One of the `edit` objects `update` records.
  * @returns {string}
  */
-export function describeEdit(edit) {
+export function describeEdit(edit, t = ENGLISH) {
   switch (edit.kind) {
-    case "add": return `${kindOf(edit.a, edit.b)} ${edit.a} to ${edit.b} added`;
-    case "remove": return `${kindOf(edit.a, edit.b)} ${edit.a} to ${edit.b} removed`;
+    case "add": return t("{jump} added", { jump: jumpWords(edit.a, edit.b, t) });
+    case "remove": return t("{jump} removed", { jump: jumpWords(edit.a, edit.b, t) });
     case "move": {
       const [a, b] = edit.from;
       const [c, d] = edit.to;
       const now = kindOf(c, d);
-      return `${kindOf(a, b)} ${a} to ${b} moved to ${c} to ${d}` +
-        (now !== kindOf(a, b) ? ` (now a ${now})` : "");
+      const moved = t("{jump} moved to {c} to {d}", { jump: jumpWords(a, b, t), c, d });
+      if (now === kindOf(a, b)) return moved;
+      return moved + (now === "ladder" ? t(" (now a ladder)") : t(" (now a chute)"));
     }
-    case "trap": return `trap on square ${edit.square} ${edit.on ? "added" : "removed"}`;
-    case "die": return `die set to ${facesText(edit.faces)}`;
-    case "size": return `board size set to ${edit.size} squares${edit.dropped.length
-      ? ` (taken off with the squares past ${edit.size}: ${edit.dropped.join(", ")})` : ""}`;
-    case "overshoot": return `a roll past the end: ${edit.rule} (${OVERSHOOT_HELP[/** @type {keyof typeof OVERSHOOT_HELP} */ (edit.rule)]})`;
-    case "bonus": return edit.face === null ? "no roll again" : `roll again on a ${edit.face}`;
-    case "reset": return `board reset to ${edit.name}`;
+    case "trap": return edit.on ? t("trap on square {square} added", { square: edit.square })
+      : t("trap on square {square} removed", { square: edit.square });
+    case "die": return t("die set to {faces}", { faces: facesText(edit.faces, t) });
+    case "size": return edit.dropped.length
+      ? t("board size set to {size} squares (taken off with the squares past {size}: {dropped})",
+        { size: edit.size, dropped: edit.dropped.join(", ") })
+      : t("board size set to {size} squares", { size: edit.size });
+    case "overshoot": return t("a roll past the end: {rule} ({help})",
+      { rule: edit.rule, help: overshootHelp(t)[edit.rule] ?? "" });
+    case "bonus": return edit.face === null ? t("no roll again")
+      : t("roll again on a {face}", { face: edit.face });
+    case "reset": return t("board reset to {name}", { name: edit.name });
     case "load":
-      return edit.origin === "address" ? "board opened from the page address"
-        : edit.origin === "python" ? "board set from Python" : "board loaded";
-    case "undo": return `undone: ${describeEdit(edit.edit)}`;
-    case "redo": return `redone: ${describeEdit(edit.edit)}`;
-    default: return "board changed";
+      return edit.origin === "address" ? t("board opened from the page address")
+        : edit.origin === "python" ? t("board set from Python") : t("board loaded");
+    case "undo": return t("undone: {edit}", { edit: describeEdit(edit.edit, t) });
+    case "redo": return t("redone: {edit}", { edit: describeEdit(edit.edit, t) });
+    default: return t("board changed");
   }
 }
 
@@ -65,11 +83,13 @@ export function describeEdit(edit) {
  * @param {any} edit
  * @param {number} now Expected turns from square 0 after the edit.
  * @param {number | null} was Before it (null if unknown).
+ * @param {Translate} [t] Its language (default English).
  */
-export function announcement(edit, now, was) {
-  const head = `${describeEdit(edit)}: expected length ${turnsText(now, was)} turns`;
-  if (was === null) return head;
-  return was === now ? `${head}, unchanged` : `${head}, was ${turnsText(was, now)}`;
+export function announcement(edit, now, was, t = ENGLISH) {
+  const values = { edit: describeEdit(edit, t), now: turnsText(now, was) };
+  if (was === null) return t("{edit}: expected length {now} turns", values);
+  return was === now ? t("{edit}: expected length {now} turns, unchanged", values)
+    : t("{edit}: expected length {now} turns, was {was}", { ...values, was: turnsText(was, now) });
 }
 
 /**
@@ -81,22 +101,31 @@ export function announcement(edit, now, was) {
  * @param {ArrayLike<number> | null} expected Expected turns per square (null if not known).
  * @param {any} [pick] The jump being drawn (`state.pick`), if any.
  * @param {"keyboard" | "mouse"} [way] How the student is editing: the hint names its key or click.
+ * @param {Translate} [t] Its language (default English).
  */
-export function describeSquare(board, square, expected, pick = null, way = "keyboard") {
+export function describeSquare(board, square, expected, pick = null, way = "keyboard",
+  t = ENGLISH) {
   const n = board.size;
-  const parts = [`square ${square}`];
-  if (square === 0) parts[0] += " (the start, off the board)";
-  if (square === n) parts[0] += " (the final square)";
+  const parts = [square === 0 ? t("square 0 (the start, off the board)")
+    : square === n ? t("square {square} (the final square)", { square })
+      : t("square {square}", { square })];
   const to = jumpFrom(board, square);
   const trap = board.traps.includes(square);
-  if (to !== null) parts.push(`${kindOf(square, to)} to ${to}`);
-  if (trap) parts.push("a trap: the game ends here");
-  const into = board.jumps.filter((/** @type {number[]} */ [, b]) => b === square).map((/** @type {number[]} */ [a, b]) => `${kindOf(a, b)} from ${a}`);
-  if (into.length) parts.push(`end of the ${into.join(" and the ")}`);
-  if (expected && !trap && square !== n) {
-    parts.push(`expected ${turnsText(expected[to ?? square])} turns from here`);
+  if (to !== null) {
+    parts.push(kindOf(square, to) === "ladder" ? t("ladder to {to}", { to })
+      : t("chute to {to}", { to }));
   }
-  return parts.join(", ") + pickHint(square, pick, way);
+  if (trap) parts.push(t("a trap: the game ends here"));
+  const into = board.jumps.filter((/** @type {number[]} */ [, b]) => b === square)
+    .map((/** @type {number[]} */ [a, b]) => (kindOf(a, b) === "ladder"
+      ? t("the ladder from {a}", { a }) : t("the chute from {a}", { a })));
+  if (into.length) {
+    parts.push(t("end of {jumps}", { jumps: into.join(t(" and ")) }));
+  }
+  if (expected && !trap && square !== n) {
+    parts.push(t("expected {turns} turns from here", { turns: turnsText(expected[to ?? square]) }));
+  }
+  return parts.join(", ") + pickHint(square, pick, way, t);
 }
 
 /**
@@ -105,18 +134,27 @@ export function describeSquare(board, square, expected, pick = null, way = "keyb
  * @param {number} square
  * @param {any} pick `state.pick`.
  * @param {"keyboard" | "mouse"} way
+ * @param {Translate} [t] Its language (default English).
  */
-export function pickHint(square, pick, way = "keyboard") {
-  const act = way === "mouse" ? "a click" : "Enter";
+export function pickHint(square, pick, way = "keyboard", t = ENGLISH) {
+  const mouse = way === "mouse";
   if (pick && pick.from !== undefined) {
     if (square === pick.from) {
-      return way === "mouse" ? "; a click here cancels the jump" : "; Enter here cancels the jump";
+      return mouse ? t("; a click here cancels the jump") : t("; Enter here cancels the jump");
     }
-    return `; ${act} ends the jump from ${pick.from} here`;
+    const from = { from: pick.from };
+    return mouse ? t("; a click ends the jump from {from} here", from)
+      : t("; Enter ends the jump from {from} here", from);
   }
   if (pick?.move) {
-    return `; ${act} moves the ${pick.move.end === "source" ? "start" : "end"} of the jump ` +
-      `from ${pick.move.source} here`;
+    const from = { from: pick.move.source };
+    const start = pick.move.end === "source";
+    if (mouse) {
+      return start ? t("; a click moves the start of the jump from {from} here", from)
+        : t("; a click moves the end of the jump from {from} here", from);
+    }
+    return start ? t("; Enter moves the start of the jump from {from} here", from)
+      : t("; Enter moves the end of the jump from {from} here", from);
   }
   return "";
 }

@@ -38,13 +38,13 @@ import { exactExpectedSteps, HEAT_LABELS, heatMap } from "../../maths/board_expl
 import { pyFixed } from "../../core/format.js";
 import { createBoardPicture } from "../../ui/heat_map_board.js";
 import { createDistributionChart } from "./chart.js";
-import { boardKey, canonical, faces, OVERSHOOT_HELP } from "../../maths/boards.js";
+import { boardKey, canonical, faces } from "../../maths/boards.js";
 import { h, panelRoot } from "../../ui/dom.js";
-import { translator } from "../../core/i18n.js";
+import { said, translator } from "../../core/i18n.js";
 import { createModel } from "../../core/model.js";
 import { createRunner } from "../../ui/runner.js";
-import { errorWords, liveRegion, messageLine, numberBox, pageLanguage, slider, uniqueId }
-  from "../../ui/controls.js";
+import { errorWords, liveRegion, messageLine, numberBox, overshootHelp, pageLanguage, slider,
+  uniqueId } from "../../ui/controls.js";
 
 export { createBoardPicture } from "../../ui/heat_map_board.js";
 export { createDistributionChart, DISTRIBUTION_TITLE } from "./chart.js";
@@ -66,6 +66,26 @@ export const HEAT_CHOICES = Object.freeze([
   ["visits", "expected visits from the start"],
   ["after", "where the token is after k turns"],
 ]);
+
+/** The sentences of the maths' pictures' titles that the page says back in its language. */
+export const SAID_BACK = Object.freeze([
+  said("after {turns} turns: {p} finished (square {n}, grey)"),
+  said("after {turns} turn: {p} finished (square {n}, grey)"),
+]);
+
+/** The heat map's choices and the colour bar's labels (maths' `HEAT_LABELS`) in `t`'s language. */
+function heatWords(/** @type {import("../../core/i18n.js").Translate} */ t) {
+  return {
+    choices: /** @type {Array<[string, string]>} */ ([
+      ["turns", t("expected turns to finish")],
+      ["visits", t("expected visits from the start")],
+      ["after", t("where the token is after k turns")]]),
+    /** @type {Record<string, string>} */
+    labels: { turns: t("expected turns to finish (turns)"),
+      visits: t("expected visits from the start (turns begun there)"),
+      after: t("probability of being on the square after k turns") },
+  };
+}
 
 /**
  * The board with the jump `source -> destination` added, refused in `Board.with_jump`'s words
@@ -102,16 +122,17 @@ export function withoutJump(board, source) {
 
 /**
  * The readout's words and the announcement for an expected length `now` (the one before,
- * `was`, or null), as BoardExplorer wrote them.
+ * `was`, or null), as BoardExplorer wrote them, in the language of `t` (default English).
  * @param {number} now
  * @param {number | null} was
  */
-export function lengthWords(now, was) {
+export function lengthWords(now, was, t = translator("en")) {
   const same = was === null || (pyFixed(was, 1) === pyFixed(now, 1) && was === now);
   return {
     value: pyFixed(now, 4),
-    announcement: `Expected length ${pyFixed(now, 1)} turns` +
-      (same ? "" : `, was ${pyFixed(/** @type {number} */ (was), 1)}`),
+    announcement: same ? t("Expected length {now} turns", { now: pyFixed(now, 1) })
+      : t("Expected length {now} turns, was {was}", { now: pyFixed(now, 1),
+        was: pyFixed(/** @type {number} */ (was), 1) }),
   };
 }
 
@@ -143,6 +164,7 @@ function choice(/** @type {{id: string, label: string, className: string,
  * @typedef {object} Explorer
  * @property {any} model The anywidget model, or `createModel`'s stand-in.
  * @property {string} id The explorer's id prefix.
+ * @property {import("../../core/i18n.js").Translate} t Its words in the page's language.
  * @property {ReturnType<typeof createRunner>} runner The board's analysis, in slices.
  * @property {ReturnType<typeof createRunner>} exactRunner The exact fraction, in slices.
  * @property {Map<string, any>} answers The analyses by board key (the 40 most recent).
@@ -215,26 +237,26 @@ function choosePreset(/** @type {Explorer} */ ex, /** @type {string} */ name) {
 
 /** The rules' controls: the preset, the face that rolls again, the die, the overshoot rule. */
 function ruleControls(/** @type {Explorer} */ ex) {
-  const { id } = ex;
-  const presetChoice = choice({ id: `${id}-preset`, label: "board", className: "chutes-preset",
+  const { id, t } = ex;
+  const help = overshootHelp(t);
+  const presetChoice = choice({ id: `${id}-preset`, label: t("board"), className: "chutes-preset",
     onChange: (name) => choosePreset(ex, name) });
-  const bonusChoice = choice({ id: `${id}-bonus`, label: "roll again on",
+  const bonusChoice = choice({ id: `${id}-bonus`, label: t("roll again on"),
     className: "chutes-bonus", onChange: (value) =>
       edit(ex, (b) => ({ ...b, bonus_roll: value === "none" ? null : Number(value) })) });
-  const die = slider({ id: `${id}-die`, label: "die faces", min: DIE_MIN, max: DIE_MAX, step: 1,
-    decimals: 0, unit: "faces", className: "chutes-die",
+  const die = slider({ id: `${id}-die`, label: t("die faces"), min: DIE_MIN, max: DIE_MAX, step: 1,
+    decimals: 0, unit: t("faces"), className: "chutes-die",
     onInput: (k) => edit(ex, (b) => ({ ...b, die: k })) });
   const overshootLabel = `${id}-overshoot-label`;
   const overshoot = OVERSHOOT_RULES.map((rule) => {
-    const help = /** @type {Record<string, string>} */ (OVERSHOOT_HELP)[rule] ?? rule;
     const button = h("button", { type: "button", class: "chutes-toggle", "data-rule": rule,
-      "aria-pressed": "false", title: help, text: rule });
+      "aria-pressed": "false", title: help[rule] ?? rule, text: rule });
     button.addEventListener("click", () => edit(ex, (b) => ({ ...b, overshoot: rule })));
     return button;
   });
   const overshootBox = h("div", { class: "chutes-overshoot", role: "group",
     "aria-labelledby": overshootLabel }, [
-    h("span", { id: overshootLabel, class: "chutes-group-label", text: "a roll past the end" }),
+    h("span", { id: overshootLabel, class: "chutes-group-label", text: t("a roll past the end") }),
     ...overshoot]);
   return { presetChoice, bonusChoice, die, overshoot, overshootBox };
 }
@@ -246,22 +268,22 @@ function typed(/** @type {HTMLInputElement} */ input) {
 
 /** The jumps' controls: from and to, the add and remove buttons, the list of jumps. */
 function jumpControls(/** @type {Explorer} */ ex) {
-  const { id } = ex;
-  const jumpFrom = numberBox({ id: `${id}-jump-from`, label: "jump from square", min: 1,
+  const { id, t } = ex;
+  const jumpFrom = numberBox({ id: `${id}-jump-from`, label: t("jump from square"), min: 1,
     max: 99, className: "chutes-jump-from", onCommit: () => {} });
-  const jumpTo = numberBox({ id: `${id}-jump-to`, label: "to square", min: 0, max: 100,
+  const jumpTo = numberBox({ id: `${id}-jump-to`, label: t("to square"), min: 0, max: 100,
     className: "chutes-jump-to", onCommit: () => {} });
   jumpFrom.set(2);
   jumpTo.set(12);
   const addJump = h("button", { type: "button", class: "chutes-add-jump",
-    title: "add the jump from -> to", text: "add jump" });
+    title: t("add the jump from -> to"), text: t("add jump") });
   addJump.addEventListener("click", () =>
     edit(ex, (b) => withJump(b, typed(jumpFrom.input), typed(jumpTo.input))));
   const removeJump = h("button", { type: "button", class: "chutes-remove-jump",
-    title: "remove the jump that starts on 'from'", text: "remove jump" });
+    title: t("remove the jump that starts on 'from'"), text: t("remove jump") });
   removeJump.addEventListener("click", () =>
     edit(ex, (b) => withoutJump(b, typed(jumpFrom.input))));
-  const jumpList = choice({ id: `${id}-jumps`, label: "jumps", className: "chutes-jump-list",
+  const jumpList = choice({ id: `${id}-jumps`, label: t("jumps"), className: "chutes-jump-list",
     size: 7, onChange: (value) => {
       const source = Number(value);
       const jump = currentBoard(ex).jumps.find((/** @type {number[]} */ [a]) => a === source);
@@ -275,18 +297,17 @@ function jumpControls(/** @type {Explorer} */ ex) {
 
 /** The view's controls: the exact fraction, the heat map and k, the turns played. */
 function viewControls(/** @type {Explorer} */ ex) {
-  const { id } = ex;
+  const { id, t } = ex;
   const exactId = `${id}-exact`;
   const exact = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox", id: exactId }));
   exact.addEventListener("change", () => save(ex, { exact_shown: exact.checked }));
   const exactBox = h("div", { class: "chutes-checkbox" },
-    [exact, h("label", { for: exactId, text: " show the exact fraction" })]);
-  const heatChoice = choice({ id: `${id}-heat`, label: "heat map", className: "chutes-heat",
+    [exact, h("label", { for: exactId, text: ` ${t("show the exact fraction")}` })]);
+  const heatChoice = choice({ id: `${id}-heat`, label: t("heat map"), className: "chutes-heat",
     onChange: (value) => save(ex, { heat_map: value }) });
-  heatChoice.options(/** @type {Array<[string, string]>} */ (HEAT_CHOICES.map(([v, w]) =>
-    [v, w])));
-  const after = slider({ id: `${id}-after`, label: "k, the turns played", min: 0,
-    max: AFTER_MAX, step: 1, decimals: 0, unit: "turns", className: "chutes-after",
+  heatChoice.options(heatWords(t).choices);
+  const after = slider({ id: `${id}-after`, label: t("k, the turns played"), min: 0,
+    max: AFTER_MAX, step: 1, decimals: 0, unit: t("turns"), className: "chutes-after",
     onInput: (k) => save(ex, { turns_played: k }) });
   return { exact, exactBox, heatChoice, after };
 }
@@ -308,13 +329,13 @@ function syncControls(/** @type {Explorer} */ ex, /** @type {any} */ b) {
     if (button.getAttribute("aria-pressed") !== pressed) button.setAttribute("aria-pressed", pressed);
   }
   const most = Math.max(m, shownFaces);
-  c.bonusChoice.options([["none", "none"], ...Array.from({ length: most }, (_, i) =>
+  c.bonusChoice.options([["none", ex.t("none")], ...Array.from({ length: most }, (_, i) =>
     /** @type {[string, string]} */ ([String(i + 1), String(i + 1)]))]);
   c.bonusChoice.set(b.bonus_roll === null ? "none" : String(b.bonus_roll));
   c.jumpFrom.input.max = String(b.size - 1);
   c.jumpTo.input.max = String(b.size);
   c.jumpList.options(b.jumps.map((/** @type {number[]} */ [a, d]) =>
-    [String(a), `${a} → ${d}  ${d > a ? "ladder" : "chute"}`]));
+    [String(a), `${a} → ${d}  ${d > a ? ex.t("ladder") : ex.t("chute")}`]));
   c.jumpList.select.selectedIndex = -1;
   const heat = model.get("heat_map") ?? "turns";
   c.heatChoice.set(heat);
@@ -346,7 +367,7 @@ function show(/** @type {Explorer} */ ex) {
   if (result === null) {
     if (drawn.readout !== `${key}|busy`) {
       drawn.readout = `${key}|busy`;
-      ex.readout.replaceChildren("Expected turns from the start: computing…");
+      ex.readout.replaceChildren(ex.t("Expected turns from the start: computing…"));
     }
     return;
   }
@@ -374,18 +395,20 @@ function drawBoard(/** @type {Explorer} */ ex, /** @type {any} */ b, /** @type {
   const heat = model.get("heat_map") ?? "turns";
   const k = model.get("turns_played") ?? 10;
   const name = model.get("board_name") ?? "";
-  const title = name || `${model.get("preset_name") ?? ""} (edited)`;
+  const title = name || ex.t("{preset} (edited)", { preset: model.get("preset_name") ?? "" });
   const pictureKey = `${key}|${heat}|${heat === "after" ? k : ""}|${title}`;
   if (pictureKey === drawn.board) return;
-  const map = heat === "turns"
+  const found = heat === "turns"
     ? { values: result.expected, label: HEAT_LABELS.turns, title }
     : heatMap(b, heat, { turns: k, title });
+  const map = { ...found, label: heatWords(ex.t).labels[heat] ?? ex.t(found.label),
+    title: found.title.split("\n").map((/** @type {string} */ line) => ex.t(line)).join("\n") };
   ex.boardPicture.draw(b, { name, ...map });
   drawn.board = pictureKey;
   const what = `${heat}|${heat === "after" ? k : ""}`;
   if (drawn.heat && drawn.heat !== what && drawn.announced === key) {
     const extra = heat === "after" ? `; ${map.title.split("\n").slice(1).join("; ")}` : "";
-    ex.live.say(`Heat map: ${map.label}${extra}`);
+    ex.live.say(ex.t("Heat map: {label}{extra}", { label: map.label, extra }));
   }
   drawn.heat = what;
 }
@@ -398,15 +421,15 @@ function drawReadout(/** @type {Explorer} */ ex, /** @type {any} */ b, /** @type
   const now = result.expected[0];
   const readoutKey = `${key}|${wantExact}`;
   if (readoutKey === drawn.readout) return;
-  const words = lengthWords(now, ex.shown);
-  const parts = [/** @type {string | Node} */ ("Expected turns from the start: "),
-    h("b", { text: words.value }), " turns"];
+  const words = lengthWords(now, ex.shown, ex.t);
+  const [before, after] = ex.t("Expected turns from the start: {turns} turns").split("{turns}");
+  const parts = [/** @type {string | Node} */ (before), h("b", { text: words.value }), after];
   if (wantExact) {
     const fraction = ex.exactRunner.run(b, key, (/** @type {any} */ answer) => {
-      if (drawn.readout === readoutKey) exactLine.replaceChildren(...exactWords(answer));
+      if (drawn.readout === readoutKey) exactLine.replaceChildren(...exactWords(answer, ex.t));
     });
     const exactLine = h("span", { class: "chutes-exact" },
-      fraction === null ? ["exactly: computing…"] : exactWords(fraction));
+      fraction === null ? [ex.t("exactly: computing…")] : exactWords(fraction, ex.t));
     parts.push(h("br"), exactLine);
   } else {
     ex.exactRunner.cancel();
@@ -421,17 +444,18 @@ function drawReadout(/** @type {Explorer} */ ex, /** @type {any} */ b, /** @type
 }
 
 /** The exact fraction's words, or the refusal. */
-function exactWords(/** @type {any} */ answer) {
-  if (answer.error) return [answer.error];
-  return ["exactly ", h("code", { text: `${answer.numerator}/${answer.denominator}` })];
+function exactWords(/** @type {any} */ answer,
+  /** @type {import("../../core/i18n.js").Translate} */ t) {
+  if (answer.error) return [t(answer.error)];
+  return [`${t("exactly")} `, h("code", { text: `${answer.numerator}/${answer.denominator}` })];
 }
 
 /** The explorer's page: the controls, the readout, the message line, the pictures. */
 function layout(/** @type {Explorer} */ ex) {
   const c = ex.controls;
   return panelRoot([
-    h("p", { class: "chutes-panel-title" }, [h("b", { text: "Board explorer" }),
-      ": change the board and its rules."]),
+    h("p", { class: "chutes-panel-title" }, [h("b", { text: ex.t("Board explorer") }),
+      ex.t(": change the board and its rules.")]),
     h("div", { class: "chutes-row" }, [c.presetChoice.box, c.bonusChoice.box]),
     c.die.box, c.overshootBox,
     h("div", { class: "chutes-row chutes-jump-editor" }, [
@@ -457,20 +481,21 @@ function layout(/** @type {Explorer} */ ex) {
  */
 function render(model, el) {
   const id = uniqueId("chutes-board-explorer");
+  const t = translator(model.get("language") ?? pageLanguage());
   /** @type {Explorer} */
   const ex = {
-    model, id,
+    model, id, t,
     runner: createRunner({ steps: analyseInSteps }),
     exactRunner: createRunner({ steps: exactExpectedSteps }),
     answers: new Map(),
     drawn: { board: "", distribution: "", readout: "", heat: "", announced: "" },
     shown: null,
-    message: messageLine(translator(model.get("language"))),
+    message: messageLine(t),
     live: liveRegion(),
     controls: /** @type {any} */ (null),             // made next: their handlers need `ex`
     readout: h("p", { class: "chutes-readout" }),
-    boardPicture: createBoardPicture({ id }),
-    chart: createDistributionChart({ id }),
+    boardPicture: createBoardPicture({ id, t }),
+    chart: createDistributionChart({ id, t }),
     show: () => show(ex),
   };
   ex.controls = { ...ruleControls(ex), ...jumpControls(ex), ...viewControls(ex) };

@@ -11,8 +11,9 @@
  *
  * @module board_explorer_chart
  */
-import { describeDistribution, distributionStats, niceCeiling, stickyEnd }
-  from "../../maths/board_explorer_math.js";
+import { distributionStats, niceCeiling, stickyEnd } from "../../maths/board_explorer_math.js";
+import { describeDistributionIn } from "../../ui/picture_words.js";
+import { translator } from "../../core/i18n.js";
 import { pyFixed } from "../../core/format.js";
 import { attr, s } from "../../ui/dom.js";
 import { fixed } from "../../ui/controls.js";
@@ -43,8 +44,9 @@ function tickText(/** @type {number} */ v, /** @type {number} */ step) {
  * The chart's SVG: the frame, the titles and the right-hand axis, drawn once, and the parts
  * each drawing renews.
  * @param {string} id
+ * @param {import("../../core/i18n.js").Translate} t
  */
-function chartParts(id) {
+function chartParts(id, t) {
   const svg = /** @type {SVGSVGElement} */ (s("svg", {
     class: "chutes-chart chutes-distribution-chart", role: "img", id: `${id}-distribution`,
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH, height: HEIGHT }));
@@ -67,17 +69,17 @@ function chartParts(id) {
   svg.append(
     s("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, fill: "#ffffff" }),
     s("text", { x: (BOX.left + BOX.right) / 2, y: 20, class: "chutes-chart-title",
-      "text-anchor": "middle", text: DISTRIBUTION_TITLE }),
+      "text-anchor": "middle", text: t("How long is a one-player game?") }),
     grid, bars, cumulative, marks.mean, marks.median, marks.mode,
     s("rect", { x: BOX.left, y: BOX.top, width: BOX.right - BOX.left,
       height: BOX.bottom - BOX.top, fill: "none", stroke: "#333333", "stroke-width": 1 }),
     xTicks, yTicks, rightTicks, summaryBox, summary,
     s("text", { x: (BOX.left + BOX.right) / 2, y: BOX.bottom + 38, "text-anchor": "middle",
-      text: "game length k (turns)" }),
+      text: t("game length k (turns)") }),
     s("text", { transform: `translate(16 ${(BOX.top + BOX.bottom) / 2}) rotate(-90)`,
-      "text-anchor": "middle", text: "probability P(T = k)" }),
+      "text-anchor": "middle", text: t("probability P(T = k)") }),
     s("text", { transform: `translate(${WIDTH - 10} ${(BOX.top + BOX.bottom) / 2}) rotate(90)`,
-      "text-anchor": "middle", text: "P(T ≤ k), dash-dotted" }),
+      "text-anchor": "middle", text: t("P(T ≤ k), dash-dotted") }),
   );
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
     const y = BOX.bottom - v * (BOX.bottom - BOX.top);
@@ -135,7 +137,8 @@ function drawCurves(/** @type {ReturnType<typeof chartParts>} */ parts,
 
 /** The mean, median and mode as lines, and their values in the box. */
 function drawMarks(/** @type {ReturnType<typeof chartParts>} */ parts,
-  /** @type {ReturnType<typeof distributionStats>} */ stats, /** @type {Scales} */ { xOf }) {
+  /** @type {ReturnType<typeof distributionStats>} */ stats, /** @type {Scales} */ { xOf },
+  /** @type {import("../../core/i18n.js").Translate} */ t) {
   const { marks, summary, summaryBox } = parts;
   for (const [name, k] of /** @type {Array<[keyof typeof marks, number]>} */ (
     [["mean", stats.mean], ["median", stats.median], ["mode", stats.mode]])) {
@@ -145,19 +148,20 @@ function drawMarks(/** @type {ReturnType<typeof chartParts>} */ parts,
     attr(marks[name], "y1", String(BOX.top));
     attr(marks[name], "y2", String(BOX.bottom));
   }
-  summary.textContent = `mean ${pyFixed(stats.mean, 2)} (solid), median ${stats.median} ` +
-    `(dashed), mode ${stats.mode} (dotted)`;
+  summary.textContent = t("mean {mean} (solid), median {median} (dashed), mode {mode} (dotted)",
+    { mean: pyFixed(stats.mean, 2), median: stats.median, mode: stats.mode });
   const boxWidth = 10 + 6.9 * summary.textContent.length;
   attr(summaryBox, "x", (BOX.right - 4 - boxWidth).toFixed(1));
   attr(summaryBox, "width", boxWidth.toFixed(1));
 }
 
 /**
- * A chart of a game-length distribution: `draw(pmf)` shows it and returns its description.
- * @param {{id: string}} options
+ * A chart of a game-length distribution: `draw(pmf)` shows it and returns its description;
+ * its words in the language of `t` (default English).
+ * @param {{id: string, t?: import("../../core/i18n.js").Translate}} options
  */
-export function createDistributionChart({ id }) {
-  const parts = chartParts(id);
+export function createDistributionChart({ id, t = translator("en") }) {
+  const parts = chartParts(id, t);
   /** @type {number | null} */
   let xmax = null;
   let axesKey = "";
@@ -183,8 +187,8 @@ export function createDistributionChart({ id }) {
       drawAxes(parts, scales);
     }
     drawCurves(parts, pmf, stats.cdf, scales);
-    drawMarks(parts, stats, scales);
-    const words = describeDistribution(stats, end, DISTRIBUTION_TITLE);
+    drawMarks(parts, stats, scales, t);
+    const words = describeDistributionIn(t, stats, end, t("How long is a one-player game?"));
     attr(parts.svg, "aria-label", words);
     return words;
   };

@@ -26,7 +26,7 @@ import {
 } from "../../maths/coin_math.js";
 import { createConvergenceChart } from "../../ui/convergence_chart.js";
 import { h, panelRoot } from "../../ui/dom.js";
-import { translator } from "../../core/i18n.js";
+import { said, translator } from "../../core/i18n.js";
 import { createModel } from "../../core/model.js";
 import { errorWords, fixed, grouped, liveRegion, messageLine, numberBox, pageLanguage, slider, uniqueId } from "../../ui/controls.js";
 
@@ -36,6 +36,13 @@ export {
   flipsUntilHeads, logIndices, MAX_SEED, MAX_TRIALS, runningMean, runningMeanAt,
 } from "../../maths/coin_math.js";
 export { createRandom } from "../../core/random.js";
+
+/** The refusals of the page's maths that the explorer says back in its language. */
+export const SAID_BACK = Object.freeze([
+  said("the random seed must be a whole number from 0 to {most}, not {value}"),
+  said("the number of trials must be from 1 to {most}, not {value}"),
+  said("n_trials must be a whole number, not {value}"),
+]);
 
 /** The traits the explorer shares with Python. */
 export const TRAITS = ["p", "n_trials", "seed", "language"];
@@ -106,7 +113,7 @@ function render(model, el) {
   const message = messageLine(t);
   const live = liveRegion();
   const chart = createConvergenceChart({ id, title: t("Waiting for heads"), unit: t("flips"),
-    what: t("trials"), exactLabel: t("1/p, the first-step answer") });
+    what: t("trials"), exactLabel: t("1/p, the first-step answer"), t });
 
   function show() {
     const state = [model.get("p"), model.get("n_trials"), model.get("seed")];

@@ -13,6 +13,7 @@ import { niceCeiling } from "../../maths/board_explorer_math.js";
 import { pyFixed } from "../../core/format.js";
 import { attr, s } from "../../ui/dom.js";
 import { fixed } from "../../ui/controls.js";
+import { translator } from "../../core/i18n.js";
 
 const WIDTH = 544;
 const HEIGHT = 336;
@@ -21,8 +22,12 @@ const BEFORE = "#56B4E9";
 const AFTER = "#D55E00";
 const BEFORE_MEAN = "#0072B2";
 
-/** The added jumps as the library lists them ("none" for none). @param {number[][]} jumps */
-export const jumpList = (jumps) => jumps.map(([a, b]) => `${a}->${b}`).join(", ") || "none";
+const ENGLISH = translator("en");
+
+/** The added jumps as the library lists them ("none" for none, in the language of `t`).
+ * @param {number[][]} jumps */
+export const jumpList = (jumps, t = ENGLISH) =>
+  jumps.map(([a, b]) => `${a}->${b}`).join(", ") || t("none");
 
 /** The first k where P(T = k) is largest. @param {ArrayLike<number>} pmf */
 function mode(pmf) {
@@ -45,17 +50,20 @@ function reachOf(/** @type {ArrayLike<number>} */ pmf) {
  * The library's sentence for the comparison (plot_design's alt text).
  * @param {{added: number[][], originalMean: number, mean: number}} design
  * @param {ArrayLike<number>} before @param {ArrayLike<number>} after
+ * @param {import("../../core/i18n.js").Translate} [t] Its language (default English).
  */
-export function describeDesign({ added, originalMean, mean }, before, after) {
-  return `The distribution of the game length before and after adding ${jumpList(added)}: the ` +
-    `mean goes from ${pyFixed(originalMean, 1)} to ${pyFixed(mean, 1)} turns, the most likely ` +
-    `length from ${mode(before)} to ${mode(after)} turns.`;
+export function describeDesign({ added, originalMean, mean }, before, after, t = ENGLISH) {
+  return t("The distribution of the game length before and after adding {added}: the mean goes " +
+    "from {was} to {now} turns, the most likely length from {modeWas} to {modeNow} turns.",
+  { added: jumpList(added, t), was: pyFixed(originalMean, 1), now: pyFixed(mean, 1),
+    modeWas: mode(before), modeNow: mode(after) });
 }
 
 /** The starting board alone, before a design. @param {ArrayLike<number>} pmf @param {number} mean */
-export function describeStart(pmf, mean) {
-  return `Before a design: the distribution of the game length on the starting board: mean ` +
-    `${pyFixed(mean, 1)} turns, the most likely length ${mode(pmf)} turns.`;
+export function describeStart(pmf, mean, t = ENGLISH) {
+  return t("Before a design: the distribution of the game length on the starting board: mean " +
+    "{mean} turns, the most likely length {mode} turns.", { mean: pyFixed(mean, 1),
+    mode: mode(pmf) });
 }
 
 /** A step curve's path over k = 0..reach (each bar from k - 1/2 to k + 1/2). */
@@ -72,10 +80,10 @@ function steps(/** @type {ArrayLike<number>} */ pmf, /** @type {number} */ reach
 
 /**
  * The comparison chart: `draw({title, before, after, design})` shows it (no `after` before a
- * design) and returns its description.
- * @param {{id: string}} options
+ * design) and returns its description; its words in the language of `t` (default English).
+ * @param {{id: string, t?: import("../../core/i18n.js").Translate}} options
  */
-export function createDesignChart({ id }) {
+export function createDesignChart({ id, t = ENGLISH }) {
   const svg = /** @type {SVGSVGElement} */ (s("svg", { class: "chutes-chart chutes-design-chart",
     role: "img", id: `${id}-comparison`, viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH,
     height: HEIGHT }));
@@ -92,9 +100,9 @@ export function createDesignChart({ id }) {
     s("rect", { x: BOX.left, y: BOX.top, width: BOX.right - BOX.left, height: BOX.bottom - BOX.top,
       fill: "none", stroke: "#333333" }), ticks, legend,
     s("text", { x: (BOX.left + BOX.right) / 2, y: BOX.bottom + 34, "text-anchor": "middle",
-      text: "game length k (turns)" }),
+      text: t("game length k (turns)") }),
     s("text", { transform: `translate(16 ${(BOX.top + BOX.bottom) / 2}) rotate(-90)`,
-      "text-anchor": "middle", text: "probability P(T = k)" }));
+      "text-anchor": "middle", text: t("probability P(T = k)") }));
 
   /**
    * @param {{title: string, before: ArrayLike<number>, originalMean: number,
@@ -131,13 +139,16 @@ export function createDesignChart({ id }) {
         text: fixed(p, 3) }));
     }
     ticks.replaceChildren(...marks);
-    const entries = [[BEFORE, `starting board (mean ${pyFixed(originalMean, 2)})`]];
-    if (design) entries.push([AFTER, `with ${jumpList(design.added)} (mean ${pyFixed(design.mean, 2)})`]);
+    const entries = [[BEFORE, t("starting board (mean {mean})", { mean: pyFixed(originalMean, 2) })]];
+    if (design) {
+      entries.push([AFTER, t("with {added} (mean {mean})", { added: jumpList(design.added, t),
+        mean: pyFixed(design.mean, 2) })]);
+    }
     legend.replaceChildren(...entries.flatMap(([colour, words], i) => [
       s("rect", { x: BOX.left, y: BOX.bottom + 48 + 18 * i, width: 14, height: 10, fill: colour }),
       s("text", { x: BOX.left + 20, y: BOX.bottom + 57 + 18 * i, text: words })]));
-    const words = design && after ? describeDesign(design, before, after)
-      : describeStart(before, originalMean);
+    const words = design && after ? describeDesign(design, before, after, t)
+      : describeStart(before, originalMean, t);
     attr(svg, "aria-label", words);
     return words;
   };

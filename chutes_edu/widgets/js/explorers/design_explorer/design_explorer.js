@@ -27,14 +27,13 @@
 import { analyseInSteps, BoardError } from "../../maths/board_math.js";
 import { formatG } from "../../core/format.js";
 import { createBoardPicture } from "../../ui/heat_map_board.js";
-import { HEAT_LABELS } from "../../maths/board_explorer_math.js";
 import { createDesignChart, jumpList } from "./chart.js";
 import { checkGoal, describeGoal, designSteps, PAGE_METHODS, quantity } from "../../maths/design_math.js";
-import { translator } from "../../core/i18n.js";
+import { said, translator } from "../../core/i18n.js";
 import { createModel } from "../../core/model.js";
 import { h, panelRoot } from "../../ui/dom.js";
 import { createRunner } from "../../ui/runner.js";
-import { errorWords, fixed, liveRegion, messageLine, numberBox, pageLanguage, slider,
+import { errorWords, filled, fixed, liveRegion, messageLine, numberBox, pageLanguage, slider,
   uniqueId } from "../../ui/controls.js";
 
 export { describeDesign, describeStart } from "./chart.js";
@@ -44,6 +43,17 @@ export { designBoard, designSteps, PAGE_METHODS } from "../../maths/design_math.
 export const TRAITS = ["board_json", "board_name", "goal_kind", "goal_parameter", "goal_tolerance",
   "most_jumps", "search_method", "runs", "language"];
 
+/** The sentences of the design maths (maths/design_math.js: the goal, the quantity, a step)
+ * that the page says back in its language. */
+export const SAID_BACK = Object.freeze([
+  said("an expected game of {turns} turns"), said("the shortest expected game"),
+  said("the longest expected game"), said("the smallest variance for {where} ± {tolerance} turns"),
+  said("the board's own mean"), said("a mean of {mean}"), said("the fairest race of {seats} players"),
+  said("variance (turns²)"), said("first seat's edge"), said("expected turns"), said("start"),
+  said("stop: no added jump improves the design"), said("add {jump}"),
+  said("stop: a local optimum (no add, drop or swap improves it)"),
+]);
+
 /** The goals: value, words (design_explorer.py's GOALS). */
 export const GOALS = Object.freeze([["target", "a target length"], ["short", "the shortest game"],
   ["long", "the longest game"], ["spread", "the smallest spread"], ["race", "the fairest race"]]);
@@ -52,6 +62,18 @@ export const GOALS = Object.freeze([["target", "a target length"], ["short", "th
  * own mean, for the smallest spread; absent: no parameter). */
 export const PARAMETER = Object.freeze({ target: ["target turns", 25], spread: ["mean (turns)", null],
   race: ["seats", 2] });
+
+/** The goals' words and the parameter's labels (GOALS, PARAMETER) in the language of `t`. */
+function goalWords(/** @type {import("../../core/i18n.js").Translate} */ t) {
+  return [["target", t("a target length")], ["short", t("the shortest game")],
+    ["long", t("the longest game")], ["spread", t("the smallest spread")],
+    ["race", t("the fairest race")]];
+}
+
+/** @returns {Record<string, string>} */
+function parameterLabel(/** @type {import("../../core/i18n.js").Translate} */ t) {
+  return { target: t("target turns"), spread: t("mean (turns)"), race: t("seats") };
+}
 
 /** The most jumps the explorer adds. */
 export const MOST_JUMPS = 4;
@@ -72,13 +94,16 @@ export function goalOf(kind, parameter, tolerance) {
  * @param {string} kind @param {number} parameter @param {number} tolerance
  * @param {number} maxJumps @param {string} method
  */
-export function planWords(kind, parameter, tolerance, maxJumps, method) {
+export function planWords(kind, parameter, tolerance, maxJumps, method, t = translator("en")) {
   try {
-    const goal = describeGoal(checkGoal(goalOf(kind, parameter, tolerance)));
-    return `Design will look for ${goal}, adding at most ${maxJumps} ` +
-      `jump${maxJumps === 1 ? "" : "s"}, by ${method}.`;
+    const goal = t(describeGoal(checkGoal(goalOf(kind, parameter, tolerance))));
+    const by = method === "greedy" ? t("greedy") : method === "local search"
+      ? t("local search") : method;
+    return maxJumps === 1 ? t("Design will look for {goal}, adding at most {n} jump, by {method}.",
+      { goal, n: maxJumps, method: by }) : t("Design will look for {goal}, adding at most {n} " +
+      "jumps, by {method}.", { goal, n: maxJumps, method: by });
   } catch (error) {
-    return `Design will refuse this goal: ${errorWords(error)}`;
+    return t("Design will refuse this goal: {why}", { why: t(errorWords(error)) });
   }
 }
 
@@ -86,16 +111,21 @@ export function planWords(kind, parameter, tolerance, maxJumps, method) {
  * The readout's lines, the steps and the announcement for a design (the Python explorer's
  * words: the library's summary, its steps, "Designed: adds ...").
  * @param {import("../../maths/design_math.js").Design} design
+ * @param {import("../../core/i18n.js").Translate} [t] Its language (default English).
  */
-export function designWords(design) {
-  const q = quantity(design.goal);
-  const added = design.added.map(([a, b]) => `${a} to ${b}`).join(", ") || "no jumps";
+export function designWords(design, t = translator("en")) {
+  const english = quantity(design.goal);
+  const q = t(english);
+  const added = design.added.map(([a, b]) => t("{a} to {b}", { a, b })).join(", ") ||
+    t("no jumps");
   return {
-    lines: design.summary.split("\n"),
-    steps: design.steps.map((step) => `${step.action}: ${q} ${fixed(step.value, 4)}` +
-      (q === "expected turns" ? "" : `, expected turns ${fixed(step.mean, 4)}`)),
-    announcement: `Designed: adds ${added}; ${q} ${formatG(design.originalValue, 4)} to ` +
-      `${formatG(design.value, 4)}` + (design.provenOptimal ? "; proven best" : ""),
+    lines: design.summary.split("\n").map((line) => t(line)),
+    steps: design.steps.map((step) => `${t(step.action)}: ${q} ${fixed(step.value, 4)}` +
+      (english === "expected turns" ? ""
+        : t(", expected turns {mean}", { mean: fixed(step.mean, 4) }))),
+    announcement: t("Designed: adds {added}; {quantity} {was} to {now}", { added, quantity: q,
+      was: formatG(design.originalValue, 4), now: formatG(design.value, 4) }) +
+      (design.provenOptimal ? t("; proven best") : ""),
   };
 }
 
@@ -121,14 +151,15 @@ function* start(board) {
 /**
  * The controls: the goal, its parameter, the tolerance, the most jumps, the search, the button.
  * @param {string} id @param {any} model @param {() => number} ownMean
+ * @param {import("../../core/i18n.js").Translate} t
  */
-function controls(id, model, ownMean) {
+function controls(id, model, ownMean, t) {
   const save = (/** @type {Record<string, any>} */ values) => {
     for (const [name, value] of Object.entries(values)) model.set(name, value);
     model.save_changes();
   };
   const goal = /** @type {HTMLSelectElement} */ (h("select", { id: `${id}-goal` },
-    GOALS.map(([value, words]) => h("option", { value, text: words }))));
+    goalWords(t).map(([value, words]) => h("option", { value, text: words }))));
   goal.addEventListener("change", () => {
     const spec = /** @type {any} */ (PARAMETER)[goal.value];
     const values = /** @type {Record<string, any>} */ ({ goal_kind: goal.value });
@@ -142,14 +173,14 @@ function controls(id, model, ownMean) {
     if (Number.isFinite(value)) save({ [name]: value });
     else box.set(Number(model.get(name)));
   };
-  const parameter = numberBox({ id: `${id}-parameter`, label: "target turns", min: 0, max: 1e6,
+  const parameter = numberBox({ id: `${id}-parameter`, label: t("target turns"), min: 0, max: 1e6,
     step: /** @type {any} */ ("any"), className: "chutes-design-parameter",
     onCommit: (typed) => number("goal_parameter", typed, parameter) });
-  const tolerance = numberBox({ id: `${id}-tolerance`, label: "± turns", min: 0, max: 1e6,
+  const tolerance = numberBox({ id: `${id}-tolerance`, label: t("± turns"), min: 0, max: 1e6,
     step: /** @type {any} */ ("any"), className: "chutes-design-tolerance",
     onCommit: (typed) => number("goal_tolerance", typed, tolerance) });
-  const jumps = slider({ id: `${id}-jumps`, label: "most jumps to add", min: 1, max: MOST_JUMPS,
-    step: 1, decimals: 0, unit: "jumps", className: "chutes-design-jumps",
+  const jumps = slider({ id: `${id}-jumps`, label: t("most jumps to add"), min: 1, max: MOST_JUMPS,
+    step: 1, decimals: 0, unit: t("jumps"), className: "chutes-design-jumps",
     onInput: (k) => save({ most_jumps: k }) });
   const radios = PAGE_METHODS.map((method) => {
     const input = /** @type {HTMLInputElement} */ (h("input", { type: "radio",
@@ -157,10 +188,11 @@ function controls(id, model, ownMean) {
     input.addEventListener("change", () => { if (input.checked) save({ search_method: method }); });
     return input;
   });
-  const method = h("fieldset", { class: "chutes-design-method" }, [h("legend", { text: "search" }),
-    ...radios.flatMap((input) => [input, h("label", { for: input.id, text: input.value })])]);
+  const method = h("fieldset", { class: "chutes-design-method" }, [h("legend", { text: t("search") }),
+    ...radios.flatMap((input) => [input, h("label", { for: input.id,
+      text: input.value === "greedy" ? t("greedy") : t("local search") })])]);
   const run = /** @type {HTMLButtonElement} */ (h("button", { type: "button",
-    class: "chutes-design-run", text: "Design" }));
+    class: "chutes-design-run", text: t("Design") }));
   run.addEventListener("click", () => save({ runs: Number(model.get("runs") ?? 0) + 1 }));
   return { goal, parameter, tolerance, jumps, radios, method, run };
 }
@@ -170,16 +202,18 @@ function controls(id, model, ownMean) {
  * and both pictures, with `drawStart` (the starting board, before a design) and `drawDesign`.
  * @param {string} id
  */
-function createViews(id, /** @type {(m: string) => string} */ t) {
+function createViews(id, /** @type {import("../../core/i18n.js").Translate} */ t) {
   const plan = h("p", { class: "chutes-readout chutes-design-plan" });
   const readout = h("p", { class: "chutes-design-result" });
   const steps = h("ol", { class: "chutes-design-steps" });
-  const stepsBox = h("div", { class: "chutes-design-steps-box" }, [h("b", { text: "Steps" }), steps]);
+  const stepsBox = h("div", { class: "chutes-design-steps-box" }, [h("b", { text: t("Steps") }),
+    steps]);
   stepsBox.hidden = true;
   const message = messageLine(t);
   const live = liveRegion();
-  const board = createBoardPicture({ id });
-  const chart = createDesignChart({ id });
+  const board = createBoardPicture({ id, t });
+  const chart = createDesignChart({ id, t });
+  const label = t("expected turns to finish (turns)");
 
   /** The starting board, its heat map and its game length; returns its expected turns. */
   function drawStart(/** @type {any} */ before, /** @type {any} */ json, /** @type {string} */ name) {
@@ -187,9 +221,9 @@ function createViews(id, /** @type {(m: string) => string} */ t) {
       message.say(before.error);
       return null;
     }
-    board.draw(json, { name, title: name || "the board", label: HEAT_LABELS.turns,
+    board.draw(json, { name, title: name || t("the board"), label,
       values: before.expected });
-    chart.draw({ title: "Before a design: the starting board", before: before.pmf ?? [1],
+    chart.draw({ title: t("Before a design: the starting board"), before: before.pmf ?? [1],
       originalMean: before.expected[0] });
     return /** @type {Float64Array} */ (before.expected);
   }
@@ -201,13 +235,14 @@ function createViews(id, /** @type {(m: string) => string} */ t) {
       return;
     }
     const { design, before, after } = answer;
-    const words = designWords(design);
+    const words = designWords(design, t);
     readout.replaceChildren(...words.lines.flatMap((line, i) => [...(i ? [h("br")] : []), line]));
     steps.replaceChildren(...words.steps.map((line) => h("li", { text: line })));
     stepsBox.hidden = false;
-    board.draw(design.board, { name, title: `Designed: added ${jumpList(design.added)}`,
-      label: HEAT_LABELS.turns, values: after.expected });
-    chart.draw({ title: `Designed for ${describeGoal(design.goal)}`, before: before.pmf ?? [1],
+    board.draw(design.board, { name, title: t("Designed: added {added}",
+      { added: jumpList(design.added, t) }), label, values: after.expected });
+    chart.draw({ title: t("Designed for {goal}", { goal: t(describeGoal(design.goal)) }),
+      before: before.pmf ?? [1],
       originalMean: design.originalMean, after: after.pmf ?? [1], design });
     live.say(words.announcement);
     message.say("");
@@ -229,8 +264,9 @@ function render(model, el) {
   let startKey = "";
   let ran = Number(model.get("runs") ?? 0);
   let asked = "";
-  const ui = controls(id, model, () => (startExpected ? startExpected[0] : NaN));
-  const views = createViews(id, translator(model.get("language")));
+  const t = translator(model.get("language") ?? pageLanguage());
+  const ui = controls(id, model, () => (startExpected ? startExpected[0] : NaN), t);
+  const views = createViews(id, t);
   const { plan, message } = views;
   const name = () => String(model.get("board_name") ?? "");
   const settings = () => ({ kind: String(model.get("goal_kind")),
@@ -269,14 +305,14 @@ function render(model, el) {
     ui.goal.value = kind;
     const spec = /** @type {any} */ (PARAMETER)[kind];
     /** @type {HTMLLabelElement} */ (ui.parameter.box.querySelector("label")).textContent =
-      spec ? spec[0] : "(no parameter)";
+      spec ? parameterLabel(t)[kind] ?? spec[0] : t("(no parameter)");
     ui.parameter.input.disabled = !spec;
     ui.parameter.set(parameter);
     ui.tolerance.input.disabled = kind !== "spread";
     ui.tolerance.set(tolerance);
     ui.jumps.set(maxJumps);
     ui.radios.forEach((input) => { input.checked = input.value === method; });
-    plan.textContent = planWords(kind, parameter, tolerance, maxJumps, method);
+    plan.textContent = planWords(kind, parameter, tolerance, maxJumps, method, t);
     const boardKey = JSON.stringify(json);
     if (boardKey !== startKey) {
       startKey = boardKey;
@@ -294,11 +330,12 @@ function render(model, el) {
 
   el.classList.add("chutes-explorer", "chutes-panel", "chutes-design-explorer");
   const root = panelRoot([
-    h("p", { class: "chutes-panel-title" }, [h("b", { text: "Design a board" }),
-      ": choose a goal and press ", h("i", { text: "Design" }), ". The search adds ladders and " +
-      "chutes; greedy and local search are quick but can miss the best design (the exhaustive " +
-      "search, in Python, proves its answer best)."]),
-    h("div", { class: "chutes-select" }, [h("label", { for: ui.goal.id, text: "goal" }), ui.goal]),
+    h("p", { class: "chutes-panel-title" }, [h("b", { text: t("Design a board") }),
+      ...filled(t(": choose a goal and press {Design}. The search adds ladders and chutes; " +
+        "greedy and local search are quick but can miss the best design (the exhaustive " +
+        "search, in Python, proves its answer best)."), { Design: h("i", { text: t("Design") }) })]),
+    h("div", { class: "chutes-select" }, [h("label", { for: ui.goal.id, text: t("goal") }),
+      ui.goal]),
     h("div", { class: "chutes-design-numbers" }, [ui.parameter.box, ui.tolerance.box]),
     ui.jumps.box, ui.method, plan, ui.run, message.el, views.readout, views.stepsBox,
     h("div", { class: "chutes-design-pictures" }, [views.board.el,

@@ -16,6 +16,7 @@
  */
 import { attr, h, s } from "../../ui/dom.js";
 import { fixed } from "../../ui/controls.js";
+import { translator } from "../../core/i18n.js";
 import { isSurprise } from "../../maths/jump_math.js";
 
 const WIDTH = 544;
@@ -54,10 +55,11 @@ function squareTicks(/** @type {number} */ n) {
 
 /**
  * The picture's elements: an SVG holding a canvas of the cells and one of the hatching, the
- * title, the outline of the explorer's jump, the ticks, the colour bar and the key.
- * @param {string} id
+ * title, the outline of the explorer's jump, the ticks, the colour bar and the key (in the
+ * language of `t`).
  */
-function chartParts(id) {
+function chartParts(/** @type {string} */ id,
+  /** @type {import("../../core/i18n.js").Translate} */ t) {
   const hatch = `${id}-hatch`;
   const gradient = `${id}-bar`;
   const svg = /** @type {SVGSVGElement} */ (s("svg", { class: "chutes-chart chutes-jump-chart",
@@ -98,22 +100,22 @@ function chartParts(id) {
       stroke: "#333333", "stroke-width": 1 }),
     xTicks, yTicks,
     s("text", { x: BOX.left + BOX.size / 2, y: BOX.top + BOX.size + 32, "text-anchor": "middle",
-      text: "destination square b" }),
+      text: t("destination square b") }),
     s("text", { transform: `translate(18 ${BOX.top + BOX.size / 2}) rotate(-90)`,
-      "text-anchor": "middle", text: "source square a" }),
+      "text-anchor": "middle", text: t("source square a") }),
     s("rect", { x: BAR.left, y: BOX.top, width: BAR.width, height: BOX.size,
       fill: `url(#${gradient})`, stroke: "#333333", "stroke-width": 1 }),
     barTicks,
     s("text", { transform: `translate(${WIDTH - 14} ${BOX.top + BOX.size / 2}) rotate(-90)`,
-      "text-anchor": "middle", text: "change in expected turns (turns)" }),
+      "text-anchor": "middle", text: t("change in expected turns (turns)") }),
     s("line", { x1: BOX.left, x2: BOX.left + 24, y1: legendY, y2: legendY, stroke: "#666666",
       "stroke-width": 1, "stroke-dasharray": "1 2" }),
     s("text", { x: BOX.left + 32, y: legendY + 4,
-      text: "diagonal a = b: ladders (b > a) lie below it, chutes (b < a) above" }),
+      text: t("diagonal a = b: ladders (b > a) lie below it, chutes (b < a) above") }),
     s("rect", { x: BOX.left + 4, y: legendY + 12, width: 16, height: 12, fill: `url(#${hatch})`,
       stroke: "#000000", "stroke-width": 1 }),
     s("text", { x: BOX.left + 32, y: legendY + 22,
-      text: "surprise: ladder lengthens / chute shortens" }),
+      text: t("surprise: ladder lengthens / chute shortens") }),
   );
   return { svg, canvas, mask, hatching, title, halo, marker, xTicks, yTicks, barTicks };
 }
@@ -213,11 +215,12 @@ function drawTicks({ xTicks, yTicks, barTicks }, n, cell, lim) {
 }
 
 /**
- * The heat map: `draw(sweep, title)` paints a sweep, `mark(a, b)` outlines a jump.
- * @param {{id: string}} options
+ * The heat map: `draw(sweep, title)` paints a sweep, `mark(a, b)` outlines a jump; its words
+ * in the language of `t` (default English).
+ * @param {{id: string, t?: import("../../core/i18n.js").Translate}} options
  */
-export function createJumpChart({ id }) {
-  const parts = chartParts(id);
+export function createJumpChart({ id, t = translator("en") }) {
+  const parts = chartParts(id, t);
   const { svg, title, halo, marker } = parts;
   let n = 100;
   let cell = BOX.size / 101;

@@ -25,11 +25,11 @@
  * @module jump_explorer
  */
 import { BoardError } from "../../maths/board_math.js";
-import { translator } from "../../core/i18n.js";
+import { said, translator } from "../../core/i18n.js";
 import { createModel } from "../../core/model.js";
 import { h, panelRoot, text } from "../../ui/dom.js";
 import { createRunner, nextTask } from "../../ui/runner.js";
-import { errorWords, liveRegion, messageLine, pageLanguage, uniqueId } from "../../ui/controls.js";
+import { errorWords, filled, liveRegion, messageLine, pageLanguage, uniqueId } from "../../ui/controls.js";
 import { createJumpChart } from "./chart.js";
 import {
   describeJumpEffects, heatMapTitle, jumpDestinations, jumpEffectsSteps, jumpSources, jumpWords,
@@ -42,6 +42,24 @@ export {
   jumpEffectsSteps, jumpSources, jumpWords, nearestJump, skippedWords,
 } from "../../maths/jump_math.js";
 
+/** The sentences of the jump maths (maths/jump_math.js) that the page says back in its language. */
+export const SAID_BACK = Object.freeze([
+  said("Adding one jump a -> b to {name}"),
+  said("the board"),
+  said("this board"),
+  said("no jump of at least min_length={length} squares can be added to {name}"),
+  said("The sliders skip the jumps the rules refuse: none starts on 0, {size} or an end of a " +
+    "jump already there, none ends where one starts."),
+  said("The sliders skip the jumps the rules refuse: none starts on 0, {size} or an end of a " +
+    "jump already there, none ends where one starts, none is shorter than {length} squares."),
+  said("{title}: a heat map of the change in expected turns when one jump a -> b is added to a " +
+    "board of squares 0 to {n} (source a up the side, destination b along the bottom, blank " +
+    "where no jump may be added); from {low} turns ({best}) to {high} turns ({worst}); " +
+    "{counted} mark surprises, a ladder that lengthens the game or a chute that shortens it."),
+  said("the ladder {a} -> {b}"), said("the chute {a} -> {b}"), said("1 hatched square"),
+  said("{count} hatched squares"), said("no hatched squares"),
+]);
+
 /** The traits the explorer shares with Python. */
 export const TRAITS = ["board_json", "board_name", "min_length", "jump", "language"];
 
@@ -49,9 +67,10 @@ export const TRAITS = ["board_json", "board_name", "min_length", "jump", "langua
  * A labelled native slider over a list of squares: its value is a position in the list, its
  * `aria-valuetext` and the text beside it the square ("square 27"); the arrows step from one
  * square of the list to the next, Home and End go to the first and last.
- * @param {{id: string, label: string, className: string, onPick: (square: number) => void}} options
+ * @param {{id: string, label: string, className: string, onPick: (square: number) => void,
+ *     t: import("../../core/i18n.js").Translate}} options
  */
-function squareSlider({ id, label, className, onPick }) {
+function squareSlider({ id, label, className, onPick, t }) {
   const input = /** @type {HTMLInputElement} */ (h("input", { type: "range", id, min: 0, max: 0,
     step: 1 }));
   const shown = h("span", { class: "chutes-slider-value", "aria-hidden": "true" });
@@ -60,7 +79,7 @@ function squareSlider({ id, label, className, onPick }) {
   /** @type {number[]} */
   let squares = [];
   const say = (/** @type {number} */ square) => {
-    const words = `square ${square}`;
+    const words = t("square {square}", { square });
     if (input.getAttribute("aria-valuetext") !== words) input.setAttribute("aria-valuetext", words);
     text(shown, words);
   };
@@ -101,6 +120,7 @@ function* sweepSteps({ board, minLength }) {
  * The explorer's state: its model, controls and pictures, and the sweep shown.
  * @typedef {object} JumpView
  * @property {any} model
+ * @property {import("../../core/i18n.js").Translate} t Its words in the page's language.
  * @property {ReturnType<typeof createRunner>} runner
  * @property {import("../../maths/jump_math.js").JumpEffects | null} sweep
  * @property {string} sweepKey The board and length of the sweep shown.
@@ -142,23 +162,24 @@ function targets(/** @type {JumpView} */ x, /** @type {number} */ a) {
 /** The explorer's parts, before any sweep. */
 function createView(/** @type {any} */ model) {
   const id = uniqueId("chutes-jump");
+  const t = translator(model.get("language") ?? pageLanguage());
   /** @type {JumpView} */
-  const x = /** @type {any} */ ({ model, runner: createRunner({ steps: sweepSteps }), sweep: null,
+  const x = /** @type {any} */ ({ model, t, runner: createRunner({ steps: sweepSteps }), sweep: null,
     sweepKey: "", wanted: "", mapWords: "", sources: [], destinations: new Map(), drawn: "" });
-  x.from = squareSlider({ id: `${id}-from`, label: "new jump from square a",
-    className: "chutes-jump-from", onPick: (a) => {
+  x.from = squareSlider({ id: `${id}-from`, label: t("new jump from square a"),
+    className: "chutes-jump-from", t, onPick: (a) => {
       if (!x.sweep) return;
       const [, b] = jumpNow(x);
       save(x, nearestJump(x.sweep, a, b));
     } });
-  x.to = squareSlider({ id: `${id}-to`, label: "to square b", className: "chutes-jump-to",
+  x.to = squareSlider({ id: `${id}-to`, label: t("to square b"), className: "chutes-jump-to", t,
     onPick: (b) => save(x, [jumpNow(x)[0], b]) });
   x.heading = h("p", { class: "chutes-panel-title chutes-jump-title" });
   x.note = h("p", { class: "chutes-note" });
   x.readout = h("p", { class: "chutes-readout" });
-  x.message = messageLine(translator(model.get("language")));
+  x.message = messageLine(t);
   x.live = liveRegion();
-  x.chart = createJumpChart({ id });
+  x.chart = createJumpChart({ id, t });
   return x;
 }
 
@@ -173,18 +194,29 @@ function showJump(/** @type {JumpView} */ x) {
   x.from.set(x.sources, a);
   x.to.set(targets(x, a), b);
   const words = jumpWords(sweep, a, b);
-  const parts = [words.head, h("b", { text: words.turns }), words.middle,
-    h("b", { text: words.changeText }), " turns."];
+  const { t } = x;
+  const ladder = words.kind === "ladder";
+  const head = ladder
+    ? t("Adding the ladder {a} → {b}: expected turns {turns} (board: {baseline}), change {change} turns.", { a, b, baseline: pyFixed(sweep.baseline, 4) })
+    : t("Adding the chute {a} → {b}: expected turns {turns} (board: {baseline}), change {change} turns.", { a, b, baseline: pyFixed(sweep.baseline, 4) });
+  const parts = filled(head, { turns: h("b", { text: words.turns }),
+    change: h("b", { text: words.changeText }) });
   if (words.surprise) {
-    parts.push(" ", h("span", { class: "chutes-surprise" },
-      [h("b", { text: "Surprise!" }), ` ${words.surpriseText}`]));
+    parts.push(" ", h("span", { class: "chutes-surprise" }, [h("b", { text: t("Surprise!") }),
+      ` ${ladder ? t("This ladder makes the game longer.") : t("This chute makes the game shorter.")}`]));
   }
   x.readout.replaceChildren(...parts);
   x.chart.mark(a, b);
-  const alt = `${x.mapWords} The square outlined in black is your jump ${a} -> ${b}: ` +
-    `expected turns ${words.turns}.`;
+  const alt = `${x.mapWords} ${t("The square outlined in black is your jump {a} -> {b}: " +
+    "expected turns {turns}.", { a, b, turns: words.turns })}`;
   x.chart.svg.setAttribute("aria-label", alt);
-  x.live.say(words.announcement);
+  const size = pyFixed(Math.abs(words.change), 1);
+  const than = size === "0.0" ? t("about as long as now")
+    : words.change > 0 ? t("{size} more than now", { size }) : t("{size} fewer than now", { size });
+  const length = pyFixed(words.value, 1);
+  x.live.say((ladder ? t("The ladder {a} to {b}: expected length {length} turns, {than}",
+    { a, b, length, than }) : t("The chute {a} to {b}: expected length {length} turns, {than}",
+    { a, b, length, than })) + (words.surprise ? t(". A surprise.") : ""));
   x.message.say("");
   x.drawn = key;
 }
@@ -207,17 +239,18 @@ function takeSweep(/** @type {JumpView} */ x, /** @type {any} */ result, /** @ty
   x.sweepKey = key;
   x.destinations.clear();
   x.drawn = "";
-  return heatMapTitle(name);
+  return x.t(heatMapTitle(name));
 }
 
 /** The new sweep's words: the heat map's description, the heading, the note; then the jump. */
 function describeSweep(/** @type {JumpView} */ x,
   /** @type {import("../../maths/jump_math.js").JumpEffects} */ found, /** @type {string} */ title) {
-  x.mapWords = describeJumpEffects(found, title);
-  x.heading.replaceChildren(h("b", { text: "Add a ladder or chute" }),
-    ": colour shows how the expected game length " +
-    `(${pyFixed(found.baseline, 4)} turns now) changes; hatched squares are surprises.`);
-  text(x.note, skippedWords(found.n, found.minLength));
+  const { t } = x;
+  x.mapWords = t(describeJumpEffects(found, title));
+  x.heading.replaceChildren(h("b", { text: t("Add a ladder or chute") }),
+    t(": colour shows how the expected game length ({baseline} turns now) changes; hatched " +
+      "squares are surprises.", { baseline: pyFixed(found.baseline, 4) }));
+  text(x.note, t(skippedWords(found.n, found.minLength)));
   showJump(x);
 }
 
@@ -262,7 +295,7 @@ function show(/** @type {JumpView} */ x) {
     if (x.wanted === key) showSweepLater(x, done, key);
   });
   if (result !== null) showSweep(x, result, key);
-  else text(x.readout, "Pricing every jump on this board\u2026");
+  else text(x.readout, x.t("Pricing every jump on this board…"));
 }
 
 /**

@@ -14,7 +14,9 @@
  *
  * @module policy_picture
  */
-import { describeBoard, stickyEnd } from "../../maths/board_explorer_math.js";
+import { stickyEnd } from "../../maths/board_explorer_math.js";
+import { describeBoardIn } from "../../ui/picture_words.js";
+import { translator } from "../../core/i18n.js";
 import { formatG } from "../../core/format.js";
 import { CHUTE, hex, LADDER, SOURCE_GREY, textOn, viridis } from "../../core/colours.js";
 import { attr, s, text } from "../../ui/dom.js";
@@ -41,7 +43,8 @@ const NARROW = { width: 520, height: 852, profileX: -540, profileY: 404 };
 export const NARROW_BELOW = 640;
 const ORANGE = "#D55E00";
 const BLUE = "#0072B2";
-const BOARD_TITLE = "value map and targets (number = target)";
+const ENGLISH = translator("en");
+/** @typedef {import("../../core/i18n.js").Translate} Translate */
 
 /**
  * @typedef {object} PolicyPicture
@@ -54,27 +57,30 @@ const BOARD_TITLE = "value map and targets (number = target)";
  */
 
 /** "1 square", "2 squares". */
-const squaresWord = (/** @type {number} */ n) => `${n} square${n === 1 ? "" : "s"}`;
+const squaresWord = (/** @type {number} */ n, t = ENGLISH) =>
+  (n === 1 ? t("{n} square", { n }) : t("{n} squares", { n }));
 
-/** The board panel's title (its axes title in the library). */
-export const boardTitle = (/** @type {number} */ discount) =>
-  `${BOARD_TITLE}, discount ${fixed(discount, 2)}`;
+/** The board panel's title (its axes title in the library), in the language of `t`. */
+export const boardTitle = (/** @type {number} */ discount, t = ENGLISH) =>
+  t("value map and targets (number = target), discount {discount}",
+    { discount: fixed(discount, 2) });
 
-/** The colour bar's label (`draw_policy`'s label in the explorer). */
-export const barLabel = (/** @type {number} */ reward) =>
-  `value of the square (reward ${formatG(reward)}, discounted)`;
+/** The colour bar's label (`draw_policy`'s label in the explorer), in the language of `t`. */
+export const barLabel = (/** @type {number} */ reward, t = ENGLISH) =>
+  t("value of the square (reward {reward}, discounted)", { reward: formatG(reward) });
 
 /**
  * The targets in words (the library's `_targets_alt`): their range where they are written.
  * @param {any} board
  * @param {ArrayLike<number>} policy
  */
-export function describeTargets(board, policy) {
+export function describeTargets(board, policy, t = ENGLISH) {
   const feet = new Set((board.jumps ?? []).map((/** @type {number[]} */ j) => j[0]));
   const shown = Array.from(policy).filter((_, s) => !feet.has(s));
   if (!shown.length) return "";
-  return ` The bold number on each square is the target the policy aims at there, from ` +
-    `${Math.min(...shown)} to ${Math.max(...shown)} (none at the foot of a ladder or chute).`;
+  return ` ${t("The bold number on each square is the target the policy aims at there, from " +
+    "{low} to {high} (none at the foot of a ladder or chute).",
+  { low: Math.min(...shown), high: Math.max(...shown) })}`;
 }
 
 /**
@@ -83,17 +89,18 @@ export function describeTargets(board, policy) {
  * @param {ArrayLike<number>} policy
  * @param {ArrayLike<number>} best
  */
-export function describeProfile(values, policy, best) {
+export function describeProfile(values, policy, best, t = ENGLISH) {
   const finite = Array.from(values).filter(Number.isFinite);
-  const span = finite.length
-    ? `, from ${formatG(Math.min(...finite), 3)} to ${formatG(Math.max(...finite), 3)}` : "";
+  const span = finite.length ? t(", from {low} to {high}", {
+    low: formatG(Math.min(...finite), 3), high: formatG(Math.max(...finite), 3) }) : "";
   const targets = Array.from(policy);
   let differ = 0;
   for (let i = 0; i < targets.length; i += 1) if (targets[i] !== best[i]) differ += 1;
-  return `Along the board, squares 0 to ${values.length - 1}: the value of each square (top, ` +
-    `solid line${span}) and the target aimed at on each square (bottom, steps, from ` +
-    `${Math.min(...targets)} to ${Math.max(...targets)}); open circles show the targets of the ` +
-    `fewest turns policy, which differ on ${squaresWord(differ)}.`;
+  return t("Along the board, squares 0 to {last}: the value of each square (top, solid " +
+    "line{span}) and the target aimed at on each square (bottom, steps, from {low} to {high}); " +
+    "open circles show the targets of the fewest turns policy, which differ on {differ}.",
+  { last: values.length - 1, span, low: Math.min(...targets), high: Math.max(...targets),
+    differ: squaresWord(differ, t) });
 }
 
 /**
@@ -101,12 +108,13 @@ export function describeProfile(values, policy, best) {
  * @param {any} board A JSON board.
  * @param {string} name The board's name.
  * @param {PolicyPicture} shown
+ * @param {Translate} [t] Its language (default English).
  */
-export function describePolicy(board, name, shown) {
-  const boardWords = describeBoard(board, { name, title: boardTitle(shown.discount),
-    label: barLabel(shown.reward), values: shown.values });
-  return `${boardWords}${describeTargets(board, shown.policy)} ` +
-    describeProfile(shown.values, shown.policy, shown.best);
+export function describePolicy(board, name, shown, t = ENGLISH) {
+  const boardWords = describeBoardIn(t, board, { name, title: boardTitle(shown.discount, t),
+    label: barLabel(shown.reward, t), values: shown.values });
+  return `${boardWords}${describeTargets(board, shown.policy, t)} ` +
+    describeProfile(shown.values, shown.policy, shown.best, t);
 }
 
 /** Round ticks from 0 to `top`, at most about six. */
@@ -167,8 +175,9 @@ function definitions(/** @type {string} */ id) {
  * per square, the jumps, the title and the colour bar; `draw(shown)` colours and writes them.
  * @param {string} id
  * @param {any} board
+ * @param {Translate} t
  */
-function boardPanel(id, board) {
+function boardPanel(id, board, t) {
   const size = board.size ?? 100;
   const { rows } = grid(size);
   const feet = new Set((board.jumps ?? []).map((/** @type {number[]} */ j) => j[0]));
@@ -186,7 +195,7 @@ function boardPanel(id, board) {
       height: CELL, fill: "#f2f2f2", stroke: "#ffffff", "stroke-width": 0.8 }));
     const [nx, ny] = boardPoint(x - w / 2 + 0.06, y + 0.5 - 0.06, rows);
     numbers.push(s("text", { x: nx.toFixed(1), y: (ny + 10).toFixed(1),
-      class: "chutes-policy-square", text: sq === 0 ? "start" : String(sq) }));
+      class: "chutes-policy-square", text: sq === 0 ? t("start") : String(sq) }));
     let target = null;
     if (sq < size && !feet.has(sq)) {
       const [tx, ty] = boardPoint(x + 0.12, y - 0.18, rows);
@@ -237,8 +246,8 @@ function boardPanel(id, board) {
       const target = targets[sq];
       if (target !== null) text(target, String(policy[sq]));
     }
-    text(title, boardTitle(shown.discount));
-    text(barText, barLabel(shown.reward));
+    text(title, boardTitle(shown.discount, t));
+    text(barText, barLabel(shown.reward, t));
   };
   return { parts, draw };
 }
@@ -247,8 +256,9 @@ function boardPanel(id, board) {
  * The profile's part of the picture: the value along the board (top), the targets (bottom,
  * steps) and the fewest-turns policy's targets (open circles); `draw(shown)` renews them.
  * @param {any} board
+ * @param {Translate} t
  */
-function profilePanel(board) {
+function profilePanel(board, t) {
   const size = board.size ?? 100;
   const die = board.die ?? 6;
   const faces = typeof die === "number" ? die : die.length;
@@ -269,9 +279,9 @@ function profilePanel(board) {
   const legendY = HEIGHT - 18;
   const parts = [
     s("text", { x: (PANEL.left + PANEL.right) / 2, y: 24, "text-anchor": "middle",
-      class: "chutes-chart-title", text: "along the board" }),
-    valueGrid, valueLine, frame(TOP), valueTicks, yLabel("value", TOP),
-    policyLine, compare, frame(BOTTOM), yLabel("target", BOTTOM),
+      class: "chutes-chart-title", text: t("along the board") }),
+    valueGrid, valueLine, frame(TOP), valueTicks, yLabel(t("value"), TOP),
+    policyLine, compare, frame(BOTTOM), yLabel(t("target"), BOTTOM),
     s("g", { class: "chutes-chart-ticks", "text-anchor": "end" },
       Array.from({ length: faces }, (_, i) => s("text", { x: PANEL.left - 6,
         y: (targetY(i + 1) + 4).toFixed(1), text: String(i + 1) }))),
@@ -279,12 +289,12 @@ function profilePanel(board) {
       ticks(size).filter(Number.isInteger).map((v) => s("text", { x: xOf(v).toFixed(1),
         y: BOTTOM.bottom + 16, text: String(v) }))),
     s("text", { x: (PANEL.left + PANEL.right) / 2, y: BOTTOM.bottom + 34, "text-anchor": "middle",
-      text: "square" }),
+      text: t("square") }),
     s("line", { x1: PANEL.left + 40, x2: PANEL.left + 66, y1: legendY - 4, y2: legendY - 4,
       stroke: ORANGE, "stroke-width": 1.3 }),
-    s("text", { x: PANEL.left + 72, y: legendY, text: "this policy" }),
+    s("text", { x: PANEL.left + 72, y: legendY, text: t("this policy") }),
     s("circle", { cx: PANEL.left + 190, cy: legendY - 4, r: 3.5, fill: "none", stroke: "#333333" }),
-    s("text", { x: PANEL.left + 200, y: legendY, text: "fewest turns" }),
+    s("text", { x: PANEL.left + 200, y: legendY, text: t("fewest turns") }),
   ];
   /** The value axis's top (kept while the values fit and fill half of it, as the library). */
   let top = /** @type {number | null} */ (null);
@@ -321,15 +331,16 @@ function profilePanel(board) {
 }
 
 /**
- * The explorer's picture for `board`: `draw(shown)` renews it and returns its description.
- * @param {{id: string, board: any, name: string}} options
+ * The explorer's picture for `board`: `draw(shown)` renews it and returns its description; its
+ * words in the language of `t` (default English).
+ * @param {{id: string, board: any, name: string, t?: Translate}} options
  */
-export function createPolicyPicture({ id, board, name }) {
+export function createPolicyPicture({ id, board, name, t = ENGLISH }) {
   const svg = /** @type {SVGSVGElement} */ (s("svg", { class: "chutes-chart chutes-policy-chart",
     role: "img", id: `${id}-picture`, viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH,
     height: HEIGHT }));
-  const boardPart = boardPanel(id, board);
-  const profilePart = profilePanel(board);
+  const boardPart = boardPanel(id, board, t);
+  const profilePart = profilePanel(board, t);
   const background = s("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, fill: "#ffffff" });
   const profile = s("g", { class: "chutes-policy-profile" }, profilePart.parts);
   svg.append(definitions(id), background, s("g", { class: "chutes-policy-board" },
@@ -364,7 +375,7 @@ export function createPolicyPicture({ id, board, name }) {
   const draw = (shown) => {
     boardPart.draw(shown);
     profilePart.draw(shown);
-    const words = describePolicy(board, name, shown);
+    const words = describePolicy(board, name, shown, t);
     attr(svg, "aria-label", words);
     return words;
   };

@@ -56,29 +56,43 @@ export const SLIDERS = Object.freeze([
     min: 0.1, max: 0.99, step: 0.01 },
 ]);
 
-/** Expected turns as the library's explorer wrote them. */
-export const turnsWords = (/** @type {number} */ x) =>
-  (Number.isFinite(x) ? fixed(x, 3) : "never finishes");
+/** Expected turns as the library's explorer wrote them, in the language of `t`. */
+export const turnsWords = (/** @type {number} */ x, t = translator("en")) =>
+  (Number.isFinite(x) ? fixed(x, 3) : t("never finishes"));
+
+/** A sentence said whole, as the readout's pieces: `{name}` placeholders of `parts` become them. */
+function pieces(/** @type {string} */ words, /** @type {Record<string, any>} */ parts) {
+  return words.split(/(\{\w+\})/).filter(Boolean).map((piece) => {
+    const name = /^\{(\w+)\}$/.exec(piece)?.[1];
+    return name !== undefined && Object.hasOwn(parts, name) ? parts[name] : piece;
+  });
+}
 
 /**
- * The readout's lines and the announcement for an analysis (the Python explorer's words).
+ * The readout's lines and the announcement for an analysis (the Python explorer's words), in
+ * the language of `t` (default English).
  * @param {import("../../maths/policy_math.js").PolicyAnalysis} analysis
  * @param {number} reward
  */
-export function policyWords({ accuracy, result, turns, best, differ }, reward) {
+export function policyWords({ accuracy, result, turns, best, differ }, reward,
+  t = translator("en")) {
   const [under, exact, over] = accuracy;
+  const now = turnsWords(turns[0], t);
+  const fewest = turnsWords(best.expectedTurns[0], t);
   return {
     lines: [
-      [`aim: one short ${fixed(under, 3)}, exact ${fixed(exact, 3)}, one too far ${fixed(over, 3)}`],
-      ["value iteration: ", { b: String(result.iterations) }, " sweeps; value of square 0: ",
-        { b: formatG(result.values[0], 4) },
-        ` (≈ ${formatG(reward)} × E[γ`, { sup: "T" }, "], T = turns to finish)"],
-      ["this policy takes ", { b: turnsWords(turns[0]) }, " turns on average from square 0; " +
-        "the fewest possible is ", { b: turnsWords(best.expectedTurns[0]) },
-      ` (targets differ on ${differ} squares)`],
+      [t("aim: one short {under}, exact {exact}, one too far {over}",
+        { under: fixed(under, 3), exact: fixed(exact, 3), over: fixed(over, 3) })],
+      pieces(t("value iteration: {sweeps} sweeps; value of square 0: {value} (≈ {reward} × " +
+        "E[γ{T}], T = turns to finish)", { reward: formatG(reward) }),
+      { sweeps: { b: String(result.iterations) }, value: { b: formatG(result.values[0], 4) },
+        T: { sup: "T" } }),
+      pieces(t("this policy takes {turns} turns on average from square 0; the fewest possible " +
+        "is {fewest} (targets differ on {differ} squares)", { differ }),
+      { turns: { b: now }, fewest: { b: fewest } }),
     ],
-    announcement: `This policy takes ${turnsWords(turns[0])} turns on average; the fewest ` +
-      `possible is ${turnsWords(best.expectedTurns[0])}; targets differ on ${differ} squares`,
+    announcement: t("This policy takes {turns} turns on average; the fewest possible is " +
+      "{fewest}; targets differ on {differ} squares", { turns: now, fewest, differ }),
   };
 }
 
@@ -100,12 +114,13 @@ function* analysis({ board, exact, lean, discount }) {
 }
 
 /** The explorer's title, then `parts`, in `el`; returns the explorer's root. */
-function layOut(/** @type {HTMLElement} */ el, /** @type {Node[]} */ parts) {
+function layOut(/** @type {HTMLElement} */ el, /** @type {Node[]} */ parts,
+  /** @type {import("../../core/i18n.js").Translate} */ t) {
   el.classList.add("chutes-explorer", "chutes-panel", "chutes-policy-explorer");
   const root = panelRoot([
-    h("p", { class: "chutes-panel-title" }, [h("b", { text: "Aiming" }),
-      ": choose how accurately the token moves and the discount; the value of each square and " +
-      "the best target from it follow."]),
+    h("p", { class: "chutes-panel-title" }, [h("b", { text: t("Aiming") }),
+      t(": choose how accurately the token moves and the discount; the value of each square " +
+        "and the best target from it follow.")]),
     ...parts,
   ]);
   el.append(root);
@@ -119,6 +134,10 @@ function layOut(/** @type {HTMLElement} */ el, /** @type {Node[]} */ parts) {
  */
 function render(model, el) {
   const id = uniqueId("chutes-policy");
+  const t = translator(model.get("language") ?? pageLanguage());
+  /** @type {Record<string, string>} */
+  const labels = { aim_exact: t("P(exact move), the chance of moving exactly the target"),
+    aim_lean: t("share of misses that go too far"), discount_factor: t("discount factor γ") };
   const runner = createRunner({ steps: analysis });
   /** @type {ReturnType<typeof createPolicyPicture> | null} */
   let picture = null;
@@ -126,13 +145,13 @@ function render(model, el) {
   let drawn = "";
   let asked = "";
   const controls = SLIDERS.map((spec) => slider({ id: `${id}-${spec.className.slice(7)}`,
-    label: spec.label, min: spec.min, max: spec.max, step: spec.step, decimals: 2,
+    label: labels[spec.trait] ?? spec.label, min: spec.min, max: spec.max, step: spec.step, decimals: 2,
     className: spec.className, onInput: (value) => {
       model.set(spec.trait, value);
       model.save_changes();
     } }));
   const readout = h("p", { class: "chutes-readout" });
-  const message = messageLine(translator(model.get("language")));
+  const message = messageLine(t);
   const live = liveRegion();
   const frame = h("div", { class: "chutes-picture chutes-policy-image" });
 
@@ -161,7 +180,7 @@ function render(model, el) {
     }
     const { analysis: found } = answer;
     if (picture === null || boardKey !== pictureBoard) {      // a new board: a new picture
-      picture = createPolicyPicture({ id, board, name });
+      picture = createPolicyPicture({ id, board, name, t });
       frame.replaceChildren(picture.svg);
       picture.fit(frame.clientWidth);
       pictureBoard = boardKey;
@@ -169,7 +188,7 @@ function render(model, el) {
     const reward = VALUE_DEFAULTS.reward;
     picture.draw({ accuracy: found.accuracy, discount, reward,
       values: found.result.values, policy: found.result.policy, best: found.best.policy });
-    const words = policyWords(found, reward);
+    const words = policyWords(found, reward, t);
     readout.replaceChildren(...words.lines.flatMap((line, i) => [...(i ? [h("br")] : []),
       ...nodes(line)]));
     live.say(words.announcement);
@@ -203,7 +222,7 @@ function render(model, el) {
   }
 
   const root = layOut(el, [...controls.map((control) => control.box), readout, message.el, frame,
-    live.el]);
+    live.el], t);
   // A phone's narrow page: the picture lays itself out again when its frame's width changes.
   const resize = typeof ResizeObserver === "function"
     ? new ResizeObserver(() => picture?.fit(frame.clientWidth)) : null;

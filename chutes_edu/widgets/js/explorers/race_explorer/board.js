@@ -14,7 +14,8 @@
  *
  * @module race_board
  */
-import { describeBoard } from "../../maths/board_explorer_math.js";
+import { describeBoardIn } from "../../ui/picture_words.js";
+import { translator } from "../../core/i18n.js";
 import { attr, h, s } from "../../ui/dom.js";
 import { centre, place } from "../../core/geometry.js";
 import { createPicture } from "../../ui/board_picture.js";
@@ -29,16 +30,18 @@ const SHARED_RADIUS = 0.17;
 
 /**
  * The library's words for a board with tokens on it (draw_board's description with
- * `title=board.name or None`, as the race explorer drew it).
+ * `title=board.name or None`, as the race explorer drew it), in the language of `t` (default
+ * English).
  * @param {{size: number, jumps?: number[][], traps?: number[]}} board
  * @param {{name?: string, tokens?: number[]}} [shown]
  * @returns {string}
  */
-export function describeRaceBoard(board, { name = "", tokens = [] } = {}) {
-  const words = describeBoard(board, { name, title: name || "Chutes and Ladders board" });
+export function describeRaceBoard(board, { name = "", tokens = [] } = {}, t = translator("en")) {
+  const words = describeBoardIn(t, board, { name, title: name || t("Chutes and Ladders board") });
   if (!tokens.length) return words;
-  return `${words.slice(0, -1)}; ` +
-    tokens.map((square, i) => `player ${i + 1} on square ${square}`).join(", ") + ".";
+  const players = tokens.map((square, i) =>
+    t("player {player} on square {square}", { player: i + 1, square })).join(", ");
+  return `${words.slice(0, -1)}; ${players}.`;
 }
 
 /**
@@ -80,13 +83,13 @@ function shadeCells(/** @type {Element[]} */ cells, /** @type {number} */ size) 
 
 /**
  * The board with the seats' tokens: `draw(board, {name, tokens})` draws them and returns the
- * picture's description.
- * @param {{id: string}} options
+ * picture's description; its words in the language of `t` (default English).
+ * @param {{id: string, t?: import("../../core/i18n.js").Translate}} options
  */
-export function createRaceBoard({ id }) {
+export function createRaceBoard({ id, t = translator("en") }) {
   const svg = /** @type {SVGSVGElement} */ (s("svg", { class: "chutes-race-board",
     role: "img", id: `${id}-board` }));
-  const picture = createPicture(svg, `${id}-board`);
+  const picture = createPicture(svg, `${id}-board`, t);
   const title = h("p", { class: "chutes-race-board-title", "aria-hidden": "true" });
   const tokensGroup = s("g", { class: "tokens", "aria-hidden": "true" });
   const el = h("div", { class: "chutes-picture chutes-race-board-image" }, [title, svg]);
@@ -114,8 +117,8 @@ export function createRaceBoard({ id }) {
       s("text", { x: x.toFixed(3), y: (y + 0.47 * r).toFixed(3), "font-size": (1.3 * r).toFixed(3),
         "text-anchor": "middle", fill: "#000000", text: String(i + 1) }),
     ])));
-    title.textContent = name || "Chutes and Ladders board";
-    const words = describeRaceBoard(board, { name, tokens });
+    title.textContent = name || t("Chutes and Ladders board");
+    const words = describeRaceBoard(board, { name, tokens }, t);
     attr(svg, "aria-label", words);
     return words;
   };

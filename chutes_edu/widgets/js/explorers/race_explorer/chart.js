@@ -9,19 +9,23 @@
  */
 import { attr, s } from "../../ui/dom.js";
 import { fixed } from "../../ui/controls.js";
+import { translator } from "../../core/i18n.js";
 
 const WIDTH = 448;
 const HEIGHT = 320;
 const BOX = { left: 60, right: 432, top: 34, bottom: 250 };
 /** The seats' colours (the library's TOKEN_COLORS, Okabe and Ito). */
 export const SEAT_COLOURS = ["#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#F0E442", "#999999"];
-const TITLE = "Who wins? (seat 1 moves first)";
+const ENGLISH = translator("en");
 
-/** The library's sentence for the picture (plot_win_probabilities' alt text). */
-export function describeRace(/** @type {ArrayLike<number>} */ wins) {
-  const seats = Array.from(wins, (p, i) => `seat ${i + 1} ${fixed(p, 3)}`).join(", ");
-  return `${TITLE}: bars show each seat's probability of winning, ${seats}; the dashed line ` +
-    `is the fair share 1/${wins.length}.`;
+/** The library's sentence for the picture (plot_win_probabilities' alt text), in the language
+ * of `t` (default English). */
+export function describeRace(/** @type {ArrayLike<number>} */ wins, t = ENGLISH) {
+  const seats = Array.from(wins, (p, i) => t("seat {seat} {p}", { seat: i + 1, p: fixed(p, 3) }))
+    .join(", ");
+  return t("{title}: bars show each seat's probability of winning, {seats}; the dashed line " +
+    "is the fair share 1/{k}.", { title: t("Who wins? (seat 1 moves first)"), seats,
+    k: wins.length });
 }
 
 /** A round top for the probability axis: the largest chance with room for its label. */
@@ -32,10 +36,11 @@ function axisTop(/** @type {ArrayLike<number>} */ wins) {
 }
 
 /**
- * A bar chart of the seats' chances: `draw(wins)` shows them and returns the description.
- * @param {{id: string}} options
+ * A bar chart of the seats' chances: `draw(wins)` shows them and returns the description; its
+ * words in the language of `t` (default English).
+ * @param {{id: string, t?: import("../../core/i18n.js").Translate}} options
  */
-export function createRaceChart({ id }) {
+export function createRaceChart({ id, t = ENGLISH }) {
   const svg = /** @type {SVGSVGElement} */ (s("svg", { class: "chutes-chart chutes-race-chart",
     role: "img", id: `${id}-chart`, viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH,
     height: HEIGHT }));
@@ -48,15 +53,15 @@ export function createRaceChart({ id }) {
   svg.append(
     s("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, fill: "#ffffff" }),
     s("text", { x: (BOX.left + BOX.right) / 2, y: 20, class: "chutes-chart-title",
-      "text-anchor": "middle", text: TITLE }),
+      "text-anchor": "middle", text: t("Who wins? (seat 1 moves first)") }),
     grid, bars, fair, fairLabel,
     s("rect", { x: BOX.left, y: BOX.top, width: BOX.right - BOX.left,
       height: BOX.bottom - BOX.top, fill: "none", stroke: "#333333", "stroke-width": 1 }),
     yTicks,
     s("text", { x: (BOX.left + BOX.right) / 2, y: BOX.bottom + 40, "text-anchor": "middle",
-      text: "seat (order of play)" }),
+      text: t("seat (order of play)") }),
     s("text", { transform: `translate(16 ${(BOX.top + BOX.bottom) / 2}) rotate(-90)`,
-      "text-anchor": "middle", text: "probability of winning" }),
+      "text-anchor": "middle", text: t("probability of winning") }),
   );
   let topKey = -1;
 
@@ -89,15 +94,15 @@ export function createRaceChart({ id }) {
       shapes.push(s("text", { x: (x + width / 2).toFixed(1), y: (y - 4).toFixed(1),
         "text-anchor": "middle", text: fixed(wins[i], 3) }));
       shapes.push(s("text", { x: (x + width / 2).toFixed(1), y: BOX.bottom + 16,
-        "text-anchor": "middle", text: `seat ${i + 1}` }));
+        "text-anchor": "middle", text: t("seat {seat}", { seat: i + 1 }) }));
     }
     bars.replaceChildren(...shapes);
     const fy = yOf(1 / k).toFixed(1);
     attr(fair, "y1", fy);
     attr(fair, "y2", fy);
     attr(fairLabel, "y", (Number(fy) - 4).toFixed(1));
-    fairLabel.textContent = `fair share 1/${k}`;
-    const words = describeRace(wins);
+    fairLabel.textContent = t("fair share 1/{k}", { k });
+    const words = describeRace(wins, t);
     attr(svg, "aria-label", words);
     return words;
   };

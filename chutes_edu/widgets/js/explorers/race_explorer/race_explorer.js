@@ -43,18 +43,19 @@ export const TRAITS = ["board_json", "board_name", "positions", "language"];
 
 /**
  * The readout's rows, the favourite and the announcement for a race (the library's words, as
- * the explorer wrote them before it ran in the page).
+ * the explorer wrote them before it ran in the page), in the language of `t` (default English).
  * @param {number[]} positions
  * @param {ArrayLike<number>} wins
  */
-export function raceWords(positions, wins) {
+export function raceWords(positions, wins, t = translator("en")) {
   let best = 0;
   for (let i = 1; i < wins.length; i += 1) if (wins[i] > wins[best]) best = i;
   return {
-    rows: positions.map((square, i) => `seat ${i + 1} (square ${square}): ${fixed(wins[i], 4)}`),
-    favourite: `favourite: seat ${best + 1}`,
-    announcement: `Chance to win: ${Array.from(wins, (p, i) =>
-      `seat ${i + 1} ${fixed(100 * p, 1)}%`).join(", ")}`,
+    rows: positions.map((square, i) => t("seat {seat} (square {square}): {p}",
+      { seat: i + 1, square, p: fixed(wins[i], 4) })),
+    favourite: t("favourite: seat {seat}", { seat: best + 1 }),
+    announcement: t("Chance to win: {seats}", { seats: Array.from(wins, (p, i) =>
+      t("seat {seat} {percent}%", { seat: i + 1, percent: fixed(100 * p, 1) })).join(", ") }),
   };
 }
 
@@ -65,6 +66,7 @@ export function raceWords(positions, wins) {
  */
 function render(model, el) {
   const id = uniqueId("chutes-race");
+  const t = translator(model.get("language") ?? pageLanguage());
   /** @type {ReturnType<typeof createRace> | null} */
   let race = null;
   let raceBoard = "";
@@ -75,25 +77,25 @@ function render(model, el) {
     model.set("positions", squares);
     model.save_changes();
   };
-  const players = slider({ id: `${id}-players`, label: "players", min: MIN_PLAYERS,
-    max: MAX_PLAYERS, step: 1, decimals: 0, unit: "players", className: "chutes-players",
+  const players = slider({ id: `${id}-players`, label: t("players"), min: MIN_PLAYERS,
+    max: MAX_PLAYERS, step: 1, decimals: 0, unit: t("players"), className: "chutes-players",
     onInput: (k) => {
       const now = positions();
       now.forEach((square, i) => { pool[i] = square; });
       save(pool.slice(0, k));
     } });
   const seats = pool.map((_, i) => slider({ id: `${id}-seat-${i + 1}`,
-    label: `seat ${i + 1} starts on square`, min: 0, max: 100, step: 1, decimals: 0,
+    label: t("seat {seat} starts on square", { seat: i + 1 }), min: 0, max: 100, step: 1, decimals: 0,
     className: `chutes-player-${i + 1}`, onInput: (square) => {
       const now = positions();
       now[i] = square;
       save(now);
     } }));
   const readout = h("p", { class: "chutes-readout" });
-  const message = messageLine(translator(model.get("language")));
+  const message = messageLine(t);
   const live = liveRegion();
-  const chart = createRaceChart({ id });
-  const boardPicture = createRaceBoard({ id });
+  const chart = createRaceChart({ id, t });
+  const boardPicture = createRaceBoard({ id, t });
 
   function show() {
     const board = model.get("board_json");
@@ -120,7 +122,7 @@ function render(model, el) {
       const wins = race.wins(squares);
       chart.draw(wins);
       boardPicture.draw(board, { name: model.get("board_name") ?? "", tokens: squares });
-      const words = raceWords(squares, wins);
+      const words = raceWords(squares, wins, t);
       readout.replaceChildren(...words.rows.flatMap((row, i) => {
         const [head, value] = row.split(": ");
         return [...(i ? [h("br")] : []), `${head}: `, h("b", { text: value })];
@@ -135,8 +137,8 @@ function render(model, el) {
 
   el.classList.add("chutes-explorer", "chutes-panel", "chutes-race-explorer");
   el.append(panelRoot([
-    h("p", { class: "chutes-panel-title" }, [h("b", { text: "Race" }),
-      ": put the players anywhere; who is most likely to win? Seat 1 moves first."]),
+    h("p", { class: "chutes-panel-title" }, [h("b", { text: t("Race") }),
+      t(": put the players anywhere; who is most likely to win? Seat 1 moves first.")]),
     players.box,
     h("div", { class: "chutes-race-seats" }, seats.map((seat) => seat.box)),
     readout, message.el,

@@ -38,7 +38,7 @@ import { pyRepr } from "../../core/format.js";
 import { checkSeed, logIndices, MAX_SEED, runningMeanAt } from "../../maths/coin_math.js";
 import { createConvergenceChart } from "../../ui/convergence_chart.js";
 import { h, panelRoot } from "../../ui/dom.js";
-import { translator } from "../../core/i18n.js";
+import { said, translator } from "../../core/i18n.js";
 import { createModel } from "../../core/model.js";
 import { errorWords, fixed, grouped, liveRegion, messageLine, numberBox, pageLanguage, slider, uniqueId } from "../../ui/controls.js";
 import { cappedMean, checkGames, MAX_GAMES, simulateInSteps } from "../../maths/simulation_math.js";
@@ -71,6 +71,13 @@ export function newSeed(previous, random = Math.random) {
 /** The longest stretch of playing in one task of the page (ms): well under a frame. */
 const TASK_MS = 8;
 
+/** The refusals of the page's maths that the explorer says back in its language. */
+export const SAID_BACK = Object.freeze([
+  said("the random seed must be a whole number from 0 to {most}, not {value}"),
+  said("the number of games must be a whole number from 1 to {most}, not {value}"),
+  said("the cap must be a whole number of turns from 0 (no cap) to {most}, not {value}"),
+]);
+
 /**
  * A cap from 0 (no cap) to MAX_CAP, or BoardError naming it.
  * @param {unknown} cap
@@ -86,23 +93,30 @@ export function checkCap(cap) {
 
 /**
  * The readout and the announcement for games played (the words the explorer wrote before it
- * ran in the page).
+ * ran in the page), in the language of `t` (default English).
  * @param {{n: number, mean: number, half: number, exact: number, cap: number,
  *          capped?: number, cut?: number}} state
  */
-export function simulationWords({ n, mean, half, exact, cap, capped = NaN, cut = 0 }) {
+export function simulationWords({ n, mean, half, exact, cap, capped = NaN, cut = 0 },
+  t = translator("en")) {
   const band = Number.isFinite(half) ? ` ± ${fixed(half, 3)}` : "";
+  /** A sentence said whole, its `{name}` placeholders of `bold` in bold. */
+  const pieces = (/** @type {string} */ words, /** @type {Record<string, string>} */ bold) =>
+    words.split(/(\{\w+\})/).filter(Boolean).map((piece) => {
+      const name = /^\{(\w+)\}$/.exec(piece)?.[1];
+      return name !== undefined && Object.hasOwn(bold, name) ? { bold: bold[name] } : piece;
+    });
   /** @type {Array<string | {bold: string}>} */
-  const readout = [`mean of ${grouped(n)} games: `, { bold: fixed(mean, 4) },
-    `${band} turns (95%); exact: `, { bold: fixed(exact, 4) }, " turns"];
-  let announcement = `Mean of ${grouped(n)} games ${fixed(mean, 2)} turns, exact ` +
-    fixed(exact, 2);
+  const readout = pieces(t("mean of {n} games: {mean}{band} turns (95%); exact: {exact} turns",
+    { n: grouped(n), band }), { mean: fixed(mean, 4), exact: fixed(exact, 4) });
+  let announcement = t("Mean of {n} games {mean} turns, exact {exact}",
+    { n: grouped(n), mean: fixed(mean, 2), exact: fixed(exact, 2) });
   if (cap > 0) {
     const off = capped - exact;
-    readout.push("\n", `capped at ${cap} turns: `, { bold: fixed(capped, 4) }, " turns, off by ",
-      { bold: `${off >= 0 ? "+" : "-"}${fixed(Math.abs(off), 4)}` },
-      ` turns (${grouped(cut)} games cut short)`);
-    announcement += `; capped at ${cap} turns ${fixed(capped, 2)}`;
+    readout.push("\n", ...pieces(t("capped at {cap} turns: {capped} turns, off by {off} turns " +
+      "({cut} games cut short)", { cap, cut: grouped(cut) }), { capped: fixed(capped, 4),
+      off: `${off >= 0 ? "+" : "-"}${fixed(Math.abs(off), 4)}` }));
+    announcement += t("; capped at {cap} turns {capped}", { cap, capped: fixed(capped, 2) });
   }
   return { readout, announcement };
 }
@@ -181,6 +195,7 @@ function createSlices() {
  * @typedef {object} Simulation
  * @property {any} model The anywidget model, or `createModel`'s stand-in.
  * @property {string} id The explorer's id prefix.
+ * @property {import("../../core/i18n.js").Translate} t Its words in the page's language.
  * @property {{key: string, turns: Int32Array, exact: number, at: Int32Array,
  *     mean: Float64Array, half: Float64Array} | null} games The games played: their key
  *     (board, number, seed), lengths, exact mean, running mean.
@@ -223,21 +238,21 @@ function commit(/** @type {Simulation} */ sim, /** @type {string} */ name,
 
 /** The controls: the number of games, the seed, the run button, the progress bar, the cap. */
 function controls(/** @type {Simulation} */ sim) {
-  const { id } = sim;
+  const { id, t } = sim;
   const commitGames = commit(sim, "games", checkGames);
   const commitSeed = commit(sim, "random_seed", checkSeed);
-  const n = numberBox({ id: `${id}-n`, label: "games to play", min: 1, max: MAX_GAMES,
+  const n = numberBox({ id: `${id}-n`, label: t("games to play"), min: 1, max: MAX_GAMES,
     className: "chutes-n-games", onCommit: commitGames });
-  const seed = numberBox({ id: `${id}-seed`, label: "random seed", min: 0, max: MAX_SEED,
+  const seed = numberBox({ id: `${id}-seed`, label: t("random seed"), min: 0, max: MAX_SEED,
     className: "chutes-seed", onCommit: commitSeed });
   const runButton = /** @type {HTMLButtonElement} */ (h("button", { type: "button",
-    class: "chutes-run", title: "play new games (a new random seed)", text: "run" }));
+    class: "chutes-run", title: t("play new games (a new random seed)"), text: t("run") }));
   const progress = /** @type {HTMLProgressElement} */ (h("progress", { id: `${id}-progress`,
     max: 100, value: 0 }));
   const progressBox = h("div", { class: "chutes-progress" },
-    [h("label", { for: `${id}-progress`, text: "played" }), progress]);
-  const cap = slider({ id: `${id}-cap`, label: "cap on a game's length (0: no cap)", min: 0,
-    max: MAX_CAP, step: 1, decimals: 0, unit: "turns", className: "chutes-cap",
+    [h("label", { for: `${id}-progress`, text: t("played") }), progress]);
+  const cap = slider({ id: `${id}-cap`, label: t("cap on a game's length (0: no cap)"), min: 0,
+    max: MAX_CAP, step: 1, decimals: 0, unit: t("turns"), className: "chutes-cap",
     onInput: (v) => save(sim, "turn_cap", v) });
   runButton.addEventListener("click", () => {
     if (!commitGames(n.input.value)) return;
@@ -353,9 +368,9 @@ function show(/** @type {Simulation} */ sim) {
   const { model } = sim;
   boxes(sim);
   const name = model.get("board_name");
-  sim.title.replaceChildren(h("b", { text: "Simulation" }),
-    ` on ${name || "the board"}: play many games and watch the average settle on the exact ` +
-    "answer.");
+  sim.title.replaceChildren(h("b", { text: sim.t("Simulation") }),
+    sim.t(" on {name}: play many games and watch the average settle on the exact answer.",
+      { name: name || sim.t("the board") }));
   let c;
   try {
     c = checkCap(model.get("turn_cap"));
@@ -382,11 +397,11 @@ function drawGames(/** @type {Simulation} */ sim,
     const capped = cappedRunning(turns, at, c);
     sim.chart.draw({ n: turns.length, at, mean, half, exact, capped: capped.mean, cap: c });
     words = simulationWords({ n: turns.length, mean: mean[last], half: half[last], exact, cap: c,
-      capped: cappedMean(turns, c), cut: capped.cut });
+      capped: cappedMean(turns, c), cut: capped.cut }, sim.t);
   } else {
     sim.chart.draw({ n: turns.length, at, mean, half, exact });
     words = simulationWords({ n: turns.length, mean: mean[last], half: half[last], exact,
-      cap: 0 });
+      cap: 0 }, sim.t);
   }
   sim.readout.replaceChildren(...words.readout.map((part) => (part === "\n" ? h("br")
     : typeof part === "string" ? part : h("b", { text: part.bold }))));
@@ -413,16 +428,17 @@ function layout(/** @type {Simulation} */ sim) {
  */
 function render(model, el) {
   const id = uniqueId("chutes-simulation");
+  const t = translator(model.get("language") ?? pageLanguage());
   /** @type {Simulation} */
   const sim = {
-    model, id, games: null, drawn: "", playing: "", job: 0,
+    model, id, t, games: null, drawn: "", playing: "", job: 0,
     slices: createSlices(),
-    message: messageLine(translator(model.get("language"))),
+    message: messageLine(t),
     live: liveRegion(),
     controls: /** @type {any} */ (null),             // made next: their handlers need `sim`
     readout: h("p", { class: "chutes-readout" }),
-    chart: createConvergenceChart({ id, title: "Monte Carlo convergence", unit: "turns",
-      what: "games", exactLabel: "exact value", capLabel: "mean with the turn cap" }),
+    chart: createConvergenceChart({ id, title: t("Monte Carlo convergence"), unit: t("turns"),
+      what: t("games"), exactLabel: t("exact value"), capLabel: t("mean with the turn cap"), t }),
     title: h("p", { class: "chutes-panel-title" }),
     show: () => show(sim),
   };
