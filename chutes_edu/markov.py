@@ -72,6 +72,7 @@ import numpy as np
 
 from ._lazy import sp, spla, sympy
 from .board import Board, _can_finish, _on_board, _ranges, _square
+from .i18n import say
 
 __all__ = ["transition_matrix", "fundamental_matrix", "expected_turns", "turn_distribution",
            "square_distribution", "win_probabilities", "jump_effects", "surprising_jumps"]
@@ -503,11 +504,11 @@ def expected_turns(board: Board, exact: bool = False) -> np.ndarray | sympy.Matr
     """
     if exact:
         if board.size > EXACT_MAX:
-            raise ValueError(f"an exact solve of a board of {board.size} squares would take many "
-                             f"minutes (the cost grows 5 to 7 times with each doubling of the "
-                             f"board; the limit is "
-                             f"EXACT_MAX = {EXACT_MAX} squares): use expected_turns(board) for "
-                             "floats, which agree with the exact answer to about 1e-12")
+            raise ValueError(say("an exact solve of a board of {size} squares would take many "
+                                 "minutes (the cost grows 5 to 7 times with each doubling of the "
+                                 "board; the limit is EXACT_MAX = {most} squares): use "
+                                 "expected_turns(board) for floats, which agree with the exact "
+                                 "answer to about 1e-12", size=board.size, most=EXACT_MAX))
         def build() -> sympy.Matrix:
             return sympy.Matrix([*_solve_integer(*_integer_system(board)), sympy.Integer(0)])
         return _cached(board, "expected_exact", build).copy()
@@ -600,7 +601,7 @@ def turn_distribution(board: Board, start: int = 0, *, tail: float = TAIL,
     """
     start = _on_board(board, start, "start")
     if not 0 < tail < 1:
-        raise ValueError(f"tail must be between 0 and 1, got {tail}")
+        raise ValueError(say("tail must be between 0 and 1, got {tail}", tail=tail))
     max_turns = _square(max_turns, "max_turns")
     pmf = _cached(board, ("turn_distribution", start, float(tail), max_turns),
                   lambda: _distribution(board, start, tail, max_turns))
@@ -634,11 +635,13 @@ def _too_slow(board: Board, tail: float, max_turns: int) -> None:
     except (spla.ArpackNoConvergence, spla.ArpackError):         # keep the bound
         needed = bound
     if needed > max_turns or needed * squares > DISTRIBUTION_WORK:
-        raise ValueError(f"this board is too slow for an exact distribution: games take "
-                         f"{worst:.4g} turns on average from the slowest square, so about "
-                         f"{needed:.3g} terms of {squares} squares each would be needed "
-                         f"(max_turns={max_turns}, DISTRIBUTION_WORK={DISTRIBUTION_WORK:g}); "
-                         "use simulate() instead")
+        raise ValueError(say("this board is too slow for an exact distribution: games take "
+                             "{worst} turns on average from the slowest square, so about "
+                             "{needed} terms of {squares} squares each would be needed "
+                             "(max_turns={maxTurns}, DISTRIBUTION_WORK={work}); "
+                             "use simulate() instead", worst=f"{worst:.4g}",
+                             needed=f"{needed:.3g}", squares=squares, maxTurns=max_turns,
+                             work=f"{DISTRIBUTION_WORK:g}"))
 
 
 def _distribution_sparse(board: Board, start: int, tail: float, max_turns: int) -> np.ndarray:
@@ -661,7 +664,8 @@ def _distribution_sparse(board: Board, start: int, tail: float, max_turns: int) 
         if (after < tail and 1.0 - total < tail) or after < tail * 1e-3:
             break
         if len(pmf) > max_turns:
-            raise ValueError(f"the distribution needs more than max_turns={max_turns} terms")
+            raise ValueError(say("the distribution needs more than max_turns={maxTurns} terms",
+                                 maxTurns=max_turns))
     out = np.array(pmf)
     np.clip(out, 0.0, None, out=out)
     return out
@@ -681,10 +685,11 @@ def _distribution(board: Board, start: int, tail: float, max_turns: int) -> np.n
         radius = float(np.abs(np.linalg.eigvals(Q)).max())
         needed = math.log(tail) / math.log(radius) if radius < 1 else math.inf
         if needed > max_turns:
-            raise ValueError(f"this board is too slow for an exact distribution: games take "
-                             f"{worst:.4g} turns on average from the slowest square, so about "
-                             f"{needed:.3g} terms would be needed (max_turns={max_turns}); "
-                             "use simulate() instead")
+            raise ValueError(say("this board is too slow for an exact distribution: games take "
+                                 "{worst} turns on average from the slowest square, so about "
+                                 "{needed} terms would be needed (max_turns={maxTurns}); "
+                                 "use simulate() instead", worst=f"{worst:.4g}",
+                                 needed=f"{needed:.3g}", maxTurns=max_turns))
     # Rows of `block` are v Q^k for consecutive k; doubling builds the first block, then each
     # block is the previous one times Q^len(block): one BLAS call per block, not per turn.
     block = np.zeros((1, n))
@@ -715,7 +720,8 @@ def _distribution(board: Board, start: int, tail: float, max_turns: int) -> np.n
         total = float(cumulative[-1])
         done += block.shape[0]
         if done > max_turns:
-            raise ValueError(f"the distribution needs more than max_turns={max_turns} terms")
+            raise ValueError(say("the distribution needs more than max_turns={maxTurns} terms",
+                                 maxTurns=max_turns))
         block = block @ power
     pmf = np.concatenate(pieces)
     np.clip(pmf, 0.0, None, out=pmf)
@@ -760,16 +766,16 @@ def square_distribution(board: Board, turns: int, start: int = 0) -> np.ndarray:
     start = _on_board(board, start, "start")
     turns = _square(turns, "turns")
     if turns < 0:
-        raise ValueError(f"turns must be 0 or more, got {turns}")
+        raise ValueError(say("turns must be 0 or more, got {turns}", turns=turns))
     row = np.zeros(board.size + 1)
     row[start] = 1.0
     if board.size <= DENSE_MAX:
         return row @ np.linalg.matrix_power(_turn_matrix(board), turns)
     if turns * (board.size + 1) > DISTRIBUTION_WORK:
-        raise ValueError(f"{turns} turns on a board of {board.size} squares is too much work "
-                         f"for sparse products (turns x squares > {DISTRIBUTION_WORK:g}); "
-                         "the game is almost surely over long before: use turn_distribution "
-                         "or simulate")
+        raise ValueError(say("{turns} turns on a board of {size} squares is too much work for "
+                             "sparse products (turns x squares > {work}); the game is almost "
+                             "surely over long before: use turn_distribution or simulate",
+                             turns=turns, size=board.size, work=f"{DISTRIBUTION_WORK:g}"))
     step = _stepper(board)
     for _ in range(turns):
         row = step(row)
@@ -816,11 +822,13 @@ def win_probabilities(board: Board, positions: Sequence[int]) -> np.ndarray:
     True
     """
     if board.traps:
-        raise ValueError(f"win_probabilities does not handle traps (this board has traps on "
-                         f"{_ranges(board.traps)}): what a trap does to a race is a house rule")
-    squares = [_on_board(board, p, f"position of player {i}") for i, p in enumerate(positions)]
+        raise ValueError(say("win_probabilities does not handle traps (this board has traps on "
+                             "{traps}): what a trap does to a race is a house rule",
+                             traps=_ranges(board.traps)))
+    squares = [_on_board(board, p, say("position of player {i}", i=i))
+               for i, p in enumerate(positions)]
     if not squares:
-        raise ValueError("win_probabilities needs at least one player")
+        raise ValueError(say("win_probabilities needs at least one player"))
     pmfs = {s: turn_distribution(board, s) for s in set(squares)}
     length = max(len(p) for p in pmfs.values())
     pmf = np.zeros((len(squares), length))
@@ -895,11 +903,13 @@ def jump_effects(board: Board, min_length: int = 1, *, sources: Iterable[int] | 
     rows = _square_list(board, sources, "source")
     cols = _square_list(board, destinations, "destination")
     if rows.size * cols.size > JUMP_EFFECTS_MAX:
-        raise ValueError(f"jump_effects would return {rows.size} x {cols.size} = "
-                         f"{rows.size * cols.size:,} prices ({rows.size * cols.size * 8 / 1e6:,.0f}"
-                         f" MB), more than JUMP_EFFECTS_MAX = {JUMP_EFFECTS_MAX:,}: ask for a part "
-                         f"with sources=... and/or destinations=..., e.g. "
-                         f"jump_effects(board, sources=range(1, {min(n, 1001)}))")
+        raise ValueError(say("jump_effects would return {rows} x {cols} = {prices} prices "
+                             "({mb} MB), more than JUMP_EFFECTS_MAX = {most}: ask for a part with "
+                             "sources=... and/or destinations=..., e.g. "
+                             "jump_effects(board, sources=range(1, {stop}))", rows=rows.size,
+                             cols=cols.size, prices=f"{rows.size * cols.size:,}",
+                             mb=f"{rows.size * cols.size * 8 / 1e6:,.0f}",
+                             most=f"{JUMP_EFFECTS_MAX:,}", stop=min(n, 1001)))
     if n > DENSE_MAX:
         return _jump_effects_sparse(board, min_length, rows, cols)
     out = _jump_effects_dense(board, min_length)
@@ -937,7 +947,8 @@ def _square_list(board: Board, squares: Iterable[int] | None, what: str) -> np.n
     if squares is None:
         return np.arange(board.size + 1)
     if isinstance(squares, (str, bytes)) or not isinstance(squares, Iterable):
-        raise ValueError(f"{what}s must be a collection of squares, not {squares!r}")
+        raise ValueError(say("{what} must be a collection of squares, not {squares}",
+                             what=f"{what}s", squares=repr(squares)))
     items = squares.tolist() if isinstance(squares, np.ndarray) else list(squares)
     return np.array([_on_board(board, a, what) for a in items], dtype=np.int64)
 

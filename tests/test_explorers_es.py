@@ -281,3 +281,82 @@ def test_the_design_explorers_summary_speaks_the_pages_language(language: str) -
     else:
         assert lines[0].startswith("goal: ") and lines[-1].startswith("confirmed by "), lines
         assert not [v for k, v in catalog.items() if k != v and "{" not in v and v in lines], lines
+
+
+_CALCULATOR_PAGE = """<!doctype html>
+<html lang="%(lang)s"><head><meta charset="utf-8"><title>Exercise</title></head>
+<body><main><h1>Exercise</h1><div id="calc"></div></main>
+<script>window.ChutesBoardPresets = %(presets)s;</script>
+<script src="/site-calculator.js"></script>
+<script>window.ChutesCalculator.mount(document.getElementById("calc"),
+  { presets: window.ChutesBoardPresets, open: "squares", exercise: "6.1" });</script>
+</body></html>"""
+
+
+def _calculator(language: str) -> dict[str, Any]:
+    """What the exercise pages' board calculator (the built site-calculator.js, as the site
+    loads it) says on a page in ``language``: after compute, with both tables open, after
+    counting jumps, and (apart, ``refusal``) its status for a start square off the board."""
+    from chutes_edu.widgets.board_editor import presets_json
+
+    static = translations.ROOT / "chutes_edu" / "widgets" / "static" / "site-calculator.js"
+    html = _CALCULATOR_PAGE % {"lang": language, "presets": json.dumps(presets_json())}
+    refused: list[str] = []
+    errors: list[str] = []
+    with browser.chromium() as chromium:
+        page = chromium.new_page(viewport={"width": 1100, "height": 1000})
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        browser.serve_files(page, "calc.test", {
+            "/": (html, "text/html"),
+            "/site-calculator.js": (static.read_text(encoding="utf-8"), "text/javascript")},
+            refused)
+        page.goto("http://calc.test/", timeout=browser.HANG_MS)
+        root = ".chutes-calculator"
+        page.locator(f"{root} .chutes-calculator-summary").filter(
+            has_text=re.compile(r"\d")).wait_for(timeout=browser.HANG_MS)
+        page.evaluate("() => document.querySelectorAll('.chutes-calculator details')"
+                      ".forEach((d) => { d.open = true; })")
+        page.locator(f"{root} .chutes-calculator-jumps button").click()
+        page.locator(f"{root} .chutes-calculator-jumps [role=status]").filter(
+            has_text=re.compile(r"\d")).wait_for(timeout=browser.HANG_MS)
+        said = dict(page.evaluate(_WORDS, root))
+        summary = page.locator(f"{root} .chutes-calculator-summary").inner_text()
+        page.locator(f"{root} input[id$=-start]").fill("500")
+        page.locator(f"{root} .chutes-calculator-form button").first.click()
+        status = page.locator(f"{root} .chutes-calculator-status")
+        status.filter(has_text="500").wait_for(timeout=browser.HANG_MS)
+        said["refusal"] = status.inner_text()
+        said["summary"] = summary
+        page.close()
+    assert not errors and not refused, (errors, refused)
+    return said
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
+def test_the_board_calculator_speaks_the_pages_language(language: str) -> None:
+    """The exercise pages' board calculator on a Spanish page: its title, controls, buttons,
+    tables, summary, jump count, status and refusal hold none of the catalog's English sentences
+    and under 3% English function words; on an English page it says what it always said."""
+    catalog = _catalog()
+    english = _sentences(k for k, v in catalog.items() if k != v)
+    spanish = _sentences(v for k, v in catalog.items() if k != v)
+    said = _calculator(language)
+    words = "\n".join([said["words"], said["refusal"]])
+    if language == "es":
+        assert not sorted(s for s in english if s in words), words
+        assert translations.english_share(words) < 0.03, words
+        assert said["summary"].startswith("Desde la casilla 0: E[T] = 39.225122"), said["summary"]
+        assert "500" in said["refusal"] and "fuera del tablero" in said["refusal"], said
+    else:
+        assert not sorted(s for s in spanish if s in words), words
+        assert re.fullmatch(r"From square 0: E\[T\] = 39\.225122\d* turns\. Two players who "
+                            r"both start there finish on the same turn with chance "
+                            r"\u2211 P\(T = k\)\u00b2 = 0\.\d+\. The tables below hold the rest\.",
+                            said["summary"]), said["summary"]
+        assert said["refusal"] == ("The page cannot compute this board: start 500 is off the "
+                                   "board"), said["refusal"]
+        for sentence in ["Board calculator for exercise 6.1", "Computed.",
+                         "jumps of length 1 or more can be added to this board.",
+                         "a jump starts here: no token rests here",
+                         "The game's length T from square 0"]:
+            assert sentence in words, sentence

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -113,3 +114,50 @@ def test_the_page_says_the_boards_refusals_in_the_librarys_spanish() -> None:
                           input="\n".join(json.dumps(e) for e in english), capture_output=True,
                           text=True, timeout=60, check=True)
     assert json.loads(done.stdout) == spanish
+
+
+def test_the_design_explorers_readout_and_the_maths_refusals_speak_spanish() -> None:
+    """The design explorer's readout and steps (the library's summary and steps, said back) and
+    the refusals a student meets from chutes_edu.markov (a board too slow for an exact
+    distribution, a tail out of range, an exact solve too big, a race of nobody) are Spanish
+    under ``set_language("es")``, with none of the catalog's English sentences, the numbers and
+    code names kept; in English they are the library's English."""
+    from chutes_edu.markov import EXACT_MAX, expected_turns, turn_distribution, win_probabilities
+    from chutes_edu.widgets import DesignExplorer
+
+    board = Board(size=20, die=3, overshoot="stay", jumps={4: 11, 17: 6})
+    refusals = [lambda: turn_distribution(Board(size=100, die=[1e-5, 1, 1]), max_turns=100),
+                lambda: turn_distribution(board, tail=2),
+                lambda: expected_turns(Board(size=EXACT_MAX + 1), exact=True),
+                lambda: win_probabilities(board, [])]
+
+    def said() -> list[str]:
+        explorer = DesignExplorer(board, most_jumps=1, search_method="greedy")
+        explorer.runs += 1
+        assert explorer.design is not None
+        words = [explorer.readout.value, explorer.steps.value]
+        for refusal in refusals:
+            with pytest.raises(ValueError) as error:
+                refusal()
+            words.append(str(error.value))
+        return words
+
+    english = said()
+    assert english[0].startswith("goal: ") and "<b>Steps</b>" in english[1], english
+    assert english[2].startswith("this board is too slow for an exact distribution"), english
+    i18n.set_language("es")
+    try:
+        spanish = said()
+    finally:
+        i18n.set_language(None)
+    catalog = i18n.messages("es")
+    sentences = {piece.strip() for k, v in catalog.items() if k != v
+                 for piece in re.split(r"\{\w+\}", k)
+                 if len(re.findall(r"[^\W\d_]{2,}", piece)) >= 3}
+    assert spanish[0].startswith("objetivo: ") and "<b>Pasos</b>" in spanish[1], spanish
+    for line, words in zip(english, spanish, strict=True):
+        assert words != line, line
+        assert not [s for s in sentences if s in words], words
+        assert T.english_share(words) < 0.03, words
+        numbers = r"\d+(?:\.\d+)?"
+        assert re.findall(numbers, words) == re.findall(numbers, line)

@@ -45,7 +45,7 @@ from ..design import (
     TargetLength,
     design_board,
 )
-from ..i18n import language
+from ..i18n import language, say, say_back
 from ..markov import expected_turns
 from ._base import _escape, _FixedBoard, _Offline, _Refusals
 from ._front_end import front_end
@@ -222,7 +222,7 @@ class DesignExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
         self.run = _Button(self)
         self.message = _Text(lambda: self.last_error)
         self.readout = _Text(lambda: "" if self._design is None else "<br>".join(
-            _escape(line) for line in self._design.summary().split("\n")))
+            _escape(say_back(line)) for line in self._design.summary().split("\n")))
         self.steps = _Text(self._steps_html)
 
     def _steps_html(self) -> str:
@@ -230,10 +230,12 @@ class DesignExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
         design = self._design
         if design is None:
             return ""
-        quantity = design.goal.quantity
-        return ("<b>Steps</b><ol>" + "".join(
-            f"<li>{_escape(s.action)}: {quantity} {s.value:.4f}"
-            + ("" if quantity == "expected turns" else f", expected turns {s.mean:.4f}")
+        english = design.goal.quantity
+        quantity = say_back(english)
+        return (f"<b>{_escape(say('Steps'))}</b><ol>" + "".join(
+            f"<li>{_escape(say_back(s.action))}: {_escape(quantity)} {s.value:.4f}"
+            + _escape("" if english == "expected turns"
+                      else say(", expected turns {mean}", mean=f"{s.mean:.4f}"))
             + "</li>" for s in design.steps) + "</ol>")
 
     @traitlets.validate("goal_kind")

@@ -15,13 +15,17 @@
  *   between two players, the sum of P(T = k)^2;
  * - how many jumps of a least length can be added to the board, one at a time.
  *
- * Every figure is shown to DIGITS significant digits. The calculator is never told the exercise's
+ * Every word is in the page's language (`<html lang>`: `translator(pageLanguage())`), the rules'
+ * names and the board's names kept as the library spells them; a refusal of the board maths is said
+ * back by `t` like the explorers'. Every figure is shown to DIGITS significant digits. The calculator is never told the exercise's
  * numbers: it starts on the 1943 board and shows what the learner asks for.
  *
  * @module site/calculator
  */
 import { BoardError, expectedTurns, OVERSHOOT_RULES, turnDistribution } from "../maths/board_math.js";
 import { jumpEffects } from "../maths/jump_math.js";
+import { said, translator } from "../core/i18n.js";
+import { pageLanguage } from "../ui/controls.js";
 
 export { CALCULATOR_MOUNT } from "./places.js";
 /** Significant digits of every figure shown: more than any box's tolerance needs (1e-6 and 2). */
@@ -30,6 +34,8 @@ export const DIGITS = 10;
 export const DEEP_TAIL = 1e-20;
 /** ...and shown while P(T > k - 1) is at least this. */
 export const SHOWN_TAIL = 1e-15;
+/** The refusal of a start off the board (a pattern that `t` says back). */
+const OFF_BOARD = said("start {start} is off the board");
 
 /**
  * @typedef {object} LengthRow
@@ -52,7 +58,7 @@ export const SHOWN_TAIL = 1e-15;
  */
 export function lengthTable(board, start) {
   const mean = expectedTurns(board)[start];
-  if (mean === undefined) throw new BoardError(`start ${start} is off the board`);
+  if (mean === undefined) throw new BoardError(OFF_BOARD.replace("{start}", String(start)));
   const pmf = turnDistribution(board, { start, tail: DEEP_TAIL });
   const over = new Float64Array(pmf.length);
   let rest = 0;
@@ -166,56 +172,58 @@ function part(name, summary) {
  *     ("squares" or "distribution"; the jump count is always shown).
  */
 export function mount(el, { presets = {}, open = "", exercise = "" } = {}) {
+  const t = translator(pageLanguage());
   made += 1;
   const id = `chutes-calc-${made}`;
   const names = Object.keys(presets);
   const box = element("section", { class: "chutes-calculator", "aria-labelledby": `${id}-title` });
   box.append(element("p", { class: "chutes-calculator-title", id: `${id}-title` },
-    `Board calculator${exercise ? ` for exercise ${exercise}` : ""}`));
-  box.append(element("p", {}, "Set the board the exercise names and press \u201ccompute\u201d: "
+    exercise ? t("Board calculator for exercise {exercise}", { exercise }) : t("Board calculator")));
+  box.append(element("p", {}, t("Set the board the exercise names and press \u201c{compute}\u201d: "
     + "the page computes, with no Python, the expected turns from every square and the "
-    + "distribution of the game's length, each figure to " + DIGITS + " significant digits, and "
-    + "counts the jumps that can be added. What the exercise asks of them is yours to work out."));
+    + "distribution of the game's length, each figure to {digits} significant digits, and "
+    + "counts the jumps that can be added. What the exercise asks of them is yours to work out.",
+  { compute: t("compute"), digits: DIGITS })));
   const form = element("div", { class: "chutes-calculator-form" });
-  const pick = /** @type {HTMLSelectElement} */ (row(form, `${id}-board`, "board", element("select")));
+  const pick = /** @type {HTMLSelectElement} */ (row(form, `${id}-board`, t("board"), element("select")));
   for (const name of names) pick.append(element("option", { value: name }, name));
-  const die = /** @type {HTMLInputElement} */ (row(form, `${id}-die`, "die faces",
+  const die = /** @type {HTMLInputElement} */ (row(form, `${id}-die`, t("die faces"),
     element("input", { type: "number", min: "2", max: "12", step: "1", value: "6" })));
   const rule = /** @type {HTMLSelectElement} */ (row(form, `${id}-rule`,
-    "rule past the last square", element("select")));
+    t("rule past the last square"), element("select")));
   for (const name of OVERSHOOT_RULES) rule.append(element("option", { value: name }, name));
   const bonus = /** @type {HTMLSelectElement} */ (row(form, `${id}-bonus`,
-    "a roll of this face rolls again", element("select")));
-  bonus.append(element("option", { value: "" }, "none"));
+    t("a roll of this face rolls again"), element("select")));
+  bonus.append(element("option", { value: "" }, t("none")));
   for (let f = 1; f <= 12; f += 1) bonus.append(element("option", { value: String(f) }, String(f)));
-  const start = /** @type {HTMLInputElement} */ (row(form, `${id}-start`, "start square",
+  const start = /** @type {HTMLInputElement} */ (row(form, `${id}-start`, t("start square"),
     element("input", { type: "number", min: "0", step: "1", value: "0" })));
-  const compute = element("button", { type: "button" }, "compute");
+  const compute = element("button", { type: "button" }, t("compute"));
   form.append(compute);
   box.append(form);
   const status = element("p", { class: "chutes-calculator-status", role: "status" });
   box.append(status);
   const summary = element("p", { class: "chutes-calculator-summary" });
   box.append(summary);
-  const squares = part("squares", "expected turns from every square");
-  const lengths = part("distribution", "the distribution of the game's length");
+  const squares = part("squares", t("expected turns from every square"));
+  const lengths = part("distribution", t("the distribution of the game's length"));
   box.append(squares.details, lengths.details);
 
   // Not folded away like the tables: a control in a closed part is one an auditor (and a reader
   // moving by form fields) does not find with its label.
   const jumps = element("div", { class: "chutes-calculator-jumps" });
-  jumps.append(element("p", { class: "chutes-calculator-title" }, "Jumps that can be added"));
+  jumps.append(element("p", { class: "chutes-calculator-title" }, t("Jumps that can be added")));
   const jumpForm = element("div", { class: "chutes-calculator-form" });
   const least = /** @type {HTMLInputElement} */ (row(jumpForm, `${id}-least`,
-    "shortest jump counted, |a \u2212 b| at least", element("input",
+    t("shortest jump counted, |a \u2212 b| at least"), element("input",
       { type: "number", min: "1", step: "1", value: "1" })));
-  const count = element("button", { type: "button" }, "count jumps");
+  const count = element("button", { type: "button" }, t("count jumps"));
   jumpForm.append(count);
   const counted = element("p", { role: "status" });
-  jumps.append(element("p", {}, "How many jumps a \u2192 b of that length or more can be added "
+  jumps.append(element("p", {}, t("How many jumps a \u2192 b of that length or more can be added "
     + "to the board above one at a time (the jump explorer's finite entries): not from the first "
     + "or the last square, nor from or onto a square that has a jump, nor one that would make "
-    + "the board unfinishable."), jumpForm, counted);
+    + "the board unfinishable.")), jumpForm, counted);
   box.append(jumps);
   for (const p of [squares.details, lengths.details]) {
     if (p.className.endsWith(`-${open}`)) /** @type {HTMLDetailsElement} */ (p).open = true;
@@ -239,7 +247,7 @@ export function mount(el, { presets = {}, open = "", exercise = "" } = {}) {
   /** @param {unknown} error */
   function refused(error) {
     if (!(error instanceof BoardError)) throw error;
-    return `The page cannot compute this board: ${error.message}`;
+    return t("The page cannot compute this board: {reason}", { reason: t(error.message) });
   }
   function run() {
     /** @type {any} */
@@ -247,22 +255,22 @@ export function mount(el, { presets = {}, open = "", exercise = "" } = {}) {
     try {
       b = board();
       const from = Number(start.value);
-      const t = expectedTurns(b);
+      const turns = expectedTurns(b);
       const table = lengthTable(b, from);
       const rests = new Set((b.jumps ?? []).map((/** @type {number[]} */ j) => j[0]));
-      squares.region.innerHTML = tableHtml("Expected turns to finish, by square",
-        ["square", "expected turns", "note"],
-        Array.from(t, (v, s) => [String(s), figure(v), s === b.size ? "the last square"
-          : rests.has(s) ? "a jump starts here: no token rests here" : ""]));
-      lengths.region.innerHTML = tableHtml(`The game's length T from square ${from}`,
+      squares.region.innerHTML = tableHtml(t("Expected turns to finish, by square"),
+        [t("square"), t("expected turns"), t("note")],
+        Array.from(turns, (v, s) => [String(s), figure(v), s === b.size ? t("the last square")
+          : rests.has(s) ? t("a jump starts here: no token rests here") : ""]));
+      lengths.region.innerHTML = tableHtml(t("The game's length T from square {from}", { from }),
         ["k", "P(T = k)", "P(T \u2264 k)", "P(T > k)", "E[min(T, k)]", "E[T] \u2212 E[min(T, k)]",
           "P(T > k) / P(T > k \u2212 1)"],
         table.rows.map((r) => [String(r.k), figure(r.p), figure(r.cdf), figure(r.over),
           figure(r.capped), figure(r.left), figure(r.ratio)]));
-      summary.textContent = `From square ${from}: E[T] = ${figure(table.mean)} turns. Two players`
-        + ` who both start there finish on the same turn with chance \u2211 P(T = k)\u00b2 = `
-        + `${figure(table.tie)}. The tables below hold the rest.`;
-      status.textContent = "Computed.";
+      summary.textContent = t("From square {from}: E[T] = {mean} turns. Two players who both "
+        + "start there finish on the same turn with chance \u2211 P(T = k)\u00b2 = {tie}. The "
+        + "tables below hold the rest.", { from, mean: figure(table.mean), tie: figure(table.tie) });
+      status.textContent = t("Computed.");
     } catch (error) {
       status.textContent = refused(error);
       summary.textContent = "";
@@ -275,8 +283,10 @@ export function mount(el, { presets = {}, open = "", exercise = "" } = {}) {
   count.addEventListener("click", () => {
     try {
       const c = addableJumps(board(), Number(least.value));
-      counted.textContent = `${c} jump${c === 1 ? "" : "s"} of length ${least.value} or more can `
-        + "be added to this board.";
+      const values = { count: c, least: least.value };
+      counted.textContent = c === 1
+        ? t("{count} jump of length {least} or more can be added to this board.", values)
+        : t("{count} jumps of length {least} or more can be added to this board.", values);
     } catch (error) {
       counted.textContent = refused(error);
     }
