@@ -60,6 +60,8 @@ _COST = {
     "tests/test_site.py": 360,
     "tests/test_site_wcag.py": 180,
     "tests/test_pdf.py": 210,
+    "tests/test_site_es.py": 90,
+    "tests/test_explorers_es.py": 30,
     "tests/test_hub.py": 105,
     "tests/test_binder.py": 135,
     "tests/test_gradebook.py::test_roster_due_date": 60,
