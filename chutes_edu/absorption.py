@@ -199,6 +199,7 @@ import numpy as np
 
 from ._lazy import loaded, sla, sp, spla, sympy
 from .board import Board, _exact, _on_board, _ranges, _square
+from .i18n import say
 from .markov import (
     DENSE_MAX,
     _exact_turn_rows,
@@ -256,8 +257,9 @@ def absorption_probabilities(chain: Board | Any, absorbing: Sequence[int] | None
     """
     if isinstance(chain, Board):
         if absorbing is not None:
-            raise ValueError("absorbing is for a transition matrix; a board's absorbing squares "
-                             f"are its traps and final square: {list(chain.absorbing)}")
+            raise ValueError(say("absorbing is for a transition matrix; a board's absorbing "
+                                 "squares are its traps and final square: {squares}",
+                                 squares=list(chain.absorbing)))
         return _board_absorption(chain, exact)
     return _matrix_absorption(chain, absorbing, exact)
 
@@ -306,31 +308,33 @@ def _matrix_absorption(P: Any, absorbing: Sequence[int] | None,
         try:
             values: list[list[Any]] = [[_exact(x) for x in row] for row in rows]
         except (TypeError, ValueError):
-            raise ValueError("exact=True needs a matrix of numbers") from None
+            raise ValueError(say("exact=True needs a matrix of numbers")) from None
         bad = [i for i, row in enumerate(values) if sum(row, Fraction(0)) != 1]
     else:
         values = [[float(x) for x in row] for row in rows]
         bad = [i for i, row in enumerate(values) if abs(math.fsum(row) - 1.0) > 1e-9]
     if bad:
-        raise ValueError(f"every row of a transition matrix must sum to 1: rows {_ranges(bad)} "
-                         "do not")
+        raise ValueError(say("every row of a transition matrix must sum to 1: rows {rows} do not",
+                             rows=_ranges(bad)))
     if absorbing is None:
         ends = [i for i in range(m) if values[i][i] == 1]
         if not ends:
-            raise ValueError("this chain has no absorbing state (no state i with P[i, i] = 1)")
+            raise ValueError(say("this chain has no absorbing state (no state i with P[i, i] = 1)"))
     else:
         if isinstance(absorbing, (str, bytes)) or not isinstance(absorbing, Sequence):
-            raise ValueError(f"absorbing must be a sequence of states, not {absorbing!r}")
+            raise ValueError(say("absorbing must be a sequence of states, not {absorbing}",
+                                 absorbing=repr(absorbing)))
         ends = [_square(a, f"absorbing state {a!r}") for a in absorbing]
         off = [a for a in ends if not 0 <= a < m]
         if off:
-            raise ValueError(f"absorbing states {off} are not states of this chain (0..{m - 1})")
+            raise ValueError(say("absorbing states {states} are not states of this chain "
+                                 "(0..{last})", states=off, last=m - 1))
         if len(set(ends)) != len(ends):
-            raise ValueError(f"absorbing lists a state twice: {ends}")
+            raise ValueError(say("absorbing lists a state twice: {states}", states=ends))
         leaky = [a for a in ends if values[a][a] != 1]
         if leaky:
-            raise ValueError(f"states {_ranges(leaky)} are named absorbing but can be left "
-                             "(P[a, a] is not 1)")
+            raise ValueError(say("states {states} are named absorbing but can be left "
+                                 "(P[a, a] is not 1)", states=_ranges(leaky)))
     live = [i for i in range(m) if i not in set(ends)]
     reach = set(ends)
     grew = True
@@ -342,8 +346,8 @@ def _matrix_absorption(P: Any, absorbing: Sequence[int] | None,
                 grew = True
     stuck = [i for i in live if i not in reach]
     if stuck:
-        raise ValueError(f"from states {_ranges(stuck)} no absorbing state "
-                         f"({', '.join(map(str, ends))}) can ever be reached")
+        raise ValueError(say("from states {states} no absorbing state ({ends}) can ever be "
+                             "reached", states=_ranges(stuck), ends=", ".join(map(str, ends))))
     k = len(ends)
     if exact:
         out = sympy.zeros(m, k)
@@ -381,12 +385,13 @@ def _matrix_rows(P: Any) -> list[list[Any]]:
     else:
         arr = np.asarray(P, dtype=object)
         if arr.ndim != 2:
-            raise ValueError(f"a transition matrix must be 2-D, got an array of shape {arr.shape}")
+            raise ValueError(say("a transition matrix must be 2-D, got an array of shape {shape}",
+                                 shape=arr.shape))
         rows = [list(r) for r in arr]
     m = len(rows)
     if m == 0 or any(len(r) != m for r in rows):
-        raise ValueError(f"a transition matrix must be square, got {m} rows of lengths "
-                         f"{sorted({len(r) for r in rows})}")
+        raise ValueError(say("a transition matrix must be square, got {rows} rows of lengths "
+                             "{lengths}", rows=m, lengths=sorted({len(r) for r in rows})))
     problems = []
     for i, row in enumerate(rows):
         for j, x in enumerate(row):
@@ -394,11 +399,14 @@ def _matrix_rows(P: Any) -> list[list[Any]]:
                 x = symbolic.Rational(x) if x.is_Rational else float(x)
                 row[j] = x
             if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
-                problems.append(f"P[{i}, {j}] = {x!r} is not a number")
+                problems.append(say("P[{i}, {j}] = {value} is not a number", i=i, j=j,
+                                    value=repr(x)))
             elif not math.isfinite(float(x)) or x < 0:
-                problems.append(f"P[{i}, {j}] = {x!r} is not a probability")
+                problems.append(say("P[{i}, {j}] = {value} is not a probability", i=i, j=j,
+                                    value=repr(x)))
     if problems:
-        raise ValueError("bad transition matrix: " + "; ".join(problems[:5]))
+        raise ValueError(say("bad transition matrix: {problems}",
+                             problems="; ".join(problems[:5])))
     return rows
 
 
@@ -703,9 +711,10 @@ def _long_games(Q: Any, start: int, exact: list[dict[int, Fraction]],
             perron[c] = _perron(blocks[c], _names(classes[c], labels), classes[c], exact)
             radii.append(perron[c][0])
     if max(radii) == 0.0:
-        raise ValueError("no game from square 0 lasts long: it always ends within "
-                         f"{_longest_path(classes, where, graph) + 1} turns, so there is no "
-                         "long-game (quasi-stationary) distribution to find")
+        raise ValueError(say("no game from square 0 lasts long: it always ends within "
+                             "{turns} turns, so there is no "
+                             "long-game (quasi-stationary) distribution to find",
+                             turns=_longest_path(classes, where, graph) + 1))
     critical, rho = _critical_classes(classes, radii, exact, blocks, perron, labels)
     preds: list[set[int]] = [set() for _ in classes]
     for c, members in enumerate(classes):
@@ -761,9 +770,9 @@ def _long_games(Q: Any, start: int, exact: list[dict[int, Fraction]],
             bounds = _certified_bounds(classes[head], exact, *vectors[head])
         found = _exact_period(classes, preds, exact, start, carrying, top, p, bounds)
         if found is None:
-            raise ValueError("cannot tell whether long games settle or cycle: the Perron root of "
-                             f"{_names(classes[head], labels)} is too close to another eigenvalue "
-                             "to decide it exactly")
+            raise ValueError(say("cannot tell whether long games settle or cycle: the Perron root "
+                                 "of {group} is too close to another eigenvalue to decide it "
+                                 "exactly", group=_names(classes[head], labels)))
         period = found
     terms = {j: term for j, term in terms.items() if (j * period) % p == 0}
     fixed = terms[0].real
@@ -783,7 +792,7 @@ def _long_games(Q: Any, start: int, exact: list[dict[int, Fraction]],
 
 def _names(members: list[int], labels: list[int]) -> str:
     """The squares of a class, for a message: "squares 3-7, 9"."""
-    return "squares " + _ranges(sorted(labels[u] for u in members))
+    return say("squares {squares}", squares=_ranges(sorted(labels[u] for u in members)))
 
 
 def _pieces(Q: Any, classes: list[list[int]], where: dict[int, int]) -> dict[tuple[int, int], Any]:
@@ -866,29 +875,35 @@ def _critical_classes(classes: list[list[int]], radii: list[float],
     root = _midpoint(bounds[heads[0]])
     if len(heads) > 1:
 
-        def refuse(why: str) -> ValueError:
-            return ValueError(
-                "cannot tell whether long games settle on one group of squares or another: the "
-                "chances of staying within " + "; ".join(_names(classes[c], labels) for c in near)
-                + f" agree to {-math.log10(_certified_gap(bounds, near)):.0f} digits, and " + why)
+        tie = {"groups": "; ".join(_names(classes[c], labels) for c in near),
+               "digits": f"{-math.log10(_certified_gap(bounds, near)):.0f}"}
 
         big = [c for c in heads if len(classes[c]) > _EXACT_SQUARES]
         if big:
-            raise refuse(f"a group of more than {_EXACT_SQUARES} squares is too big to compare "
-                         "exactly")
+            raise ValueError(say(
+                "cannot tell whether long games settle on one group of squares or another: the "
+                "chances of staying within {groups} agree to {digits} digits, and a group of "
+                "more than {limit} squares is too big to compare exactly",
+                limit=_EXACT_SQUARES, **tie))
         minimal: dict[int, tuple[flint.fmpz_poly, Fraction, Fraction]] = {}
         for c in heads:
             found = _minimal_polynomial(classes[c], exact, bounds[c])
             if found is None:
-                raise refuse(f"{_names(classes[c], labels)} have another eigenvalue too close to "
-                             "their Perron root to compare exactly")
+                raise ValueError(say(
+                    "cannot tell whether long games settle on one group of squares or another: "
+                    "the chances of staying within {groups} agree to {digits} digits, and "
+                    "{group} have another eigenvalue too close to their Perron root to compare "
+                    "exactly", group=_names(classes[c], labels), **tie))
             minimal[c] = found
         same: dict[str, list[int]] = {}
         for c in heads:
             same.setdefault(str(minimal[c][0]), []).append(c)
         order = _largest_root([minimal[group[0]] for group in same.values()])
         if order is None:
-            raise refuse("their roots could not be told apart in 4000 bits")
+            raise ValueError(say(
+                "cannot tell whether long games settle on one group of squares or another: the "
+                "chances of staying within {groups} agree to {digits} digits, and their roots "
+                "could not be told apart in 4000 bits", **tie))
         winners = list(same.values())[order[0]]
         root = order[1]
     critical = [False] * len(classes)
@@ -1040,7 +1055,7 @@ def _perron_polynomial(members: list[int], exact: list[dict[int, Fraction]]) -> 
     _, left, right = _perron(block, "the class", members, exact)
     found = _minimal_polynomial(members, exact, _certified_bounds(members, exact, left, right))
     if found is None:
-        raise ValueError("the Perron root of the class is too close to another eigenvalue")
+        raise ValueError(say("the Perron root of the class is too close to another eigenvalue"))
     return found[0]
 
 
@@ -1291,13 +1306,15 @@ def _perron(block: Any, name: str, members: list[int] | None = None,
     residual = max(float(np.abs(image_r - rho * right).max() / np.abs(right).max()),
                    float(np.abs(image_l - rho * left).max() / np.abs(left).max()))
     if not rho > 0 or residual > _RESIDUAL * rho:
-        raise ValueError(f"the long-game distribution could not be computed to full accuracy: "
-                         f"the Perron vectors of the group of {name} did not converge "
-                         f"(relative residual {residual / max(rho, 1e-300):.1e})")
+        raise ValueError(say("the long-game distribution could not be computed to full accuracy: "
+                             "the Perron vectors of the group of {group} did not converge "
+                             "(relative residual {residual})", group=name,
+                             residual=f"{residual / max(rho, 1e-300):.1e}"))
     if sparse and change > _MOVING:
-        raise ValueError(f"the long-game distribution could not be computed to full accuracy: "
-                         f"the Perron vectors of the group of {name} still move by "
-                         f"{change:.1e} (two eigenvalues of that group are nearly equal)")
+        raise ValueError(say("the long-game distribution could not be computed to full accuracy: "
+                             "the Perron vectors of the group of {group} still move by "
+                             "{change} (two eigenvalues of that group are nearly equal)",
+                             group=name, change=f"{change:.1e}"))
     if not sparse and members is not None and exact is not None:
         values = np.linalg.eigvals(block)
         distance = np.sort(np.abs(values - rho))
@@ -1511,11 +1528,11 @@ def expected_rounds(board: Board, players: int, start: int = 0) -> float:
     """
     players = _square(players, "players")
     if players < 1:
-        raise ValueError(f"players must be at least 1, got {players}")
+        raise ValueError(say("players must be at least 1, got {players}", players=players))
     if board.traps:
-        raise ValueError(f"expected_rounds does not handle traps (this board has traps on "
-                         f"{_ranges(board.traps)}): whether a player in a trap is out is a "
-                         "house rule")
+        raise ValueError(say("expected_rounds does not handle traps (this board has traps on "
+                             "{squares}): whether a player in a trap is out is a house rule",
+                             squares=_ranges(board.traps)))
     start = _on_board(board, start, "start")
     pmf = turn_distribution(board, start)
     survival = np.cumsum(pmf[::-1])[::-1] - pmf             # P(T > k), summed from the tail

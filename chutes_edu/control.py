@@ -67,6 +67,7 @@ from typing import Any
 import numpy as np
 
 from .board import Board, _landings, _on_board, _ranges, _square, _weight_problems
+from .i18n import say
 
 __all__ = ["ValueIterationResult", "OptimalPolicyResult", "RaceResult", "aim_landings",
            "value_iteration", "optimal_policy", "policy_expected_turns", "policy_turn_distribution",
@@ -83,21 +84,22 @@ _TIE = 1e-12
 def _accuracy(accuracy: Any) -> np.ndarray:
     """Check ``accuracy`` and return it as a float array (under, exact, over) summing to 1."""
     if isinstance(accuracy, (str, bytes)) or not isinstance(accuracy, (Sequence, np.ndarray)):
-        raise ValueError(f"accuracy must be three probabilities (under, exact, over), "
-                         f"not {accuracy!r}")
+        raise ValueError(say("accuracy must be three probabilities (under, exact, over), "
+                             "not {accuracy}", accuracy=repr(accuracy)))
     values = list(np.asarray(accuracy, dtype=object).ravel()) if isinstance(
         accuracy, np.ndarray) else list(accuracy)
     if len(values) != 3:
-        raise ValueError(f"accuracy must be three probabilities (under, exact, over), got "
-                         f"{len(values)} values: {values!r}")
+        raise ValueError(say("accuracy must be three probabilities (under, exact, over), got "
+                             "{count} values: {values}", count=len(values), values=repr(values)))
     named = zip(("under", "exact", "over"), values, strict=True)      # three values, checked above
     bad = _weight_problems((f"{name}=", v) for name, v in named)
     if bad:
-        raise ValueError("bad accuracy (" + "; ".join(bad) + ")")
+        raise ValueError(say("bad accuracy ({problems})", problems="; ".join(bad)))
     acc = np.array([float(v) for v in values])
     total = float(acc.sum())
     if abs(total - 1.0) > 1e-9:
-        raise ValueError(f"accuracy {tuple(values)!r} must sum to 1, but sums to {total:.12g}")
+        raise ValueError(say("accuracy {accuracy} must sum to 1, but sums to {total}",
+                             accuracy=repr(tuple(values)), total=f"{total:.12g}"))
     acc /= total
     acc.setflags(write=False)
     return acc
@@ -110,8 +112,9 @@ def _aim_table(board: Board) -> np.ndarray:
     square's row is all ``size``. Built once per board (the board is immutable) and read-only.
     """
     if board.traps:
-        raise ValueError(f"aimed moves (chutes_edu.control) do not handle traps (this board has "
-                         f"traps on {_ranges(board.traps)}): remove them with replace(traps=())")
+        raise ValueError(say("aimed moves (chutes_edu.control) do not handle traps (this board has "
+                             "traps on {squares}): remove them with replace(traps=())",
+                             squares=_ranges(board.traps)))
     cache = board._cache
     if "aim_table" in cache:
         return cache["aim_table"]
@@ -120,8 +123,8 @@ def _aim_table(board: Board) -> np.ndarray:
     d = np.arange(1, m + 1)[None, :, None] + np.arange(-1, 2)[None, None, :]   # the move t+k-1
     target = np.broadcast_to(s + d, (n + 1, m, 3))
     if board.overshoot == "bounce" and (2 * n - target < 0).any():
-        raise ValueError(f"overshoot='bounce' cannot walk back an aimed move of up to "
-                         f"{m + 1} squares on a board of size {n}")
+        raise ValueError(say("overshoot='bounce' cannot walk back an aimed move of up to "
+                             "{move} squares on a board of size {size}", move=m + 1, size=n))
     # A move of 0 (target == s) counts as landing on s, so on a jump's foot it takes the jump, as
     # in the aiming article's table; play never rests there, so no other square's value needs it.
     table = _landings(s, target, n, board.overshoot, board.jumps)
@@ -169,8 +172,9 @@ def _sure_policy(table: np.ndarray, acc: np.ndarray) -> np.ndarray:
         joined[:n] |= new
     stuck = np.flatnonzero(~joined[:n])
     if stuck.size:
-        raise ValueError(f"no way of aiming can finish the game from squares "
-                         f"{_ranges(stuck.tolist())} with accuracy {tuple(acc.tolist())}")
+        raise ValueError(say("no way of aiming can finish the game from squares "
+                             "{squares} with accuracy {accuracy}",
+                             squares=_ranges(stuck.tolist()), accuracy=tuple(acc.tolist())))
     return policy
 
 
@@ -180,41 +184,44 @@ def _policy_matrix(board: Board, policy: Any) -> np.ndarray:
     if isinstance(policy, numbers.Integral) and not isinstance(policy, (bool, np.bool_)):
         t = int(policy)
         if not 1 <= t <= m:
-            raise ValueError(f"target {t} is not one of 1..{m}")
+            raise ValueError(say("target {target} is not one of 1..{faces}", target=t, faces=m))
         mix = np.zeros((n, m))
         mix[:, t - 1] = 1.0
         return mix
     arr = np.asarray(policy)
     if arr.ndim == 1:
         if arr.shape[0] != n:
-            raise ValueError(f"a policy needs one target for each square 0..{n - 1} "
-                             f"({n} targets), got {arr.shape[0]}")
+            raise ValueError(say("a policy needs one target for each square 0..{last} "
+                                 "({size} targets), got {count}",
+                                 last=n - 1, size=n, count=arr.shape[0]))
         whole = arr.dtype.kind in "iu" or (arr.dtype.kind == "f" and np.all(arr == np.round(arr)))
         if not whole:
-            raise ValueError(f"policy targets must be whole numbers 1..{m}")
+            raise ValueError(say("policy targets must be whole numbers 1..{faces}", faces=m))
         targets = arr.astype(np.int64)
         off = np.flatnonzero((targets < 1) | (targets > m))
         if off.size:
-            raise ValueError(f"policy targets must be 1..{m}: squares {_ranges(off.tolist())} "
-                             f"aim at {sorted(set(targets[off].tolist()))}")
+            raise ValueError(say("policy targets must be 1..{faces}: squares {squares} "
+                                 "aim at {targets}", faces=m, squares=_ranges(off.tolist()),
+                                 targets=sorted(set(targets[off].tolist()))))
         mix = np.zeros((n, m))
         mix[np.arange(n), targets - 1] = 1.0
         return mix
     if arr.ndim == 2:
         if arr.shape != (n, m):
-            raise ValueError(f"a mixed policy must be a ({n}, {m}) matrix of probabilities, "
-                             f"got shape {arr.shape}")
+            raise ValueError(say("a mixed policy must be a ({size}, {faces}) matrix of "
+                                 "probabilities, got shape {shape}", size=n, faces=m,
+                                 shape=arr.shape))
         mix = arr.astype(float)
         if not np.isfinite(mix).all() or (mix < 0).any():
-            raise ValueError("a mixed policy's probabilities must be finite and non-negative")
+            raise ValueError(say("a mixed policy's probabilities must be finite and non-negative"))
         sums = mix.sum(axis=1)
         off = np.flatnonzero(np.abs(sums - 1.0) > 1e-9)
         if off.size:
-            raise ValueError(f"each row of a mixed policy must sum to 1: squares "
-                             f"{_ranges(off.tolist())} do not")
+            raise ValueError(say("each row of a mixed policy must sum to 1: squares "
+                                 "{squares} do not", squares=_ranges(off.tolist())))
         return mix / sums[:, None]
-    raise ValueError("policy must be a target, one target per square, or a matrix of "
-                     f"probabilities; got an array of shape {arr.shape}")
+    raise ValueError(say("policy must be a target, one target per square, or a matrix of "
+                         "probabilities; got an array of shape {shape}", shape=arr.shape))
 
 
 def _transition(table: np.ndarray, acc: np.ndarray, mix: np.ndarray) -> np.ndarray:
@@ -283,7 +290,8 @@ def aim_landings(board: Board, square: int, target: int) -> tuple[int, int, int]
     square = _on_board(board, square, "square")
     target = _square(target, "target")
     if not 1 <= target <= board.faces:
-        raise ValueError(f"target {target} is not one of 1..{board.faces}")
+        raise ValueError(say("target {target} is not one of 1..{faces}", target=target,
+                             faces=board.faces))
     row = _aim_table(board)[square, target - 1]
     return int(row[0]), int(row[1]), int(row[2])
 
@@ -454,14 +462,14 @@ def value_iteration(board: Board, accuracy: Sequence[float] = DEFAULT_ACCURACY,
     acc = _accuracy(accuracy)
     discount = _real(discount, "discount")
     if not 0 < discount <= 1:
-        raise ValueError(f"discount must be in (0, 1], got {discount}")
+        raise ValueError(say("discount must be in (0, 1], got {discount}", discount=discount))
     reward = _real(reward, "reward")
     tol = _real(tol, "tol")
     if not tol > 0:
-        raise ValueError(f"tol must be positive, got {tol}")
+        raise ValueError(say("tol must be positive, got {tol}", tol=tol))
     max_iter = _square(max_iter, "max_iter")
     if max_iter < 1:
-        raise ValueError(f"max_iter must be at least 1, got {max_iter}")
+        raise ValueError(say("max_iter must be at least 1, got {maxIter}", maxIter=max_iter))
     table = _aim_table(board)
     n = board.size
     goal = [n] + [a for a, b in board.jumps.items() if b == n]
@@ -476,8 +484,9 @@ def value_iteration(board: Board, accuracy: Sequence[float] = DEFAULT_ACCURACY,
         if change <= tol:
             break
     else:
-        raise RuntimeError(f"value iteration did not settle in {max_iter} sweeps "
-                           f"(last total change {change:.3g} > tol={tol})")
+        raise RuntimeError(say("value iteration did not settle in {maxIter} sweeps "
+                               "(last total change {change} > tol={tol})",
+                               maxIter=max_iter, change=f"{change:.3g}", tol=tol))
     policy = _first_best(q, largest=True) + 1
     return ValueIterationResult(_frozen(values), _frozen(policy), sweep,
                                 tuple(acc.tolist()), discount, reward, tol)
@@ -485,10 +494,10 @@ def value_iteration(board: Board, accuracy: Sequence[float] = DEFAULT_ACCURACY,
 
 def _real(value: Any, what: str) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{what} must be a number, not {value!r}")
+        raise ValueError(say("{what} must be a number, not {value}", what=what, value=repr(value)))
     value = float(value)
     if not math.isfinite(value):
-        raise ValueError(f"{what} must be finite, got {value}")
+        raise ValueError(say("{what} must be finite, got {value}", what=what, value=value))
     return value
 
 
@@ -574,19 +583,20 @@ def policy_turn_distribution(board: Board, policy: Any,
     n = board.size
     start = _on_board(board, start, "start")
     if not 0 < tail < 1:
-        raise ValueError(f"tail must be between 0 and 1, got {tail}")
+        raise ValueError(say("tail must be between 0 and 1, got {tail}", tail=tail))
     P = _transition(_aim_table(board), acc, mix)
     if start == n:
         return np.array([1.0])
     if not math.isfinite(_expected(P)[start]):
-        raise ValueError(f"this policy may never finish from square {start}")
+        raise ValueError(say("this policy may never finish from square {start}", start=start))
     Q, finish = P[:n, :n], P[:n, n]
     pieces = [0.0]
     row = np.zeros(n)
     row[start] = 1.0
     while row.sum() >= tail:
         if len(pieces) > max_turns:
-            raise ValueError(f"the distribution needs more than max_turns={max_turns} terms")
+            raise ValueError(say("the distribution needs more than max_turns={maxTurns} terms",
+                                 maxTurns=max_turns))
         pieces.append(float(row @ finish))
         row = row @ Q
     return np.array(pieces)
@@ -643,7 +653,7 @@ def optimal_policy(board: Board, accuracy: Sequence[float] = DEFAULT_ACCURACY,
     for rounds in range(1, max_rounds + 1):  # noqa: B007 - the count is reported after the loop
         turns = evaluate(policy)
         if not np.isfinite(turns).all():           # cannot happen: improvement keeps it sure
-            raise RuntimeError("policy iteration reached a policy that may never finish")
+            raise RuntimeError(say("policy iteration reached a policy that may never finish"))
         q = 1.0 + _action_values(table, acc, turns)
         current = q[rows, policy]
         best = _first_best(q, largest=False)
@@ -652,7 +662,8 @@ def optimal_policy(board: Board, accuracy: Sequence[float] = DEFAULT_ACCURACY,
             break
         policy = np.where(better, best, policy)
     else:
-        raise RuntimeError(f"policy iteration did not settle in {max_rounds} rounds")
+        raise RuntimeError(say("policy iteration did not settle in {rounds} rounds",
+                               rounds=max_rounds))
     canonical = best                                # the smallest optimal target everywhere
     if not np.array_equal(canonical, policy):
         again = evaluate(canonical)
@@ -696,7 +707,7 @@ def simulate_policy(board: Board, policy: Any, n_games: int,
     n, m = board.size, board.faces
     n_games = _square(n_games, "n_games")
     if n_games < 0:
-        raise ValueError(f"n_games must be 0 or more, got {n_games}")
+        raise ValueError(say("n_games must be 0 or more, got {nGames}", nGames=n_games))
     start = _on_board(board, start, "start")
     rng = np.random.default_rng(seed)
     cum_mix = np.cumsum(mix, axis=1)
@@ -712,7 +723,8 @@ def simulate_policy(board: Board, policy: Any, n_games: int,
     while pos.size:
         turn += 1
         if turn > max_turns:
-            raise ValueError(f"a game has gone on for {max_turns} turns: does this policy finish?")
+            raise ValueError(say("a game has gone on for {maxTurns} turns: does this policy "
+                                 "finish?", maxTurns=max_turns))
         t = (rng.random(pos.size)[:, None] > cum_mix[pos]).sum(axis=1)
         k = np.searchsorted(cum_acc, rng.random(pos.size), side="right")
         pos = table[pos, np.minimum(t, m - 1), np.minimum(k, 2)]
@@ -765,7 +777,7 @@ def race(board: Board, accuracy: Sequence[float] = DEFAULT_ACCURACY, tol: float 
     acc = _accuracy(accuracy)
     tol = _real(tol, "tol")
     if not tol > 0:
-        raise ValueError(f"tol must be positive, got {tol}")
+        raise ValueError(say("tol must be positive, got {tol}", tol=tol))
     max_sweeps = _square(max_sweeps, "max_sweeps")
     table = _aim_table(board)
     _sure_policy(table, acc)                          # raises if the game cannot be finished
@@ -788,8 +800,9 @@ def race(board: Board, accuracy: Sequence[float] = DEFAULT_ACCURACY, tol: float 
         if change <= tol:
             break
     else:
-        raise RuntimeError(f"the race did not settle in {max_sweeps} sweeps "
-                           f"(last change {change:.3g} > tol={tol})")
+        raise RuntimeError(say("the race did not settle in {sweeps} sweeps "
+                               "(last change {change} > tol={tol})",
+                               sweeps=max_sweeps, change=f"{change:.3g}", tol=tol))
     q = q_values(win).transpose(1, 0, 2)              # (x, y, t)
     policy = _first_best(q, largest=True)
     solo = optimal_policy(board, tuple(acc.tolist())).policy

@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -135,29 +136,85 @@ def test_the_design_explorers_readout_and_the_maths_refusals_speak_spanish() -> 
         explorer = DesignExplorer(board, most_jumps=1, search_method="greedy")
         explorer.runs += 1
         assert explorer.design is not None
-        words = [explorer.readout.value, explorer.steps.value]
-        for refusal in refusals:
-            with pytest.raises(ValueError) as error:
-                refusal()
-            words.append(str(error.value))
-        return words
+        return [explorer.readout.value, explorer.steps.value, *_refusals(refusals)]
 
-    english = said()
+    english, spanish = _in_both_languages(said)
     assert english[0].startswith("goal: ") and "<b>Steps</b>" in english[1], english
     assert english[2].startswith("this board is too slow for an exact distribution"), english
+    assert spanish[0].startswith("objetivo: ") and "<b>Pasos</b>" in spanish[1], spanish
+    _assert_said_in_spanish(english, spanish)
+
+
+def _refusals(refusals: list[Callable[[], object]]) -> list[str]:
+    """What each call refuses with (each must raise ValueError)."""
+    words = []
+    for refusal in refusals:
+        with pytest.raises(ValueError) as error:
+            refusal()
+        words.append(str(error.value))
+    return words
+
+
+def _in_both_languages(said: Callable[[], list[str]]) -> tuple[list[str], list[str]]:
+    """What ``said()`` returns in English, then under ``set_language("es")``."""
+    english = said()
     i18n.set_language("es")
     try:
-        spanish = said()
+        return english, said()
     finally:
         i18n.set_language(None)
+
+
+def _assert_said_in_spanish(english: list[str], spanish: list[str]) -> None:
+    """Each Spanish line differs from its English, holds none of the catalog's English sentences
+    and under 3% English function words, and the same numbers."""
     catalog = i18n.messages("es")
     sentences = {piece.strip() for k, v in catalog.items() if k != v
                  for piece in re.split(r"\{\w+\}", k)
                  if len(re.findall(r"[^\W\d_]{2,}", piece)) >= 3}
-    assert spanish[0].startswith("objetivo: ") and "<b>Pasos</b>" in spanish[1], spanish
+    numbers = r"\d+(?:\.\d+)?"
     for line, words in zip(english, spanish, strict=True):
         assert words != line, line
         assert not [s for s in sentences if s in words], words
         assert T.english_share(words) < 0.03, words
-        numbers = r"\d+(?:\.\d+)?"
-        assert re.findall(numbers, words) == re.findall(numbers, line)
+        assert re.findall(numbers, words) == re.findall(numbers, line), (line, words)
+
+
+def test_the_librarys_refusals_speak_spanish() -> None:
+    """The refusals a student meets from chutes_edu.control (an accuracy that does not sum to 1,
+    a board with traps, targets off the die, a mixed policy whose rows do not sum to 1, a
+    discount out of range, a number that is not one) and chutes_edu.absorption (a matrix whose
+    rows do not sum to 1, an entry that is no probability, a state named twice, a board with
+    traps, a game that is never long) are Spanish under ``set_language("es")``: none of the
+    catalog's English sentences, the same numbers, the code names kept."""
+    from chutes_edu.absorption import (
+        absorption_probabilities,
+        expected_rounds,
+        quasi_stationary_distribution,
+    )
+    from chutes_edu.control import (
+        optimal_policy,
+        policy_expected_turns,
+        race,
+        simulate_policy,
+        value_iteration,
+    )
+
+    board = Board(size=12, die=4, overshoot="stay", jumps={3: 9, 10: 2})
+    refusals = [lambda: value_iteration(board, accuracy=(0.5, 0.6, 0.1)),
+                lambda: optimal_policy(Board(size=12, die=4, traps=(5,))),
+                lambda: policy_expected_turns(board, [7] * 12),
+                lambda: policy_expected_turns(board, [[0.5] * 4] * 12),
+                lambda: value_iteration(board, discount=1.5),
+                lambda: race(board, tol="small"),
+                lambda: simulate_policy(board, 2, n_games=-3),
+                lambda: absorption_probabilities([[0.5, 0.6], [0, 1]]),
+                lambda: absorption_probabilities([[0.5, -0.5, 1], [0, 1, 0], [0, 0, 1]]),
+                lambda: absorption_probabilities([[1, 0], [0, 1]], absorbing=[1, 1]),
+                lambda: expected_rounds(Board(size=12, die=4, traps=(5,)), players=2),
+                lambda: quasi_stationary_distribution(Board(size=3, die=1))]
+
+    english, spanish = _in_both_languages(lambda: _refusals(refusals))
+    assert english[0] == "accuracy (0.5, 0.6, 0.1) must sum to 1, but sums to 1.2", english
+    assert spanish[0] == "la precisión (0.5, 0.6, 0.1) debe sumar 1, pero suma 1.2", spanish
+    _assert_said_in_spanish(english, spanish)
