@@ -82,7 +82,6 @@ from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
 import nbformat
-import polib
 
 from chutes_edu.course import GLOSSARY, SOURCES, TOOLBOX, set_stem
 from chutes_edu.grading import HIDDEN_TESTS
@@ -176,8 +175,7 @@ def book_words(language: str) -> dict[str, str]:
     path = ROOT / "locale" / language / "LC_MESSAGES" / f"{BOOK_CATALOG}.po"
     if not path.exists():
         raise SiteError(f"{path.relative_to(ROOT)} is missing: run `make translations`")
-    return {e.msgid: e.msgstr for e in polib.pofile(str(path))
-            if e.msgstr and not e.fuzzy and not e.obsolete}
+    return answers.usable_translations(path)
 
 
 def _source_root(args: argparse.Namespace) -> Path:

@@ -65,12 +65,6 @@ def _catalog() -> dict[str, str]:
     return dict(json.loads(text[text.index("{"):text.rindex("}") + 1])["messages"])
 
 
-def _sentences(texts: Any) -> set[str]:
-    """The pieces of ``texts`` between placeholders that are sentences (three words or more)."""
-    return {piece.strip() for text in texts for piece in re.split(r"\{\w+\}", text)
-            if len(re.findall(r"[^\W\d_]{2,}", piece)) >= 3}
-
-
 def _start(name: str, language: str) -> dict[str, Any]:
     """The traits the explorer's Python widget starts with, in ``language``."""
     widgets = importlib.import_module("chutes_edu.widgets")
@@ -116,7 +110,7 @@ NAMES = [*_CLASSES, "editor"]
 @pytest.mark.parametrize("name", NAMES)
 def test_an_explorer_in_spanish_says_no_english(name: str) -> None:
     catalog = _catalog()
-    english = _sentences(k for k, v in catalog.items() if k != v)
+    english = translations.sentences(k for k, v in catalog.items() if k != v)
     with browser.chromium() as chromium:
         said = _read(chromium, name, "es")
     words = said["words"]
@@ -132,8 +126,8 @@ def test_an_explorer_in_spanish_says_no_english(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_an_explorer_in_english_is_unchanged(name: str) -> None:
     catalog = _catalog()
-    spanish = _sentences(v for k, v in catalog.items() if k != v)
-    english = _sentences(k for k, v in catalog.items() if k != v)
+    spanish = translations.sentences(v for k, v in catalog.items() if k != v)
+    english = translations.sentences(k for k, v in catalog.items() if k != v)
     with browser.chromium() as chromium:
         said = _read(chromium, name, "en")
     words = said["words"]
@@ -242,7 +236,7 @@ def test_the_maths_sentences_are_said_in_the_pages_language() -> None:
     assert any(s.startswith("this board is too slow for an exact") for s in said), said
     assert sum(s.startswith("confirmed by ") for s in said) == 3, said
     assert len([s for s in said if " got " in s or "not 2.5" in s or "traps on 9" in s]) == 6, said
-    english = _sentences(k for k, v in _catalog().items() if k != v)
+    english = translations.sentences(k for k, v in _catalog().items() if k != v)
     for line, words in zip(said, spanish, strict=True):
         assert words != line, line
         assert not [s for s in english if s in words], words
@@ -274,7 +268,7 @@ def test_the_design_explorers_summary_speaks_the_pages_language(language: str) -
     if language == "es":
         assert [line.split(":")[0] for line in lines[:2]] == ["objetivo", "saltos añadidos"], lines
         assert lines[-1].startswith("confirmado con "), lines
-        english = _sentences(k for k, v in catalog.items() if k != v)
+        english = translations.sentences(k for k, v in catalog.items() if k != v)
         words = "\n".join([*lines, steps])
         assert not [s for s in english if s in words], words
         assert translations.english_share(words) < 0.03, words
@@ -338,8 +332,8 @@ def test_the_board_calculator_speaks_the_pages_language(language: str) -> None:
     tables, summary, jump count, status and refusal hold none of the catalog's English sentences
     and under 3% English function words; on an English page it says what it always said."""
     catalog = _catalog()
-    english = _sentences(k for k, v in catalog.items() if k != v)
-    spanish = _sentences(v for k, v in catalog.items() if k != v)
+    english = translations.sentences(k for k, v in catalog.items() if k != v)
+    spanish = translations.sentences(v for k, v in catalog.items() if k != v)
     said = _calculator(language)
     words = "\n".join([said["words"], said["refusal"]])
     if language == "es":

@@ -246,3 +246,26 @@ def test_the_coin_explorer_speaks_spanish() -> None:
     assert CoinFlipExplorer().language == "en"
     front = (ROOT / "chutes_edu/widgets/js/core/messages_es.js").read_text(encoding="utf-8")
     assert '"Waiting for heads": "Esperando una cara"' in front
+
+
+def test_the_spanish_glossary_is_in_spanish_alphabetical_order() -> None:
+    """Translated in place its entries would keep the English order ("cadena absorbente" under
+    A): the build files each under the letter its Spanish term begins with, accents ignored and
+    ñ after n, and keeps every entry."""
+    text = (ROOT / T.LANGUAGE / T.GLOSSARY_PAGE).read_text(encoding="utf-8")
+    terms, letters = [], []
+    for line in text.splitlines():
+        if line.startswith("### "):
+            terms.append(line[4:])
+            assert T._letter(line[4:]) == letters[-1], (line, letters[-1])
+        elif line.startswith("## "):
+            letters.append(line[3:])
+    english = (ROOT / T.GLOSSARY_PAGE).read_text(encoding="utf-8").count("\n### ")
+    assert len(terms) == english and terms == sorted(terms, key=T._collation_key), terms
+    assert letters == sorted(set(letters), key=T._collation_key)
+    assert terms.index("cadena absorbente") > terms.index("aritmética exacta")
+
+    made = T.alphabetical_glossary("# G\n\nIntro.\n\n## A\n\n### ñandú\n\nUno.\n\n### árbol\n\n"
+                                   "Dos.\n\n## B\n\n### nube\n\nTres.\n")
+    assert made == ("# G\n\nIntro.\n\n## A\n\n### árbol\n\nDos.\n\n## N\n\n### nube\n\nTres.\n\n"
+                    "## Ñ\n\n### ñandú\n\nUno.\n")

@@ -1012,7 +1012,7 @@ def translated_pages(root: Path = ROOT) -> dict[str, Any]:
         cells = [(kind, _relink(text, path, generated, anchors) if kind == "markdown" else text)
                  for kind, text in texts[path]]
         if not source.notebook:
-            out[path] = cells[0][1]
+            out[path] = cells[0][1] if path != GLOSSARY_PAGE else alphabetical_glossary(cells[0][1])
             continue
         nb = nbformat.read(root / path, as_version=4)
         for cell, (_, text) in zip(nb.cells, cells, strict=True):
@@ -1036,6 +1036,58 @@ def translated_pages(root: Path = ROOT) -> dict[str, Any]:
                 "content_hash": exercise.metadata["chutes_edu"]["content_hash"]}
             out[target] = exercise
     return out
+
+
+GLOSSARY_PAGE = "lessons/glossary.md"
+_LETTER = re.compile(r"^## \S+$")
+_TERM = re.compile(r"^### (?P<term>.+)$")
+
+
+def _collation_key(term: str) -> tuple[str, str]:
+    """A term's place in a Spanish dictionary: accents ignored (but ``ñ`` after ``n``), case
+    ignored, then the term itself to break ties."""
+    import unicodedata
+
+    folded = term.casefold().replace("ñ", "n\uffff")
+    plain = "".join(c for c in unicodedata.normalize("NFD", folded)
+                    if unicodedata.category(c) != "Mn")
+    return plain, term
+
+
+def _letter(term: str) -> str:
+    first = term.strip()[0]
+    return "Ñ" if first in "ñÑ" else _collation_key(first)[0][0].upper()
+
+
+def alphabetical_glossary(text: str) -> str:
+    """The translated glossary with its entries (``### term`` and its definition) in the
+    alphabetical order of the translated terms, under the letters they begin with (translated
+    in place, they keep the English order: "cadena absorbente" under A).
+
+    The text before the first letter heading stays first; a letter with no entry is left out.
+    """
+    lines = text.split("\n")
+    first = next((i for i, line in enumerate(lines) if _LETTER.match(line)), None)
+    if first is None:
+        return text
+    head, entries = lines[:first], []
+    for line in lines[first:]:
+        if (match := _TERM.match(line)) is not None:
+            entries.append((match["term"], [line]))
+        elif entries and not _LETTER.match(line):
+            entries[-1][1].append(line)
+    entries.sort(key=lambda entry: _collation_key(entry[0]))
+    out, letter = [*head], None
+    while out and not out[-1].strip():
+        out.pop()
+    for term, body in entries:
+        while body and not body[-1].strip():
+            body.pop()
+        if _letter(term) != letter:
+            letter = _letter(term)
+            out.extend(["", f"## {letter}"])
+        out.extend(["", *body])
+    return "\n".join(out) + "\n"
 
 
 def _exercise_of(solution: str) -> str:
@@ -1260,6 +1312,13 @@ def english_share(text: str) -> float:
     """The share of English function words among the words of ``text`` (code and maths aside)."""
     words = [w.lower() for w in _WORD.findall(_plain(text)) if w.isalpha()]
     return sum(w in _ENGLISH_WORDS for w in words) / len(words) if words else 0.0
+
+
+def sentences(texts: Iterable[str]) -> set[str]:
+    """The pieces of ``texts`` between ``{placeholders}`` that are sentences (three words or more):
+    what a page in another language must not show (the tests look for them there)."""
+    return {piece.strip() for text in texts for piece in re.split(r"\{\w+\}", text)
+            if len(re.findall(r"[^\W\d_]{2,}", piece)) >= 3}
 
 
 def main(argv: list[str] | None = None) -> int:
