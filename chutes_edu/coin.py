@@ -18,6 +18,7 @@ import numbers
 
 import numpy as np
 
+from .i18n import say
 from .simulation import Seed
 
 __all__ = ["flips_until_heads", "expected_flips"]
@@ -25,10 +26,11 @@ __all__ = ["flips_until_heads", "expected_flips"]
 
 def _probability(p: object) -> float:
     if isinstance(p, (bool, np.bool_)) or not isinstance(p, numbers.Real):
-        raise ValueError(f"p must be a probability, not {p!r}")
+        raise ValueError(say("p must be a probability, not {p}", p=repr(p)))
     value = float(p)
     if not 0.0 < value <= 1.0:        # also rejects NaN
-        raise ValueError(f"p must satisfy 0 < p <= 1 (with p = 0 heads never comes), got {p!r}")
+        raise ValueError(say("p must satisfy 0 < p <= 1 (with p = 0 heads never comes), got {p}",
+                             p=repr(p)))
     return value
 
 
@@ -64,9 +66,9 @@ def flips_until_heads(p: float, n_trials: int, seed: Seed = None) -> np.ndarray:
     """
     prob = _probability(p)
     if isinstance(n_trials, (bool, np.bool_)) or not isinstance(n_trials, numbers.Integral):
-        raise ValueError(f"n_trials must be a whole number, not {n_trials!r}")
+        raise ValueError(say("n_trials must be a whole number, not {value}", value=repr(n_trials)))
     if n_trials < 0:
-        raise ValueError(f"n_trials must be 0 or more, got {n_trials}")
+        raise ValueError(say("n_trials must be 0 or more, got {value}", value=n_trials))
     rng = np.random.default_rng(seed)
     return rng.geometric(prob, size=int(n_trials)).astype(np.int64)
 

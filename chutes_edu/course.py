@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .i18n import say
+
 __all__ = ["KINDS", "CourseLesson", "course_lessons", "set_stem", "lesson_stem", "TOOLBOX",
            "GLOSSARY", "SOURCES"]
 
@@ -60,9 +62,11 @@ def set_stem(lesson: str, kind: str) -> str:
     """
     match = _LESSON.match(lesson)
     if match is None or _SET.match(lesson):
-        raise ValueError(f"{lesson!r} is not a lesson's name (NN_slug, e.g. 02_board_as_equations)")
+        raise ValueError(say("{lesson} is not a lesson's name (NN_slug, e.g. "
+                             "02_board_as_equations)", lesson=repr(lesson)))
     if kind not in KINDS:
-        raise ValueError(f"unknown kind {kind!r}; choose one of {', '.join(KINDS)}")
+        raise ValueError(say("unknown kind {kind}; choose one of {kinds}", kind=repr(kind),
+                             kinds=", ".join(KINDS)))
     number, slug = match.groups()
     return f"{number}_{kind}_{slug}"
 
@@ -77,8 +81,8 @@ def lesson_stem(name: str) -> str:
     """
     match = _SET.match(name)
     if match is None:
-        raise ValueError(f"{name!r} is not an exercise set's name (NN_exercises_slug or "
-                         "NN_solutions_slug)")
+        raise ValueError(say("{name} is not an exercise set's name (NN_exercises_slug or "
+                             "NN_solutions_slug)", name=repr(name)))
     number, _, slug = match.groups()
     return f"{number}_{slug}"
 

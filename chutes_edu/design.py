@@ -116,7 +116,8 @@ from typing import Any
 
 import numpy as np
 
-from .board import Board, _can_finish, _landings
+from .board import Board, _can_finish, _english, _landings
+from .i18n import gettext, say
 from .markov import DENSE_MAX, expected_turns, jump_effects
 from .markov import win_probabilities as _win_probabilities
 from .moments import (
@@ -170,9 +171,9 @@ _COST_RACE = (5.0e-4, 2.0e-7)
 
 def _as_fraction(x: Any, what: str) -> Fraction:
     if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
-        raise ValueError(f"{what} must be a number, not {x!r}")
+        raise ValueError(say("{what} must be a number, not {value}", what=what, value=repr(x)))
     if not math.isfinite(float(x)):
-        raise ValueError(f"{what} must be finite, not {x!r}")
+        raise ValueError(say("{what} must be finite, not {value}", what=what, value=repr(x)))
     if isinstance(x, numbers.Rational):
         return Fraction(int(x.numerator), int(x.denominator))
     return Fraction(repr(float(x)))          # 24.5 means the decimal typed, not its binary twin
@@ -240,9 +241,10 @@ class TargetLength(Goal):
     turns: float
 
     def __post_init__(self) -> None:
-        target = _as_fraction(self.turns, "target length")
+        target = _as_fraction(self.turns, gettext("target length"))
         if target <= 0:
-            raise ValueError(f"the target length must be positive, got {self.turns!r} turns")
+            raise ValueError(say("the target length must be positive, got {value} turns",
+                                 value=repr(self.turns)))
 
     def describe(self) -> str:
         return f"an expected game of {float(self.turns):g} turns"
@@ -331,9 +333,11 @@ class SmallestSpread(Goal):
 
     def __post_init__(self) -> None:
         if self.mean is not None and _as_fraction(self.mean, "mean") <= 0:
-            raise ValueError(f"the mean must be positive, got {self.mean!r} turns")
+            raise ValueError(say("the mean must be positive, got {value} turns",
+                                 value=repr(self.mean)))
         if _as_fraction(self.tolerance, "tolerance") < 0:
-            raise ValueError(f"the tolerance must be 0 or more, got {self.tolerance!r} turns")
+            raise ValueError(say("the tolerance must be 0 or more, got {value} turns",
+                                 value=repr(self.tolerance)))
 
     def describe(self) -> str:
         where = "the board's own mean" if self.mean is None else f"a mean of {float(self.mean):g}"
@@ -355,7 +359,7 @@ class SmallestSpread(Goal):
 
     def score(self, value: Any, mean: Any) -> tuple[Any, Any]:
         if self.mean is None:
-            raise ValueError("resolve the goal on a board first (SmallestSpread.resolved)")
+            raise ValueError(say("resolve the goal on a board first (SmallestSpread.resolved)"))
         if isinstance(mean, Fraction):
             miss = abs(mean - _as_fraction(self.mean, "mean")) - _as_fraction(self.tolerance,
                                                                                "tolerance")
@@ -389,9 +393,10 @@ class FairestRace(Goal):
     def __post_init__(self) -> None:
         if isinstance(self.seats, (bool, np.bool_)) or not isinstance(self.seats,
                                                                        numbers.Integral):
-            raise ValueError(f"seats must be a whole number, not {self.seats!r}")
+            raise ValueError(say("{what} must be a whole number, not {value}", what="seats",
+                                 value=repr(self.seats)))
         if not 2 <= self.seats <= 6:
-            raise ValueError(f"a race needs 2 to 6 seats, got {self.seats}")
+            raise ValueError(say("a race needs 2 to 6 seats, got {value}", value=self.seats))
 
     def describe(self) -> str:
         return f"the fairest race of {self.seats} players"
@@ -923,7 +928,8 @@ def _candidate_mask(board: Board, candidates: Iterable[Any] | None) -> np.ndarra
         try:
             a, b = pair
         except (TypeError, ValueError):
-            raise ValueError(f"a candidate must be a jump (a, b), not {pair!r}") from None
+            raise ValueError(say("a candidate must be a jump (a, b), not {pair}",
+                                 pair=repr(pair))) from None
         if (isinstance(a, (bool, np.bool_)) or isinstance(b, (bool, np.bool_))
                 or not isinstance(a, numbers.Integral) or not isinstance(b, numbers.Integral)
                 or not (0 <= int(a) <= n and 0 <= int(b) <= n)):
@@ -931,7 +937,8 @@ def _candidate_mask(board: Board, candidates: Iterable[Any] | None) -> np.ndarra
             continue
         mask[int(a), int(b)] = True
     if bad:
-        raise ValueError(f"candidates off the board (squares 0..{n}): {', '.join(bad[:10])}")
+        raise ValueError(say("candidates off the board (squares 0..{size}): {candidates}",
+                             size=n, candidates=", ".join(bad[:10])))
     return mask
 
 
@@ -1012,14 +1019,29 @@ def _exhaustive_seconds(goal: Goal, size: int, count: int, max_jumps: int) -> fl
     return sum(sets[:-1]) * (fixed + square * n * n + cube * n**3) + sum(sets[1:]) * _COST_PRICE
 
 
-def _duration(seconds: float) -> str:
-    """``seconds`` in words for people: "about 40 seconds", "about 3 hours"."""
+def _duration(seconds: float, about: bool = True) -> str:
+    """``seconds`` in words for people: "about 40 seconds", "about 3 hours" (with ``about=False``
+    "40 seconds", "3 hours"). English, one catalog entry per unit: a refusal quoting it says it
+    back in the student's language."""
     for unit, length in (("years", 365.25 * 86400), ("days", 86400.0), ("hours", 3600.0),
                          ("minutes", 60.0)):
         if seconds >= 1.5 * length:
             amount = seconds / length
-            return f"about {amount:.2g} {unit}" if amount < 1e3 else f"about {amount:.1e} {unit}"
-    return "under 2 seconds" if seconds < 2 else f"about {seconds:.2g} seconds"
+            words = f"{amount:.2g}" if amount < 1e3 else f"{amount:.1e}"
+            if unit == "years":
+                return _english("about {amount} years" if about else "{amount} years",
+                                amount=words)
+            if unit == "days":
+                return _english("about {amount} days" if about else "{amount} days", amount=words)
+            if unit == "hours":
+                return _english("about {amount} hours" if about else "{amount} hours",
+                                amount=words)
+            return _english("about {amount} minutes" if about else "{amount} minutes",
+                            amount=words)
+    if seconds < 2:
+        return _english("under 2 seconds")
+    return _english("about {amount} seconds" if about else "{amount} seconds",
+                    amount=f"{seconds:.2g}")
 
 
 def _exhaustive(search: _Search, max_jumps: int, steps: list[Step]
@@ -1138,40 +1160,45 @@ def design_board(board: Board, goal: Goal, max_jumps: int = 3, method: str = "au
     ((1, 9), (2, 9))
     """
     if not isinstance(board, Board):
-        raise ValueError(f"design_board needs a Board, not {type(board).__name__}")
+        raise ValueError(say("{function} needs a Board, not {kind}", function="design_board",
+                             kind=type(board).__name__))
     if not isinstance(goal, Goal) or type(goal) is Goal:
-        raise ValueError(f"goal must be TargetLength, ShortestGame, LongestGame, SmallestSpread "
-                         f"or FairestRace, not {goal!r}")
+        raise ValueError(say("goal must be TargetLength, ShortestGame, LongestGame, SmallestSpread "
+                             "or FairestRace, not {goal}", goal=repr(goal)))
     if (isinstance(max_jumps, (bool, np.bool_)) or not isinstance(max_jumps, numbers.Integral)
             or not 1 <= max_jumps <= 6):
-        raise ValueError(f"max_jumps must be a whole number from 1 to 6, not {max_jumps!r}")
+        raise ValueError(say("max_jumps must be a whole number from 1 to 6, not {value}",
+                             value=repr(max_jumps)))
     max_jumps = int(max_jumps)
     if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; choose one of "
-                         + ", ".join(repr(m) for m in METHODS))
+        raise ValueError(say("unknown method {method}; choose one of {methods}",
+                             method=repr(method), methods=", ".join(repr(m) for m in METHODS)))
     if seed is not None and (isinstance(seed, (bool, np.bool_))
                              or not isinstance(seed, numbers.Integral)):
-        raise ValueError(f"seed must be a whole number or None, not {seed!r}")
+        raise ValueError(say("seed must be a whole number or None, not {value}",
+                             value=repr(seed)))
     if goal.uses == "race" and board.traps:
-        raise ValueError(f"a race is not defined on a board with traps (traps on "
-                         f"{', '.join(map(str, board.traps))}): what a trap does to a race is a "
-                         "house rule")
+        raise ValueError(say("a race is not defined on a board with traps (traps on {traps}): what "
+                             "a trap does to a race is a house rule",
+                             traps=", ".join(map(str, board.traps))))
     goal = goal.resolved(board)
     pool = _candidate_mask(board, candidates) & np.isfinite(jump_effects(board))
     if not pool.any():
-        raise ValueError("no candidate jump can be added to this board"
-                         + (" (every candidate given is refused by the rules)"
-                            if candidates is not None else ""))
+        raise ValueError(say("no candidate jump can be added to this board" if candidates is None
+                             else "no candidate jump can be added to this board (every candidate "
+                             "given is refused by the rules)"))
     search = _Search(board, goal, pool)
     count = int(pool.sum())
     seconds = _exhaustive_seconds(goal, board.size, count, max_jumps)
     if method == "exhaustive" and seconds > WORK_BUDGET:
         sets = sum(math.comb(count, j) for j in range(1, max_jumps + 1))
-        raise ValueError(f"an exhaustive search over {count} candidate jumps with up to "
-                         f"{max_jumps} added would try about {sets:.3g} sets of jumps and take "
-                         f"{_duration(seconds)} (estimated), more than the budget of "
-                         f"{_duration(WORK_BUDGET).removeprefix('about ')}; use method='greedy' "
-                         f"or 'local search', fewer candidates, or a smaller max_jumps")
+        raise ValueError(say("an exhaustive search over {count} candidate jumps with up to "
+                             "{max_jumps} added would try about {sets} sets of jumps and take "
+                             "{duration} (estimated), more than the budget of {budget}; use "
+                             "method='greedy' or 'local search', fewer candidates, or a smaller "
+                             "max_jumps", count=count, max_jumps=max_jumps, sets=f"{sets:.3g}",
+                             duration=_duration(seconds),
+                             budget=_duration(WORK_BUDGET, about=False)))
     if method == "auto":
         method = "exhaustive" if seconds <= AUTO_BUDGET else "local search"
     steps: list[Step] = []

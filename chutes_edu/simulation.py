@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .board import Board, _on_board, _square
+from .i18n import say
 
 __all__ = ["simulate", "simulate_endings", "running_mean", "capped_mean"]
 
@@ -110,7 +111,7 @@ def simulate_endings(board: Board, n_games: int, start: int = 0,
 def _play(board: Board, n_games: int, start: int, seed: Seed) -> tuple[np.ndarray, np.ndarray]:
     n_games = _square(n_games, "n_games")
     if n_games < 0:
-        raise ValueError(f"n_games must be 0 or more, got {n_games}")
+        raise ValueError(say("n_games must be 0 or more, got {nGames}", nGames=n_games))
     start = _on_board(board, start, "start")
     n = board.size
     rng = np.random.default_rng(seed)
@@ -199,5 +200,5 @@ def capped_mean(turns: np.ndarray, cap: int) -> float:
     """
     cap = _square(cap, "cap")
     if cap < 1:
-        raise ValueError(f"cap must be at least 1, got {cap}")
+        raise ValueError(say("cap must be at least 1, got {cap}", cap=cap))
     return float(np.minimum(np.asarray(turns), cap).mean())

@@ -13,6 +13,7 @@ import pytest  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+import chutes_edu.design as design_module  # noqa: E402
 from chutes_edu import (  # noqa: E402
     MILTON_BRADLEY_1943,
     Board,
@@ -432,9 +433,11 @@ def _assert_brute_force_optimum(board, designs, goal, k, method="exhaustive"):
               for combo, m, v, useless in designs if len(combo) <= k]
     best = min(score for score, _, _ in scored)
     assert goal.exact_score(d.exact_value, d.exact_mean) == best, (goal, k, d.added)
-    assert d.proven_optimal
     tied = [(useless, len(combo), sorted(combo)) for score, combo, useless in scored
             if score == best]
+    # proven unless more designs tie than the search decides exactly (a tiny board where most
+    # designs make the same game, e.g. a trap every game meets first)
+    assert d.proven_optimal or len(tied) > design_module._MAX_TIES, (goal, k, len(tied))
     assert (False, len(d.added), list(d.added)) == min(tied), (goal, k, tied[:5])
     return d
 

@@ -169,9 +169,7 @@ def _assert_said_in_spanish(english: list[str], spanish: list[str]) -> None:
     """Each Spanish line differs from its English, holds none of the catalog's English sentences
     and under 3% English function words, and the same numbers."""
     catalog = i18n.messages("es")
-    sentences = {piece.strip() for k, v in catalog.items() if k != v
-                 for piece in re.split(r"\{\w+\}", k)
-                 if len(re.findall(r"[^\W\d_]{2,}", piece)) >= 3}
+    sentences = T.sentences(k for k, v in catalog.items() if k != v)
     numbers = r"\d+(?:\.\d+)?"
     for line, words in zip(english, spanish, strict=True):
         assert words != line, line
@@ -217,4 +215,161 @@ def test_the_librarys_refusals_speak_spanish() -> None:
     english, spanish = _in_both_languages(lambda: _refusals(refusals))
     assert english[0] == "accuracy (0.5, 0.6, 0.1) must sum to 1, but sums to 1.2", english
     assert spanish[0] == "la precisión (0.5, 0.6, 0.1) debe sumar 1, pero suma 1.2", spanish
+    _assert_said_in_spanish(english, spanish)
+
+
+def test_the_design_maths_refusals_speak_spanish() -> None:
+    """Every refusal of chutes_edu.design (a goal that is no number, not finite or not
+    positive, a spread goal not yet resolved, a race of a wrong number of seats, a candidate that
+    is no jump or off the board, an argument of the wrong kind, a race on a board with traps, no
+    candidate left, an exhaustive search over the budget, its durations said back) is Spanish
+    under ``set_language("es")``: none of the catalog's English sentences, the same numbers, the
+    code names kept."""
+    from chutes_edu.boards import MILTON_BRADLEY_1943
+    from chutes_edu.design import (
+        FairestRace,
+        ShortestGame,
+        SmallestSpread,
+        TargetLength,
+        design_board,
+    )
+
+    funnel = Board(size=9, die=2, jumps={5: 1})
+    refusals = [lambda: TargetLength("25"), lambda: TargetLength(float("nan")),
+                lambda: TargetLength(-3), lambda: SmallestSpread(0),
+                lambda: SmallestSpread(30, -1), lambda: SmallestSpread().score(1, 2),
+                lambda: FairestRace(2.5), lambda: FairestRace(7),
+                lambda: design_board(funnel, ShortestGame(), candidates=[3]),
+                lambda: design_board(funnel, ShortestGame(), candidates=[(1, 99)]),
+                lambda: design_board("board", ShortestGame()),
+                lambda: design_board(funnel, "short"),
+                lambda: design_board(funnel, ShortestGame(), max_jumps=0),
+                lambda: design_board(funnel, ShortestGame(), method="genetic"),
+                lambda: design_board(funnel, ShortestGame(), seed=1.5),
+                lambda: design_board(Board(size=10, traps=[5]), FairestRace(2), max_jumps=1),
+                lambda: design_board(funnel, ShortestGame(), candidates=[(5, 9)]),
+                lambda: design_board(Board(size=3, jumps={1: 2}), ShortestGame()),
+                lambda: design_board(MILTON_BRADLEY_1943, ShortestGame(), max_jumps=3,
+                                     method="exhaustive")]
+
+    english, spanish = _in_both_languages(lambda: _refusals(refusals))
+    assert english[0] == "target length must be a number, not '25'", english
+    assert spanish[0] == "la duración objetivo debe ser un número, no '25'", spanish
+    assert "take about 1.6 hours (estimated), more than the budget of 2 minutes" in english[-1]
+    assert "tardaría unas 1.6 horas (estimado), más que el límite de 2 minutos" in spanish[-1]
+    _assert_said_in_spanish(english, spanish)
+
+
+def test_the_coin_simulation_and_course_refusals_speak_spanish() -> None:
+    """The refusals of chutes_edu.coin (a p that is no probability or out of (0, 1], a bad
+    number of trials), chutes_edu.simulation (a negative number of games, a cap below 1) and
+    chutes_edu.course (a name that is no lesson's or no exercise set's, an unknown kind) are
+    Spanish under ``set_language("es")``."""
+    from chutes_edu.coin import expected_flips, flips_until_heads
+    from chutes_edu.course import lesson_stem, set_stem
+    from chutes_edu.simulation import capped_mean, simulate
+
+    board = Board(size=12, die=4, overshoot="stay", jumps={3: 9, 10: 2})
+    refusals = [lambda: expected_flips("half"), lambda: expected_flips(0),
+                lambda: flips_until_heads(0.5, 2.5),
+                lambda: flips_until_heads(0.5, -1),
+                lambda: simulate(board, n_games=-3), lambda: capped_mean([3, 4], 0),
+                lambda: set_stem("lesson", "solutions"),
+                lambda: set_stem("02_board_as_equations", "answers"),
+                lambda: lesson_stem("02_board_as_equations")]
+
+    english, spanish = _in_both_languages(lambda: _refusals(refusals))
+    assert english[1] == ("p must satisfy 0 < p <= 1 (with p = 0 heads never comes), got 0"), english
+    assert spanish[1] == "p debe cumplir 0 < p <= 1 (con p = 0 la cara no sale nunca); has dado 0"
+    _assert_said_in_spanish(english, spanish)
+
+
+def test_the_pictures_refusals_speak_spanish() -> None:
+    """The refusals of chutes_edu.plots (a board grid of no squares, a square, trap or token off
+    the board, values of the wrong length, values on a board drawn without them, something that
+    is no Board or Design, an empty or malformed pmf, sample, matrix or probabilities, labels
+    that do not match, a description of no figure or no text, a policy of the wrong length) are
+    Spanish under ``set_language("es")``."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from chutes_edu.plots import (
+        board_grid,
+        describe,
+        draw_board,
+        draw_policy,
+        plot_convergence,
+        plot_design,
+        plot_distribution,
+        plot_jump_effects,
+        plot_win_probabilities,
+        square_center,
+    )
+    from chutes_edu.plots.board import _BoardPainter, _square_values
+
+    board = Board(size=12, die=4, overshoot="stay", jumps={3: 9, 10: 2})
+    fig, ax = plt.subplots()
+    try:
+        def painter() -> _BoardPainter:
+            return _BoardPainter(ax, 12, heat=False, cmap="viridis", label="")
+
+        refusals = [lambda: board_grid(0), lambda: square_center(13, 12),
+                    lambda: _square_values([1, 2, 3], 12), lambda: painter().set_traps([12]),
+                    lambda: painter().set_values([0] * 13),
+                    lambda: draw_board("board"),
+                    lambda: draw_board(board, tokens=[1, 40]),
+                    lambda: plot_distribution([]), lambda: plot_convergence([]),
+                    lambda: plot_jump_effects(np.zeros((2, 3)), 0),
+                    lambda: plot_win_probabilities([]),
+                    lambda: plot_win_probabilities([0.5, 0.5], labels=["a"]),
+                    lambda: plot_design("not a design"),
+                    lambda: describe("fig", "x"),
+                    lambda: describe(ax, 3),
+                    lambda: draw_policy(board, [1, 2])]
+        english, spanish = _in_both_languages(lambda: _refusals(refusals))
+    finally:
+        plt.close("all")
+    assert english[6] == "token 2 is on square 40, off the board (squares 0..12)", english
+    assert spanish[6] == "la ficha 2 está en la casilla 40, fuera del tablero (casillas 0..12)"
+    _assert_said_in_spanish(english, spanish)
+
+
+def test_the_explorers_refusals_speak_spanish() -> None:
+    """The refusals of the explorers and the board editor (no Board, a min_length that leaves
+    no jump, a jump that is no pair, off the board or against the rules, positions and players
+    out of range, a setting out of its slider's range, a board too big to edit) are Spanish
+    under ``set_language("es")``, the squares of a jump named in Spanish too."""
+    from chutes_edu import widgets
+    from chutes_edu.widgets.coin_explorer import _whole
+    from chutes_edu.widgets.policy_explorer import _setting
+    from chutes_edu.widgets.race_explorer import _positions
+
+    board = Board(size=12, die=4, overshoot="stay", jumps={3: 9, 10: 2})
+    refusals = [lambda: widgets.JumpExplorer("b"),
+                lambda: widgets.JumpExplorer(board, min_length=50),
+                lambda: widgets.JumpExplorer(board)._jump("ab"),
+                lambda: widgets.JumpExplorer(board)._jump([13, 5]),
+                lambda: widgets.JumpExplorer(board)._jump([1.5, 5]),
+                lambda: widgets.JumpExplorer(board)._jump([3, 5]),
+                lambda: widgets.JumpExplorer(board, min_length=2)._jump([3, 5]),
+                lambda: widgets.RaceExplorer("b"),
+                lambda: _positions(board, 5), lambda: _positions(board, [1]),
+                lambda: _positions(board, [1, 40]),
+                lambda: widgets.RaceExplorer(board)._set_players(2.5),
+                lambda: widgets.RaceExplorer(board)._set_players(9),
+                lambda: _setting("discount", "a"), lambda: _setting("discount", 2.0),
+                lambda: widgets.PolicyExplorer("b"),
+                lambda: widgets.BoardExplorer("b"),
+                lambda: _whole(1.5, "n_trials", 1, 100_000),
+                lambda: _whole(10**6, "n_trials", 1, 100_000),
+                lambda: widgets.SimulationExplorer("b"),
+                lambda: widgets.DesignExplorer("b"),
+                lambda: widgets.BoardEditor("b"),
+                lambda: widgets.BoardEditor(Board(size=5000)),
+                lambda: widgets.BoardEditor(board, presets={"big": Board(size=5000)}),
+                lambda: widgets.BoardEditor(board, presets={"odd": 3})]
+
+    english, spanish = _in_both_languages(lambda: _refusals(refusals))
+    assert english[3] == "jump source 13 is off the board (squares 0..12)", english
+    assert spanish[3] == "el origen del salto 13 está fuera del tablero (casillas 0..12)", spanish
     _assert_said_in_spanish(english, spanish)

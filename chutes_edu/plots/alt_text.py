@@ -24,6 +24,8 @@ from typing import Any
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure, FigureBase
 
+from ..i18n import say
+
 _ALT = "_chutes_edu_alt"
 """The attribute that holds a figure's or an axes' description: a ``str``, or for the pictures
 that widgets redraw in place, a callable returning the current one (see :func:`_set_alt`)."""
@@ -69,10 +71,11 @@ def describe(fig_or_ax: Describable, text: str) -> None:
     'A parabola through (0, 0), (1, 1) and (2, 4).'
     """
     if not isinstance(fig_or_ax, (FigureBase, Axes)):
-        raise ValueError(f"describe needs a matplotlib figure or axes, not "
-                         f"{type(fig_or_ax).__name__}")
+        raise ValueError(say("describe needs a matplotlib figure or axes, not {kind}",
+                             kind=type(fig_or_ax).__name__))
     if not isinstance(text, str):
-        raise ValueError(f"the description must be a str, not {type(text).__name__}")
+        raise ValueError(say("the description must be a str, not {kind}",
+                             kind=type(text).__name__))
     _set_alt(fig_or_ax, text.strip())
 
 

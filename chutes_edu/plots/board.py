@@ -25,6 +25,7 @@ from matplotlib.patches import FancyArrowPatch, Patch
 from matplotlib.textpath import TextPath
 
 from ..board import Board
+from ..i18n import say
 from ._style import (
     _PAINTER,
     CHUTE_COLOR,
@@ -60,7 +61,7 @@ def board_grid(size: int) -> tuple[int, int]:
         (10 by 10 for 100 squares).
     """
     if size < 1:
-        raise ValueError(f"size must be at least 1, got {size}")
+        raise ValueError(say("size must be at least 1, got {size}", size=size))
     cols = math.isqrt(size - 1) + 1 if size > 1 else 1
     return -(-size // cols), cols
 
@@ -80,7 +81,8 @@ def square_center(square: int, size: int) -> tuple[float, float]:
     (x, y) : tuple of float
     """
     if not 0 <= square <= size:
-        raise ValueError(f"square {square} is off the board (squares 0..{size})")
+        raise ValueError(say("{what} {square} is off the board (squares 0..{size})", what="square",
+                             square=square, size=size))
     if square == 0:
         return -0.75, 0.5
     _, cols = board_grid(size)
@@ -97,8 +99,9 @@ def _square_values(values: Any, size: int) -> np.ndarray:
         return v.copy()
     if v.size == size:      # squares 0..size-1, e.g. a row of the fundamental matrix
         return np.append(v, np.nan)
-    raise ValueError(f"values must have one entry per square: length {size + 1} (squares "
-                     f"0..{size}) or {size} (squares 0..{size - 1}), got {v.size}")
+    raise ValueError(say("values must have one entry per square: length {length} (squares "
+                         "0..{size}) or {size} (squares 0..{last}), got {count}",
+                         length=size + 1, size=size, last=size - 1, count=v.size))
 
 
 class _Arrow(FancyArrowPatch):
@@ -225,7 +228,8 @@ class _BoardPainter:
             return False
         for t in traps:
             if not 0 < t < self.size:
-                raise ValueError(f"trap {t} is not on a square 1..{self.size - 1}")
+                raise ValueError(say("trap {trap} is not on a square 1..{last}", trap=t,
+                                     last=self.size - 1))
         corners = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
         self.trap_cells.set_verts([self.centers[t] + corners for t in traps])
         self.traps = traps
@@ -249,7 +253,7 @@ class _BoardPainter:
                    sticky: bool = False) -> bool:
         """Recolour the cells; return True if the colour scale changed."""
         if not self.heat:
-            raise ValueError("this board was drawn without values")
+            raise ValueError(say("this board was drawn without values"))
         v = _square_values(values, self.size)
         board_v = np.ma.masked_invalid(v[1:])
         self.cells.set_array(board_v)
@@ -318,8 +322,9 @@ class _BoardPainter:
         seen: dict[int, int] = {}
         for i, sq in enumerate(tokens):
             if not 0 <= sq <= self.size:
-                raise ValueError(f"token {i + 1} is on square {sq}, off the board "
-                                 f"(squares 0..{self.size})")
+                raise ValueError(say("token {token} is on square {square}, off the board "
+                                     "(squares 0..{size})", token=i + 1, square=sq,
+                                     size=self.size))
             k, j = counts[sq], seen.get(sq, 0)
             seen[sq] = j + 1
             x, y = self.centers[sq]
@@ -399,7 +404,8 @@ def draw_board(board: Board, values: Any = None, *, ax: Axes | None = None,
     19
     """
     if not isinstance(board, Board):
-        raise ValueError(f"draw_board needs a Board, not {type(board).__name__}")
+        raise ValueError(say("{function} needs a Board, not {kind}", function="draw_board",
+                             kind=type(board).__name__))
     if ax is None:
         ax = _new_axes((6.4, 6.4) if values is None else (7.4, 6.4))
     painter = _BoardPainter(ax, board.size, heat=values is not None, cmap=cmap, label=label)

@@ -20,6 +20,7 @@ from matplotlib.collections import PolyCollection
 from matplotlib.patches import Patch
 
 from ..design import Design
+from ..i18n import say
 from ..markov import surprising_jumps, turn_distribution
 from ..simulation import running_mean
 from ._style import (
@@ -88,7 +89,7 @@ class _DistributionPainter:
         """Show ``pmf``; return True if the axes limits changed."""
         p = np.asarray(pmf, dtype=float).ravel()
         if p.size == 0 or not np.all(np.isfinite(p)) or (p < 0).any():
-            raise ValueError("pmf must be a non-empty array of probabilities")
+            raise ValueError(say("pmf must be a non-empty array of probabilities"))
         k = np.arange(p.size)
         cdf = np.cumsum(p)
         mean = float(k @ p / p.sum())
@@ -194,7 +195,7 @@ class _ConvergencePainter:
         """Show the running mean of ``turns``; return True if the axes limits changed."""
         x = np.asarray(turns, dtype=float).ravel()
         if x.size == 0:
-            raise ValueError("plot_convergence needs at least one sample")
+            raise ValueError(say("plot_convergence needs at least one sample"))
         mean, half = running_mean(x, z=z)
         half = np.where(np.isfinite(half), half, np.nan)
         # On a log axis a few thousand log-spaced points look the same as a million.
@@ -346,7 +347,7 @@ def plot_jump_effects(effects: Any, baseline: float, *, ax: Axes | None = None,
     """
     e = np.asarray(effects, dtype=float)
     if e.ndim != 2 or e.shape[0] != e.shape[1]:
-        raise ValueError(f"effects must be a square matrix, got shape {e.shape}")
+        raise ValueError(say("effects must be a square matrix, got shape {shape}", shape=e.shape))
     if ax is None:
         ax = _new_axes((7.4, 6.2))
     change = e - float(baseline)
@@ -425,9 +426,10 @@ class _WinPainter:
         """Show ``probs``; return True if anything but the bars and their values changed."""
         p = np.asarray(probs, dtype=float).ravel()
         if p.size == 0:
-            raise ValueError("plot_win_probabilities needs at least one probability")
+            raise ValueError(say("plot_win_probabilities needs at least one probability"))
         if labels is not None and len(labels) != p.size:
-            raise ValueError(f"{len(labels)} labels for {p.size} players")
+            raise ValueError(say("{labels} labels for {players} players", labels=len(labels),
+                                 players=p.size))
         names = list(labels) if labels is not None else [f"seat {i + 1}" for i in range(p.size)]
         changed = False
         if self.bars is None or len(self.bars) != p.size:
@@ -537,7 +539,8 @@ def plot_design(design: Design, *, ax: Axes | None = None, title: str | None = N
     ['original', 'designed']
     """
     if not isinstance(design, Design):
-        raise ValueError(f"plot_design needs a Design, not {type(design).__name__}")
+        raise ValueError(say("plot_design needs a Design, not {kind}",
+                             kind=type(design).__name__))
     if ax is None:
         ax = _new_axes((7.0, 4.2))
     before = turn_distribution(design.original)

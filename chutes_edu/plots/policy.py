@@ -19,6 +19,7 @@ from matplotlib.transforms import Affine2D
 
 from .. import control
 from ..board import Board
+from ..i18n import say
 from ._style import _PAINTER, SMALL_TEXT, _legend_below, _sticky
 from .alt_text import _set_alt, describe
 from .board import _NumberLayer, draw_board, square_center
@@ -29,8 +30,8 @@ _POLICY_GID = "policy targets"
 def _targets(board: Board, policy: Any) -> np.ndarray:
     targets = np.asarray(policy).ravel()
     if targets.size != board.size:
-        raise ValueError(f"a policy needs one target for each square 0..{board.size - 1}, "
-                         f"got {targets.size}")
+        raise ValueError(say("a policy needs one target for each square 0..{last}, got {count}",
+                             last=board.size - 1, count=targets.size))
     return targets
 
 

@@ -55,7 +55,7 @@ import traitlets
 
 from ..board import Board, board_from_json, board_to_json
 from ..boards import MILTON_BRADLEY_1943, PRESETS
-from ..i18n import gettext, language
+from ..i18n import gettext, language, say
 from ._front_end import front_end
 
 __all__ = ["FRONT_END",
@@ -170,7 +170,7 @@ class BoardEditor(anywidget.AnyWidget):
         self._checked(board)
         chosen = dict(PRESETS if presets is None else presets)
         for name, preset in chosen.items():
-            self._checked(preset, f"preset {name!r}")
+            self._checked(preset, repr(name))
         if not any(preset == board for preset in chosen.values()):
             name = board.name or "starting board"
             if name in chosen:
@@ -186,13 +186,21 @@ class BoardEditor(anywidget.AnyWidget):
         self._to_page()
 
     @staticmethod
-    def _checked(board: Any, what: str = "board") -> Board:
+    def _checked(board: Any, preset: str | None = None) -> Board:
+        """``board``, or the refusal of it as the editor's board (or as the preset named
+        ``preset``, its name quoted)."""
         if not isinstance(board, Board):
-            raise ValueError(f"BoardEditor needs a Board as its {what}, not "
-                             f"{type(board).__name__}")
+            raise ValueError(say("BoardEditor needs a Board as its board, not {kind}",
+                                 kind=type(board).__name__) if preset is None else
+                             say("BoardEditor needs a Board as its preset {preset}, not {kind}",
+                                 preset=preset, kind=type(board).__name__))
         if board.size > MAX_SIZE:
-            raise ValueError(f"BoardEditor draws boards of up to {MAX_SIZE} squares; the {what} "
-                             f"has {board.size}: use the library's functions for it")
+            raise ValueError(say("BoardEditor draws boards of up to {most} squares; the board "
+                                 "has {size}: use the library's functions for it", most=MAX_SIZE,
+                                 size=board.size) if preset is None else
+                             say("BoardEditor draws boards of up to {most} squares; the preset "
+                                 "{preset} has {size}: use the library's functions for it",
+                                 most=MAX_SIZE, preset=preset, size=board.size))
         return board
 
     @traitlets.validate("board")

@@ -33,7 +33,7 @@ import traitlets
 
 from ..board import OVERSHOOT_RULES, Board, board_from_json, board_to_json
 from ..boards import MILTON_BRADLEY_1943, PRESETS
-from ..i18n import language
+from ..i18n import language, say
 from ..markov import expected_turns
 from ._base import _Offline, _Refusals, _Results
 from ._front_end import front_end
@@ -178,7 +178,8 @@ class BoardExplorer(_Offline, _Refusals, anywidget.AnyWidget):
 
     def __init__(self, board: Board = MILTON_BRADLEY_1943, **kwargs: Any) -> None:
         if not isinstance(board, Board):
-            raise ValueError(f"BoardExplorer needs a Board, not {type(board).__name__}")
+            raise ValueError(say("{function} needs a Board, not {kind}", function="BoardExplorer",
+                                 kind=type(board).__name__))
         self._results = _Results()
         self.board = self._results.board(board)
         self.last_error = ""

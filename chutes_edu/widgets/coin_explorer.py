@@ -31,7 +31,7 @@ import numpy as np
 import traitlets
 
 from ..coin import expected_flips, flips_until_heads
-from ..i18n import gettext, language
+from ..i18n import gettext, language, say
 from ..simulation import running_mean
 from ._base import _Offline, _Refusals
 from ._front_end import front_end
@@ -62,9 +62,11 @@ def _probability(p: Any) -> float:
 
 def _whole(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be a whole number, not {value!r}")
+        raise ValueError(say("{what} must be a whole number, not {value}", what=name,
+                             value=repr(value)))
     if not low <= value <= high:
-        raise ValueError(f"{name} must be from {low:,} to {high:,}, not {value}")
+        raise ValueError(say("{what} must be from {low} to {high}, not {value}", what=name,
+                             low=f"{low:,}", high=f"{high:,}", value=value))
     return int(value)
 
 

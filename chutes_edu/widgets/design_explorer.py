@@ -206,7 +206,8 @@ class DesignExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
 
     def __init__(self, board: Board = MILTON_BRADLEY_1943, **kwargs: Any) -> None:
         if not isinstance(board, Board):
-            raise ValueError(f"DesignExplorer needs a Board, not {type(board).__name__}")
+            raise ValueError(say("{function} needs a Board, not {kind}", function="DesignExplorer",
+                                 kind=type(board).__name__))
         self.board = board
         self.last_error = ""
         self._design: Design | None = None

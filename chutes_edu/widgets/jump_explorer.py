@@ -34,7 +34,7 @@ import traitlets
 
 from ..board import Board, _square, board_to_json
 from ..boards import MILTON_BRADLEY_1943
-from ..i18n import language
+from ..i18n import gettext, language, say
 from ..markov import expected_turns, jump_effects, surprising_jumps
 from ._base import _FixedBoard, _Offline, _Refusals
 from ._front_end import front_end
@@ -211,7 +211,7 @@ class JumpExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
     def __init__(self, board: Board = MILTON_BRADLEY_1943, min_length: int = 1,
                  **kwargs: Any) -> None:
         if not isinstance(board, Board):
-            raise ValueError(f"board must be a Board, not {type(board).__name__}")
+            raise ValueError(say("board must be a Board, not {kind}", kind=type(board).__name__))
         self.board = board
         self.last_error = ""
         self.effects = jump_effects(board, min_length)   # the library's refusal of min_length
@@ -219,8 +219,8 @@ class JumpExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
         self._allowed = np.isfinite(self.effects)
         self._sources = [int(a) for a in np.flatnonzero(self._allowed.any(axis=1))]
         if not self._sources:
-            raise ValueError(f"no jump of at least min_length={min_length} squares can be added "
-                             f"to {board.name or 'this board'}")
+            raise ValueError(say("no jump of at least min_length={length} squares can be added to "
+                                 "{name}", length=min_length, name=board.name or "this board"))
         kwargs.setdefault("language", language())
         super().__init__(board_json=board_to_json(board), board_name=board.name or "",
                          min_length=_square(min_length, "min_length"),
@@ -235,19 +235,25 @@ class JumpExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
     def _jump(self, value: Any) -> list[int]:
         """``value`` as a jump the heat map offers, or the library's ValueError."""
         if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or len(value) != 2:
-            raise ValueError(f"jump must be a pair [source, destination], not {value!r}")
-        a = _square(value[0], "jump source")
-        b = _square(value[1], "jump destination")
+            raise ValueError(say("jump must be a pair [source, destination], not {value}",
+                                 value=repr(value)))
+        source, destination = gettext("jump source"), gettext("jump destination")
+        a = _square(value[0], source)
+        b = _square(value[1], destination)
         n = self.board.size
-        for square, what in ((a, "jump source"), (b, "jump destination")):
+        for square, what in ((a, source), (b, destination)):
             if not 0 <= square <= n:
-                raise ValueError(f"{what} {square} is off the board (squares 0..{n})")
+                raise ValueError(say("{what} {square} is off the board (squares 0..{size})",
+                                     what=what, square=square, size=n))
         if not self._allowed[a, b]:
-            shorter = (f", none is shorter than {self.min_length} squares"
-                       if self.min_length > 1 else "")
-            raise ValueError(f"the jump {a} -> {b} cannot be added: no jump starts on 0, {n} "
-                             "or an end of a jump already there, none ends where one starts"
-                             f"{shorter}, and none may leave the board unfinishable")
+            raise ValueError(say("the jump {a} -> {b} cannot be added: no jump starts on 0, {size} "
+                                 "or an end of a jump already there, none ends where one starts, "
+                                 "none is shorter than {length} squares, and none may leave the "
+                                 "board unfinishable" if self.min_length > 1 else
+                                 "the jump {a} -> {b} cannot be added: no jump starts on 0, {size} "
+                                 "or an end of a jump already there, none ends where one starts, "
+                                 "and none may leave the board unfinishable",
+                                 a=a, b=b, size=n, length=self.min_length))
         return [a, b]
 
     @property

@@ -39,7 +39,7 @@ import traitlets
 from .. import control
 from ..board import Board, board_to_json
 from ..boards import AIMING_GAME_2021
-from ..i18n import language
+from ..i18n import language, say
 from ._base import _FixedBoard, _Offline, _Refusals
 from ._front_end import front_end
 
@@ -64,9 +64,10 @@ def _setting(name: str, value: Any) -> float:
     """A slider's value checked: a finite number within its slider's range."""
     _, low, high, _ = SLIDERS[name]
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{name} must be a number, not {value!r}")
+        raise ValueError(say("{what} must be a number, not {value}", what=name, value=repr(value)))
     if not math.isfinite(value) or not low <= value <= high:
-        raise ValueError(f"{name} must be from {low:g} to {high:g}, not {value!r}")
+        raise ValueError(say("{what} must be from {low} to {high}, not {value}", what=name,
+                             low=f"{low:g}", high=f"{high:g}", value=repr(value)))
     return float(value)
 
 
@@ -154,7 +155,8 @@ class PolicyExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
 
     def __init__(self, board: Board = AIMING_GAME_2021, **kwargs: Any) -> None:
         if not isinstance(board, Board):
-            raise ValueError(f"PolicyExplorer needs a Board, not {type(board).__name__}")
+            raise ValueError(say("{function} needs a Board, not {kind}", function="PolicyExplorer",
+                                 kind=type(board).__name__))
         control.aim_landings(board, 0, 1)         # the library's refusal of a board with traps
         self.board = board
         self.last_error = ""

@@ -35,7 +35,7 @@ import traitlets
 
 from ..board import Board, _on_board, board_to_json
 from ..boards import MILTON_BRADLEY_1943
-from ..i18n import language
+from ..i18n import language, say
 from ..markov import win_probabilities
 from ._base import _FixedBoard, _Offline, _Refusals
 from ._front_end import front_end
@@ -59,10 +59,12 @@ it with every other front end as one script."""
 def _positions(board: Board, value: Any) -> list[int]:
     """The players' squares checked on ``board`` (the library's words), 2 to 6 of them."""
     if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
-        raise ValueError(f"positions must be a list of squares, not {value!r}")
+        raise ValueError(say("positions must be a list of squares, not {value}", value=repr(value)))
     if not MIN_PLAYERS <= len(value) <= MAX_PLAYERS:
-        raise ValueError(f"a race has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(value)}")
-    return [_on_board(board, square, f"position of player {i}") for i, square in enumerate(value)]
+        raise ValueError(say("a race has {low} to {high} players, not {count}", low=MIN_PLAYERS,
+                             high=MAX_PLAYERS, count=len(value)))
+    return [_on_board(board, square, say("position of player {player}", player=i))
+            for i, square in enumerate(value)]
 
 
 class _Players:
@@ -166,7 +168,7 @@ class RaceExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
     def __init__(self, board: Board = MILTON_BRADLEY_1943, players: int = 2,
                  **kwargs: Any) -> None:
         if not isinstance(board, Board):
-            raise ValueError(f"board must be a Board, not {type(board).__name__}")
+            raise ValueError(say("board must be a Board, not {kind}", kind=type(board).__name__))
         count = min(max(int(players), MIN_PLAYERS), MAX_PLAYERS)
         win_probabilities(board, [0])             # the library's refusal of a board with traps
         self.board = board
@@ -185,9 +187,11 @@ class RaceExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
 
     def _set_players(self, players: int) -> None:
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
-            raise ValueError(f"players must be a whole number, not {players!r}")
+            raise ValueError(say("players must be a whole number, not {value}",
+                                 value=repr(players)))
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"a race has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+            raise ValueError(say("a race has {low} to {high} players, not {count}", low=MIN_PLAYERS,
+                                 high=MAX_PLAYERS, count=players))
         self.positions = self._pool[: int(players)]
 
     @property

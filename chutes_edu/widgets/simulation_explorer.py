@@ -34,7 +34,7 @@ import traitlets
 
 from ..board import Board, board_to_json
 from ..boards import MILTON_BRADLEY_1943
-from ..i18n import language
+from ..i18n import language, say
 from ..markov import expected_turns
 from ..simulation import capped_mean, running_mean, simulate
 from ._base import _FixedBoard, _Offline, _Refusals
@@ -167,7 +167,7 @@ class SimulationExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
     def __init__(self, board: Board = MILTON_BRADLEY_1943, n_games: int = 10_000,
                  seed: int = 0, **kwargs: Any) -> None:
         if not isinstance(board, Board):
-            raise ValueError(f"board must be a Board, not {type(board).__name__}")
+            raise ValueError(say("board must be a Board, not {kind}", kind=type(board).__name__))
         _whole(n_games, "n_games", 1, MAX_GAMES)
         _whole(seed, "seed", 0, MAX_SEED)
         self.board = board
