@@ -3,7 +3,9 @@
 Three things, each measured before it was chosen (CONTRIBUTING.md, "Running the tests"):
 
 1. **Every checked notebook under every OpenBLAS kernel, in one session.** ``--openblas-kernels
-   "Haswell Prescott"`` collects each notebook nbval collects once more per named kernel, as
+   "Haswell Prescott"`` collects each notebook nbval collects once more per named kernel (but a
+   kernel the notebooks' own run already uses: some machines name one in ``OPENBLAS_CORETYPE``
+   for every process, and OpenBLAS, asked through threadpoolctl, says which it runs), as
    ``lessons/05_exact_answers.ipynb[Haswell]::Cell 33``. OpenBLAS picks its kernel when the
    library loads, from ``OPENBLAS_CORETYPE``, so each copy starts its own Jupyter kernel with the
    variable set (the pytest process itself keeps the machine's own). The cells and the checked
@@ -103,13 +105,47 @@ def _kernels(config: pytest.Config) -> list[str]:
     return config.getoption("openblas_kernels").replace(",", " ").split()
 
 
+_ARCHITECTURE = ("import json, numpy, threadpoolctl; print(json.dumps([i.get('architecture') for i "
+                 "in threadpoolctl.threadpool_info() if i.get('internal_api') == 'openblas']))")
+
+
+def openblas_architecture(coretype: str | None) -> str | None:
+    """The kernel OpenBLAS runs in a Python started with ``OPENBLAS_CORETYPE=coretype`` (None:
+    with this process's environment, as a notebook's own kernel starts), as threadpoolctl reads
+    it (``Prescott`` runs ``Katmai``); None when numpy loads no OpenBLAS."""
+    import json
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
+    if coretype is None and "OPENBLAS_CORETYPE" in os.environ:
+        env["OPENBLAS_CORETYPE"] = os.environ["OPENBLAS_CORETYPE"]
+    elif coretype is not None:
+        env["OPENBLAS_CORETYPE"] = coretype
+    done = subprocess.run([sys.executable, "-c", _ARCHITECTURE], env=env, capture_output=True,
+                          text=True, timeout=120, check=True)
+    found = json.loads(done.stdout)
+    return str(found[0]) if found else None
+
+
+def _copies(kernels: list[str]) -> tuple[list[str], list[str]]:
+    """The kernels to run the notebooks under once more, and those the notebooks' own run
+    already uses (a machine may name one in OPENBLAS_CORETYPE for every process): the same
+    OpenBLAS code, so the same outputs; they are not run twice."""
+    if not kernels:
+        return [], []
+    own = openblas_architecture(None)
+    same = [k for k in kernels if own is not None and openblas_architecture(k) == own]
+    return [k for k in kernels if k not in same], same
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # the kernels this process starts (nbval's, nbclient's) take ports no other process takes
     kernel_ports.use_port_block(29000 + 1000 * kernel_ports.worker_index(), 1000)
     config.pluginmanager.register(_GroupsArrived(), "xdist-groups-arrived")
+    copies, same = _copies(_kernels(config))
     if not hasattr(config, "workerinput"):     # the controller (or a run without xdist)
-        config.pluginmanager.register(_TimeByPart(_kernels(config)), "time-by-part")
-    for kernel in _kernels(config):
+        config.pluginmanager.register(_TimeByPart(copies, same), "time-by-part")
+    for kernel in copies:
         config.pluginmanager.register(_KernelCopies(kernel), f"openblas-kernel-{kernel}")
 
 
@@ -236,8 +272,9 @@ class _TimeByPart:
     side by side, so they add up to more than the run's wall time, which pytest prints last.
     """
 
-    def __init__(self, kernels: list[str]) -> None:
+    def __init__(self, kernels: list[str], own: list[str] | None = None) -> None:
         self.kernels = kernels
+        self.own = own or []
         self.seconds: dict[str, float] = {}
         self.by_file: dict[str, float] = {}
         self.passed: dict[str, int] = {}
@@ -275,6 +312,8 @@ class _TimeByPart:
             failed = f", {self.failed[part]} failed" if self.failed.get(part) else ""
             passed = self.passed.get(part, 0)
             lines.append(f"{part:<48} {seconds:7.1f} s   {passed:5d} passed{failed}")
+        lines += [f"(notebooks under OPENBLAS_CORETYPE={kernel}: their own run above, which "
+                  "OpenBLAS already runs with that kernel)" for kernel in self.own]
         for line in lines:
             terminalreporter.write_line(line)
         # where to look first when the suite is too slow: the costliest files (a notebook's

@@ -9,7 +9,6 @@ passes under that kernel and fails under the machine's own.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -19,23 +18,18 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from conftest import openblas_architecture
+
 ROOT = Path(__file__).resolve().parent.parent
 # OpenBLAS names the kernel it runs; for OPENBLAS_CORETYPE=Prescott it says "Katmai", the name of
 # the SSE kernel family that Prescott's kernels belong to.
 NAMES = {"Haswell": {"Haswell"}, "Prescott": {"Prescott", "Katmai"}}
-ARCHITECTURE = ("import json, numpy, threadpoolctl; print(json.dumps([i.get('architecture') "
-                "for i in threadpoolctl.threadpool_info() if i.get('internal_api') == 'openblas']))")
 
 
 def _architecture(coretype: str | None) -> str:
-    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
-    if coretype:
-        env["OPENBLAS_CORETYPE"] = coretype
-    done = subprocess.run([sys.executable, "-c", ARCHITECTURE], env=env, capture_output=True,
-                          text=True, timeout=120, check=True)
-    found = json.loads(done.stdout)
-    assert len(found) >= 1, "numpy loads no OpenBLAS here"
-    return str(found[0])
+    found = openblas_architecture(coretype)
+    assert found is not None, "numpy loads no OpenBLAS here"
+    return found
 
 
 @pytest.mark.parametrize("coretype", sorted(NAMES))
@@ -75,3 +69,28 @@ def test_a_notebook_copy_runs_and_is_checked_under_its_own_kernel(tmp_path: Path
     assert f"PASSED which_kernel.ipynb[{coretype}]::Cell 0" in out, out[-3000:]
     assert "FAILED which_kernel.ipynb::Cell 0" in out, out[-3000:]
     assert "1 failed, 1 passed" in out, out[-3000:]
+
+
+def test_a_copy_under_the_kernel_the_own_run_already_uses_is_not_run_twice(
+        tmp_path: Path) -> None:
+    """A machine may name a kernel in OPENBLAS_CORETYPE for every process (this one does): a copy
+    under that kernel would run the same OpenBLAS code again. It is left out, and said."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1)")])
+    nb.cells[0].execution_count = 1
+    nb.cells[0].outputs = [nbformat.v4.new_output("stream", name="stdout", text="1\n")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nbformat.write(nb, tmp_path / "once.ipynb")
+    shutil.copy(ROOT / "conftest.py", tmp_path)
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    env = {k: v for k, v in os.environ.items() if k != "STAGE_LOG"}
+    env["OPENBLAS_CORETYPE"] = "Prescott"            # every process runs Prescott's kernel
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-rA",
+         "--nbval", "--nbval-current-env", "--openblas-kernels", "Prescott Haswell",
+         "once.ipynb"], cwd=tmp_path, capture_output=True, text=True, timeout=300, env=env)
+    out = done.stdout
+    assert "PASSED once.ipynb::Cell 0" in out and "PASSED once.ipynb[Haswell]::Cell 0" in out, out
+    assert "once.ipynb[Prescott]" not in out, out[-3000:]
+    assert "OPENBLAS_CORETYPE=Prescott: their own run above" in out, out[-3000:]
+
