@@ -132,6 +132,24 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built_site(base / "site")
 
 
+def site_missing() -> str | None:
+    """Why the website's browser tests cannot run here (Chromium, Jupyter Book, npm), or None."""
+    import importlib.util
+    import shutil
+
+    from tests import browser
+
+    why = browser.missing(voila=False)
+    if why is not None:
+        return why
+    if importlib.util.find_spec("jupyter_book") is None:
+        return "jupyter-book is not installed (pip install -e '.[test]')"
+    book = Path(__file__).resolve().parent.parent / "book"
+    if not (book / "node_modules" / "mathjax").exists() and shutil.which("npm") is None:
+        return "npm is not installed, and book/node_modules is missing (apt-get install npm)"
+    return None
+
+
 def site_pages(site: Path) -> list[Path]:
     """Every HTML page of a built website (not its assets' folders)."""
     return sorted(p for p in site.rglob("*.html")

@@ -31,6 +31,7 @@ available here, and the reading order of every page.
 
 from __future__ import annotations
 
+import functools
 import html
 import importlib.util
 import os
@@ -50,7 +51,7 @@ import pytest
 from chutes_edu import MILTON_BRADLEY_1943, expected_turns
 from chutes_edu.course import GLOSSARY, SOURCES, TOOLBOX, course_lessons
 
-from . import browser
+from .conftest import site_missing
 
 ROOT = Path(__file__).resolve().parent.parent
 PRINT_TIMEOUT = 900       # seconds for course.pdf and a chapter on a busy machine
@@ -64,12 +65,11 @@ PLUMBING = re.compile(r"Loading widget|BEGIN SOLUTION|END SOLUTION|HIDDEN TESTS|
 
 
 def _requirements() -> str | None:
-    why = browser.missing(voila=False)
+    why = site_missing()
     if why is not None:
         return why
-    for module, what in (("jupyter_book", "jupyter-book"), ("pikepdf", "pikepdf")):
-        if importlib.util.find_spec(module) is None:
-            return f"{what} is not installed (pip install -e '.[test]')"
+    if importlib.util.find_spec("pikepdf") is None:
+        return "pikepdf is not installed (pip install -e '.[test]')"
     if shutil.which("pdftotext") is None:
         return "Poppler's pdftotext is missing (apt-get install poppler-utils)"
     return None
@@ -323,6 +323,7 @@ def course(printed: Path) -> Course:
     return read_course(printed / "course.pdf")
 
 
+@functools.cache     # read once: the index's checks look into the same pages hundreds of times
 def _chapter_soup(site: Path, page: str) -> Any:
     from bs4 import BeautifulSoup
 

@@ -20,7 +20,6 @@ import base64
 import html.parser
 import importlib.util
 import re
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -34,7 +33,7 @@ from chutes_edu.checks import exercise_ids
 from chutes_edu.course import GLOSSARY, SOURCES, TOOLBOX, course_lessons
 
 from . import browser
-from .conftest import BINDER_URL, BUILD_LOG, HUB_URL, REPO_URL, site_pages
+from .conftest import BINDER_URL, BUILD_LOG, HUB_URL, REPO_URL, site_missing, site_pages
 from .test_course import TOOLBOX_SECTIONS
 
 # A white pixel: a picture a saved widget holds.
@@ -59,21 +58,8 @@ JARGON = re.compile(r"\bseed 00\d", re.I)
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
-def _requirements() -> str | None:
-    """Why the site test cannot run here, or None."""
-    why = browser.missing(voila=False)
-    if why is not None:
-        return why
-    for module, what in (("jupyter_book", "jupyter-book"),):
-        if importlib.util.find_spec(module) is None:
-            return f"{what} is not installed (pip install -e '.[test]')"
-    if not (BOOK / "node_modules" / "mathjax").exists() and shutil.which("npm") is None:
-        return "npm is not installed, and book/node_modules is missing (apt-get install npm)"
-    return None
-
-
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
-              pytest.mark.skipif(_requirements() is not None, reason=str(_requirements()))]
+              pytest.mark.skipif(site_missing() is not None, reason=str(site_missing()))]
 
 
 def _load_build():
@@ -276,6 +262,8 @@ _PAGE_REPORT = """async () => {
       hidden: !i.offsetParent})),
     headings: [...article.querySelectorAll('h1, h2, h3, h4, h5, h6')].map(
       h => [Number(h.tagName[1]), h.innerText.trim()]),
+    languageLinks: [...document.querySelectorAll('a.course-language')].filter(a => a.offsetParent)
+      .map(a => [a.innerText.trim(), a.lang]),
   };
 }""".replace("WIDGET_VIEW", WIDGET_VIEW)
 
@@ -468,6 +456,17 @@ def test_headings_are_in_order(reports):
         if not levels or levels[0] != 1 or levels.count(1) != 1 or jumps:
             bad[rel] = (levels[:3], jumps)
     assert not bad, f"headings out of order: {bad}"
+
+
+def test_every_page_shows_one_link_to_itself_in_the_other_language(reports):
+    """A visible link named in the other language, in that language (a screen reader says
+    "Español" in Spanish): tests/test_site_es.py checks where each leads."""
+    bad = {}
+    for rel, report in _each(reports).items():
+        wanted = [["English", "en"]] if rel.startswith("es/") else [["Español", "es"]]
+        if report["languageLinks"] != wanted:
+            bad[rel] = report["languageLinks"]
+    assert not bad, f"no single visible link to the other language: {bad}"
 
 
 def test_the_keyboard_reaches_the_text_first(reports):

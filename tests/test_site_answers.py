@@ -34,13 +34,13 @@ from chutes_edu.course import course_lessons
 from chutes_edu.variants import declared_numbers
 
 from . import browser
-from .test_site import _requirements
+from .conftest import site_missing
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
-              pytest.mark.skipif(_requirements() is not None, reason=str(_requirements()))]
+              pytest.mark.skipif(site_missing() is not None, reason=str(site_missing()))]
 
 _BOX = re.compile(r'<div class="answer-box"(?P<attrs>[^>]*)>')
 _CODE = re.compile(r'<div class="answer-code" data-exercise="(?P<ex>[\d.]+)">(?P<body>.*?)</div>',

@@ -42,7 +42,7 @@ from chutes_edu.course import course_lessons
 from chutes_edu.variants import declared_numbers, variant
 
 from . import browser
-from .test_site import _requirements
+from .conftest import site_missing
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
@@ -51,7 +51,7 @@ SCRIPT = BOOK / "static" / "answers.js"
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
 needs_browser = [pytest.mark.browser, pytest.mark.slow,
-                 pytest.mark.skipif(_requirements() is not None, reason=str(_requirements()))]
+                 pytest.mark.skipif(site_missing() is not None, reason=str(site_missing()))]
 # What the panel's data may add to a page (issue 52 wants each page under 600 KiB transferred).
 PANEL_BUDGET = 40_000
 
@@ -256,7 +256,7 @@ def _typed(spec) -> str:
 
 @pytest.mark.slow
 @pytest.mark.browser
-@pytest.mark.skipif(_requirements() is not None, reason=str(_requirements()))
+@pytest.mark.skipif(site_missing() is not None, reason=str(site_missing()))
 def test_new_numbers_from_the_keyboard_change_the_page_and_its_boxes(site):
     from playwright.sync_api import expect
 

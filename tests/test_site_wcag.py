@@ -21,7 +21,6 @@ The website built once for the site's tests (tests/conftest.py), opened from dis
 from __future__ import annotations
 
 import base64
-import importlib.util
 import io
 import re
 from pathlib import Path
@@ -30,18 +29,10 @@ from typing import Any
 import pytest
 
 from . import browser
-from .conftest import site_pages
-
-
-def _requirements() -> str | None:
-    why = browser.missing(voila=False)
-    if why is None and importlib.util.find_spec("jupyter_book") is None:
-        why = "jupyter-book is not installed (pip install -e '.[test]')"
-    return why
-
+from .conftest import site_missing, site_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
-              pytest.mark.skipif(_requirements() is not None, reason=str(_requirements()))]
+              pytest.mark.skipif(site_missing() is not None, reason=str(site_missing()))]
 
 PAGE_TIMEOUT = 180_000    # ms, a hang guard: long pages on a busy machine
 # Long pages with many formulas and outputs (a phone's width).
