@@ -422,7 +422,8 @@ class Step:
     Parameters
     ----------
     action : str
-        E.g. ``"start"``, ``"add 27->29"``, ``"swap 27->29 for 30->12"``, ``"stop: ..."``.
+        E.g. ``"start"``, ``"add 27->29"``, ``"swap 27->29 for 30->12"``, ``"stop: ..."``, in
+        the student's language (:func:`chutes_edu.i18n.say`).
     added : tuple of (int, int)
         The added jumps after the step.
     value : float
@@ -473,7 +474,7 @@ class Design:
     priced : int
         How many designs the search priced.
     confirmation : str
-        How ``value`` was confirmed.
+        How ``value`` was confirmed (in the student's language, as the steps are).
     """
 
     goal: Goal
@@ -493,19 +494,25 @@ class Design:
     confirmation: str
 
     def summary(self) -> str:
-        """A few lines for people: the goal, the jumps added, the value, the search."""
-        jumps = ", ".join(f"{a}->{b}" for a, b in self.added) or "none"
-        exact = ("" if self.exact_value is None
-                 else f" (exactly {float(self.exact_value):.6f})")
-        proof = ("proven optimal among the candidates" if self.proven_optimal
-                 else "a heuristic: not proven optimal")
-        return (f"goal: {self.goal.describe()}\n"
-                f"added jumps: {jumps}\n"
-                f"{self.goal.quantity}: {self.original_value:.4f} -> {self.value:.4f}{exact}\n"
-                + ("" if self.goal.quantity == "expected turns"
-                   else f"expected turns: {self.original_mean:.4f} -> {self.mean:.4f}\n")
-                + f"search: {self.method}, {self.priced} designs priced, {proof}\n"
-                f"confirmed by {self.confirmation}")
+        """A few lines for people: the goal, the jumps added, the value, the search (in the
+        student's language: the explorers' page says the same lines, maths/design_math.js)."""
+        change = {"quantity": self.goal.quantity, "before": f"{self.original_value:.4f}",
+                  "after": f"{self.value:.4f}"}
+        proof = (say("proven optimal among the candidates") if self.proven_optimal
+                 else say("a heuristic: not proven optimal"))
+        method = say("exhaustive") if self.method == "exhaustive" else self.method
+        lines = [say("goal: {goal}", goal=self.goal.describe()),
+                 say("added jumps: {jumps}", jumps=_label(self.added)),
+                 say("{quantity}: {before} -> {after}", **change) if self.exact_value is None
+                 else say("{quantity}: {before} -> {after} (exactly {exact})", **change,
+                          exact=f"{float(self.exact_value):.6f}")]
+        if self.goal.quantity != "expected turns":
+            lines.append(say("{quantity}: {before} -> {after}", quantity="expected turns",
+                             before=f"{self.original_mean:.4f}", after=f"{self.mean:.4f}"))
+        lines += [say("search: {method}, {priced} designs priced, {proof}", method=method,
+                      priced=self.priced, proof=proof),
+                  say("confirmed by {confirmation}", confirmation=self.confirmation)]
+        return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- the search
@@ -943,24 +950,24 @@ def _candidate_mask(board: Board, candidates: Iterable[Any] | None) -> np.ndarra
 
 
 def _label(jumps: Iterable[Jump]) -> str:
-    return ", ".join(f"{a}->{b}" for a, b in jumps) or "none"
+    return ", ".join(f"{a}->{b}" for a, b in jumps) or say("none")
 
 
 def _greedy(search: _Search, added: list[Jump], max_jumps: int,
             steps: list[Step]) -> tuple[list[Jump], float, float]:
     board = search.board_of(added)
     value, mean = search.evaluate(board)
-    steps.append(Step("start" if not added else f"start from {_label(added)}", tuple(added),
-                      value, mean))
+    steps.append(Step(say("start") if not added else say("start from {jumps}", jumps=_label(added)),
+                      tuple(added), value, mean))
     while len(added) < max_jumps:
         found = search.best(added, *search.price(board, search.pool))
         if found is None or not search.improves(found[1:], (added, value, mean)):
-            steps.append(Step("stop: no added jump improves the design", tuple(added), value,
-                              mean))
+            steps.append(Step(say("stop: no added jump improves the design"), tuple(added),
+                              value, mean))
             break
         (a, b), added, value, mean = found
         board = board.with_jump(a, b)
-        steps.append(Step(f"add {a}->{b}", tuple(added), value, mean))
+        steps.append(Step(say("add {jump}", jump=f"{a}->{b}"), tuple(added), value, mean))
     return added, value, mean
 
 
@@ -975,17 +982,18 @@ def _local(search: _Search, added: list[Jump], value: float, mean: float,
             found = search.best(added, *search.price(search.board_of(added), search.pool))
             if found is not None:
                 (a, b), grown, v, m = found
-                moves.append((f"add {a}->{b}", (grown, v, m)))
+                moves.append((say("add {jump}", jump=f"{a}->{b}"), (grown, v, m)))
         for old in added:
             found, dropped = search.best_without(added, old)
             if dropped is not None:
-                moves.append((f"drop {old[0]}->{old[1]}", dropped))
+                moves.append((say("drop {jump}", jump=f"{old[0]}->{old[1]}"), dropped))
             if found is not None:
                 (a, b), swapped, v, m = found
-                moves.append((f"swap {old[0]}->{old[1]} for {a}->{b}", (swapped, v, m)))
+                moves.append((say("swap {old} for {new}", old=f"{old[0]}->{old[1]}",
+                                  new=f"{a}->{b}"), (swapped, v, m)))
         improving = [mv for mv in moves if search.improves(mv[1], here)]
         if not improving:
-            steps.append(Step("stop: a local optimum (no add, drop or swap improves it)",
+            steps.append(Step(say("stop: a local optimum (no add, drop or swap improves it)"),
                               tuple(added), value, mean))
             break
         choice, _ = search.choose([mv[1] for mv in improving])
@@ -1053,7 +1061,7 @@ def _exhaustive(search: _Search, max_jumps: int, steps: list[Step]
     A, B = pairs[:, 0], pairs[:, 1]
     tracker = _Tracker(search)
     value, mean = search.evaluate(original)
-    steps.append(Step("start", (), value, mean))
+    steps.append(Step(say("start"), (), value, mean))
     tracker.offer((), A[:0], B[:0], np.array([value]), np.array([mean]))
     big = original.size > DENSE_MAX and max_jumps == 1 and not search.race
 
@@ -1084,8 +1092,8 @@ def _exhaustive(search: _Search, max_jumps: int, steps: list[Step]
     options = [(list(jumps), v, m) for jumps, (v, m) in groups.items()]
     choice, decided = search.choose(options)
     added, value, mean = options[choice]
-    steps.append(Step(f"the best of every set of at most {max_jumps}: {_label(added)}",
-                      tuple(added), value, mean))
+    steps.append(Step(say("the best of every set of at most {count}: {jumps}", count=max_jumps,
+                          jumps=_label(added)), tuple(added), value, mean))
     return added, value, mean, decided
 
 
@@ -1213,8 +1221,8 @@ def design_board(board: Board, goal: Goal, max_jumps: int = 3, method: str = "au
                 rng = np.random.default_rng(seed)
                 for _ in range(RESTARTS):
                     start = _random_start(search, rng, max_jumps)
-                    trail = [Step(f"restart from random jumps {_label(start)}", tuple(start),
-                                  *search.evaluate(search.board_of(start)))]
+                    trail = [Step(say("restart from random jumps {jumps}", jumps=_label(start)),
+                                  tuple(start), *search.evaluate(search.board_of(start)))]
                     other = _local(search, start, trail[0].value, trail[0].mean, max_jumps,
                                    trail)
                     if search.improves(other, (added, value, mean)):
@@ -1223,10 +1231,11 @@ def design_board(board: Board, goal: Goal, max_jumps: int = 3, method: str = "au
     canon = search.canonical(added)
     if len(canon) < len(added):
         dropped = [j for j in added if j not in canon]
-        steps.append(Step(f"drop {_label(dropped)}: no game reaches "
-                          f"{'square' if len(dropped) == 1 else 'squares'} "
-                          f"{', '.join(str(a) for a, _ in dropped)} (the same score)",
-                          canon, value, mean))
+        squares = ", ".join(str(a) for a, _ in dropped)
+        steps.append(Step(say("drop {jumps}: no game reaches square {squares} (the same score)"
+                              if len(dropped) == 1 else
+                              "drop {jumps}: no game reaches squares {squares} (the same score)",
+                              jumps=_label(dropped), squares=squares), canon, value, mean))
         added = list(canon)
     return _confirm(goal, board, search.board_of(added), tuple(sorted(added)), method, steps,
                     search.priced, proven)
@@ -1238,10 +1247,11 @@ def _confirm(goal: Goal, original: Board, designed: Board, added: tuple[Jump, ..
     exact_mean, _, exact_variance = _exact_moments(designed)
     if goal.uses == "race":
         exact_value: Fraction | None = None
-        confirmation = "a full float solve with win_probabilities (no exact race solver)"
+        confirmation = say("a full float solve with win_probabilities (no exact race solver)")
     elif goal.uses == "moments":
         exact_value = exact_variance
-        confirmation = "exact rational solves of the mean and second moment (python-flint)"
+        confirmation = say("exact rational solves of the mean and second moment "
+                           "(python-flint)")
     else:
         exact_value = exact_mean
         confirmation = "expected_turns(board, exact=True)"

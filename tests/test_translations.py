@@ -73,6 +73,136 @@ def test_a_translated_code_cell_still_runs_the_same_code() -> None:
     assert ast.dump(ast.parse(out)).count("Constant") == ast.dump(ast.parse(source)).count("Constant")
 
 
+def _units(cell: str) -> set[str]:
+    return {u.text for u in T.units_of("code", cell)}
+
+
+def _runs_the_same(cell: str, units: set[str]) -> str:
+    """The cell with every unit "translated" (a long Spanish-like translation), checked to
+    parse to the same code apart from its strings; returned for more checks."""
+    import ast
+
+    said = {t: "en español, con bastantes palabras para que no quepa en una línea: " + t
+            for t in units}
+    out = T.translate_text("code", cell, said)
+
+    def shape(source: str) -> str:
+        # the code without its words: an f-string's placeholders stay, its text goes
+        tree = ast.parse(source)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.JoinedStr):
+                node.values = [v for v in node.values if not isinstance(v, ast.Constant)]
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                node.value = ""
+        return ast.dump(tree)
+
+    assert shape(out) == shape(cell)
+    return out
+
+
+def test_a_for_over_a_literal_gives_its_shown_names_strings() -> None:
+    """The items of a literal a `for` (or a comprehension, or `enumerate`) runs over: a unit
+    for each name shown as it is; a name also used as a key, an index or an argument keeps
+    its strings."""
+    cell = ('for label, b, start in (("1943 board, from 0", board, 0), ("his board", other, 1)):\n'
+            '    print(f"{label:28s} {expected_turns(b)[start]:.2f}")\n'
+            'for kind, label2 in (("never ends", "from square 100"), ("start", "from square 0")):\n'
+            '    print(f"{label2:34s} {kinds[kind]:5d}")\n'
+            'for i, stat in enumerate(("shortest game", "std dev (from N)")):\n'
+            '    print(f"{stat:18s}" + "".join(f"{c[i]:9.4g}" for c in columns))\n'
+            'print("".join(f"{name:>20s}" for name in ("first board", "second board")))\n'
+            'for col in ("mode", "median"):\n'
+            '    print(col, table[col])\n'
+            'for rule in ("stay", "bounce"):\n'
+            '    print(f"{rule} rule: {expected_turns(board.replace(overshoot=rule))[0]:.2f}")\n')
+    units = _units(cell)
+    assert units == {"1943 board, from 0", "his board", "from square 100", "from square 0",
+                     "shortest game", "std dev (from N)", "first board", "second board",
+                     "{rule} rule: {expected_turns(board.replace(overshoot=rule))[0]:.2f}"}
+    # never: "never ends", "start" (keys), "mode", "median" (keys too), "stay", "bounce" (argument)
+    _runs_the_same(cell, units)
+
+
+def test_a_literal_kept_in_a_name_only_run_over_gives_its_items() -> None:
+    """A list, tuple or dict a cell keeps in a name and only runs a `for` over (`for k in d`,
+    `d.items()`): its items (a dict's keys) for the names shown; a name also looked up,
+    passed on or changed keeps its strings."""
+    cell = ('rules = {"six again": dict(bonus_roll=6), "bounce back": dict(overshoot="bounce")}\n'
+            'print("".join(f"{rule:>13s}" for rule in rules))\n'
+            'lengths = [expected_turns(board.replace(**r))[0] for r in rules.values()]\n'
+            'labels = ["first board", "second board"]\n'
+            'for label in labels:\n'
+            '    print(f"{label:20s}")\n'
+            'pairs = {"solve": "39.2", "series": "39.1"}\n'
+            'for method, printed in pairs.items():\n'
+            '    print(f"{method:8s} {printed:20s}")\n'
+            'kinds = {"never ends": 0, "start": 0}\n'
+            'for kind in kinds:\n'
+            '    print(kind)\n'
+            'kinds["start"] += 1\n'
+            'names = ["a chute", "a ladder"]\n'
+            'for name in names:\n'
+            '    print(name)\n'
+            'draw(names)\n')
+    units = _units(cell)
+    assert units == {"six again", "bounce back", "first board", "second board", "solve",
+                     "series"}
+    # never: "bounce" (an argument), "39.2" (no words), "never ends" and "start" (also a key),
+    # "a chute" and "a ladder" (the list is passed on)
+    _runs_the_same(cell, units)
+
+
+def test_a_function_that_only_says_its_return_values_gives_them() -> None:
+    """The return values of a function of the cell whose every call is shown are units (and the
+    names its return values show); one called anywhere else keeps its strings."""
+    cell = ('def in_words(seconds):\n'
+            '    """A duration in words."""\n'
+            '    for unit, length in (("days", 86400), ("hours", 3600)):\n'
+            '        if seconds >= 2 * length:\n'
+            '            return f"about {seconds / length:.0f} {unit}"\n'
+            '    return f"about {seconds:.1f} seconds"\n\n\n'
+            'def kind(x):\n'
+            '    return "big" if x > 9 else "small"\n\n\n'
+            'print(f"one solve each: {in_words(3e6)}")\n'
+            'if kind(3) == "small":\n'
+            '    print(f"this one is {kind(3)}")\n')
+    units = _units(cell)
+    assert units == {"A duration in words.", "days", "hours", "about {seconds / length:.0f} {unit}",
+                     "about {seconds:.1f} seconds", "one solve each: {in_words(3e6)}",
+                     "this one is {kind(3)}"}
+    _runs_the_same(cell, units)
+
+
+def test_padded_literals_glued_f_strings_separators_and_or_are_read() -> None:
+    """A literal an f-string's placeholder shows (padded, or after `or`) is translated in place
+    (its code, quotes and format kept); an f-string glued to a plain string is one unit; a `.join`'s separator and
+    the operands of `or` in what is shown are units."""
+    cell = ('print(f"{\'largest eigenvalue of Q:\':64s} lambda = {lam:.6f}")\n'
+            'print(f"difference of the means: {z:+.2f}"\n      " standard errors")\n'
+            'print(f"{x:.2f}" "{not a placeholder}")\n'
+            'steps = " then ".join(s.action for s in d.steps)\n'
+            'print(f"steps: {steps}")\n'
+            'print("odd cycles:", odd or "none, so its period is 2")\n'
+            'print(f"{d[\'the key\']:5d} cases")\n')
+    units = _units(cell)
+    assert units == {"{'largest eigenvalue of Q:':64s} lambda = {lam:.6f}",
+                     "difference of the means: {z:+.2f} standard errors", " then ",
+                     "steps: {steps}", "odd cycles:", "none, so its period is 2",
+                     "{d['the key']:5d} cases"}
+    out = _runs_the_same(cell, units)
+    assert "en español" in out.split("\n")[0].split(":64s}")[0]   # the words inside the braces
+    glued = next(u for u in T.units_of("code", cell) if u.text.startswith("difference"))
+    assert glued.string is not None and glued.string[0] == "f"
+    # the padded words are words, their placeholder is kept as a placeholder
+    assert T.verbatim_problem("{'largest eigenvalue:':64s} lambda",
+                              "{'el mayor valor propio:':64s} lambda") == ""
+    assert T.verbatim_problem("{'largest eigenvalue:':64s} lambda",
+                              "{'el mayor valor propio:':60s} lambda")
+    assert T.verbatim_problem("{d['the key']:5d} cases", "{d['la clave']:5d} casos")
+    assert T.verbatim_problem("adds {added or 'no jump'}", "añade {added or 'ningún salto'}") == ""
+    assert T.verbatim_problem("adds {added or 'no jump'}", "añade {otro or 'ningún salto'}")
+
+
 def test_formulas_code_links_and_numbers_must_be_kept() -> None:
     msgid = "Flip it $k$ times (`flips(p)`, [Lesson 7](07_simulation.ipynb)): 20,000 waits."
     assert T.verbatim_problem(msgid, "Lánzala $k$ veces (`flips(p)`, [lección 7](07_simulation."

@@ -145,6 +145,38 @@ def test_the_design_explorers_readout_and_the_maths_refusals_speak_spanish() -> 
     _assert_said_in_spanish(english, spanish)
 
 
+def test_the_design_searchs_steps_and_summary_speak_spanish() -> None:
+    """design_board's steps (start, add, swap, stop, the exhaustive search's best, a restart) and
+    Design.summary() are said in the student's language, in the templates the explorers' page
+    uses; in English they are the library's English."""
+    from chutes_edu.design import ShortestGame, design_board
+
+    funnel = Board({5: 3}, size=9, die=2)
+
+    def said() -> list[str]:
+        designs = [design_board(funnel, ShortestGame(), max_jumps=2, method=method)
+                   for method in ("greedy", "local search", "exhaustive")]
+        designs.append(design_board(funnel, ShortestGame(), max_jumps=2, method="local search",
+                                    seed=1))
+        actions = dict.fromkeys(s.action for d in designs for s in d.steps)   # in search order
+        # the steps these searches do not take, as design.py says them
+        rare = [i18n.say("restart from random jumps {jumps}", jumps="1->9, 4->9"),
+                i18n.say("start from {jumps}", jumps="1->9"), i18n.say("drop {jump}", jump="2->9"),
+                i18n.say("drop {jumps}: no game reaches square {squares} (the same score)",
+                         jumps="3->9", squares="3"),
+                i18n.say("drop {jumps}: no game reaches squares {squares} (the same score)",
+                         jumps="3->9, 6->2", squares="3, 6")]
+        return [d.summary() for d in designs] + list(actions) + rare
+
+    english, spanish = _in_both_languages(said)
+    assert {"start", "add 4->9", "swap 4->9 for 2->9",
+            "the best of every set of at most 2: 1->9, 2->9"} <= set(english), english
+    assert {"inicio", "añadir 4->9", "cambiar 4->9 por 2->9"} <= set(spanish), spanish
+    assert spanish[2].split("\n")[3] == ("búsqueda: exhaustiva, 474 diseños evaluados, óptimo "
+                                         "demostrado entre los candidatos"), spanish[2]
+    _assert_said_in_spanish(english, spanish)
+
+
 def _refusals(refusals: list[Callable[[], object]]) -> list[str]:
     """What each call refuses with (each must raise ValueError)."""
     words = []

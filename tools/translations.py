@@ -54,13 +54,23 @@ What is a unit:
   length), and the string literals students read: the positional strings of ``print``,
   ``describe``, ``set_title``, ``set_xlabel``, ``set_ylabel``, ``suptitle`` and ``Markdown``, and
   the strings given as ``label=``, ``title=``, ``xlabel=``, ``ylabel=``, ``unit=`` and ``what=``;
-  inside those, the strings joined with ``+``, ``.join``, ``.format``, ``%`` or ``... if ... else``;
-  and the rule for a string kept in a name first (``note = f"  (top of the chute to {j})"``,
-  ``lines.append(f"...")``, ``note += "..."``): its strings are units when *every* use of the
-  name in the same cell is inside what such a call shows (directly, or through another such name),
-  so a name also used as a key or an argument keeps its strings. The docstrings of the functions
-  and classes a cell defines are units too (re-wrapped like comments).
-  Never a name, a number or a formula; a literal's ``{...}`` placeholders stay as they are.
+  inside those, the strings joined with ``+``, ``.join``, ``.format``, ``%``, ``... if ... else``
+  or ``or``; and the rule for a string kept in a name first (``note = f"  (top of the chute to
+  {j})"``, ``lines.append(f"...")``, ``note += "..."``, the items of a literal list or tuple a
+  ``for`` or a comprehension runs over, directly or through ``enumerate``: ``for label, b in
+  (("1943 board", board), ...)``, or kept in a name that is given it once and only ever run over,
+  a dict by its keys, values or items (``for rule in plain_rules``), and the ``return`` values of
+  a function the cell defines, its name standing for them): its strings are units when *every*
+  use of the name in the same cell is where such a call shows it as it is (a piece of what it
+  shows, or a placeholder's whole expression: ``f"{label:28s}"``; directly, or through another
+  such name), so a name also used as a key, an index, an argument or an operand keeps its
+  strings (the one exception, a dict only run over: its keys change together, and a translation
+  must keep them apart). An f-string glued to plain strings
+  (``f"... {x:+.2f}" " standard errors"``) is one unit. The docstrings of the functions and
+  classes a cell defines are units too (re-wrapped like comments).
+  Never a name, a number or a formula; a literal's ``{...}`` placeholders stay as they are, except
+  the words of a literal a placeholder shows, padded or after ``or``
+  (``f"{'largest eigenvalue:':64s} ..."``, ``f"{added or 'no jump'}"``), translated in place.
 
 A piece of text is a unit only if it has a word: two letters or more, outside code, formulas,
 links' targets and placeholders.
@@ -178,6 +188,9 @@ _DISPLAY_MATH = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
 _INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$", re.DOTALL)
 _LINK_TARGET = re.compile(r"\]\(([^()\s]*(?:\([^()\s]*\)[^()\s]*)*)\)")
 _PLACEHOLDER = re.compile(r"\{[^{}\n]*\}")
+# a placeholder that shows a literal (f"{'largest eigenvalue:':64s} ...", f"{added or 'none'}"):
+# its words are read
+_PADDED = re.compile(r"""\{([^{}'"\n]* or )?(['"])([^'"{}\n]*)\2((?:![rsa])?(?::[^'"{}\n]*)?)\}""")
 _TEXT_IN_MATH = re.compile(r"\\text\{[^{}]*\}")
 _NUMBER = re.compile(r"\d+")
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
@@ -233,6 +246,7 @@ def _plain(text: str) -> str:
     text = _DISPLAY_MATH.sub(" ", text)
     text = _INLINE_MATH.sub(" ", text)
     text = _LINK_TARGET.sub("] ", text)
+    text = _PADDED.sub(lambda m: f" {m[3]} ", text)
     text = _PLACEHOLDER.sub(" ", text)
     return _HTML_TAG.sub(" ", text)
 
@@ -419,9 +433,11 @@ _STRING_TOKEN = re.compile(r"^([A-Za-z]*)('''|\"\"\"|'|\")(.*)\2$", re.DOTALL)
 
 def _shown(node: ast.expr, names: dict[str, list[ast.expr]] | None = None) -> list[ast.expr]:
     """The string literals whose words ``node`` shows: itself, the parts of a ``+``, the pieces
-    given to ``.join``, both branches of ``... if ... else ...``, the receiver of ``.format``
-    and of ``%``, the items of a list, tuple or comprehension, and (with ``names``) the strings
-    given to a name it reads. Never a string that is only a key, a name or an argument."""
+    given to ``.join`` and its separator (``" then ".join(...)``), both branches of ``... if ...
+    else ...``, every operand of ``or`` and ``and``, the receiver of ``.format`` and of ``%``, the
+    items of a list, tuple or comprehension, and (with ``names``) the strings given to a name it
+    reads or returned by a function of the cell it calls. Never a string that is only a key, a
+    name or an argument."""
     if isinstance(node, ast.Constant):
         return [node] if isinstance(node.value, str) else []
     if isinstance(node, ast.JoinedStr):
@@ -432,9 +448,13 @@ def _shown(node: ast.expr, names: dict[str, list[ast.expr]] | None = None) -> li
         return _shown(node.left, names)
     if isinstance(node, ast.IfExp):
         return _shown(node.body, names) + _shown(node.orelse, names)
+    if isinstance(node, ast.BoolOp):
+        return [s for value in node.values for s in _shown(value, names)]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and names is not None:
+        return [s for value in names.get(node.func.id, []) for s in _shown(value, names)]
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         if node.func.attr == "join":
-            return [s for arg in node.args for s in _shown(arg, names)]
+            return [s for arg in [node.func.value, *node.args] for s in _shown(arg, names)]
         if node.func.attr == "format":
             return _shown(node.func.value, names)
     if isinstance(node, ast.List | ast.Tuple):
@@ -451,15 +471,65 @@ def _call_name(node: ast.Call) -> str:
             else node.func.attr if isinstance(node.func, ast.Attribute) else "")
 
 
-def _read_strings(tree: ast.AST) -> list[ast.expr]:
-    """The string literals a cell shows a student (see the module's docstring).
+def _shown_names(node: ast.expr) -> list[ast.Name]:
+    """The names whose values ``node`` shows as they are: where :func:`_shown` finds strings,
+    and a placeholder's whole expression (``f"{label:28s}"``); a function of the cell it calls
+    counts as its name. Never a name that is a key, an index, an argument or an operand."""
+    if isinstance(node, ast.Name):
+        return [node]
+    if isinstance(node, ast.JoinedStr):
+        return [n for v in node.values if isinstance(v, ast.FormattedValue)
+                for n in _shown_names(v.value)]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mod):
+        return _shown_names(node.left) + _shown_names(node.right)
+    if isinstance(node, ast.IfExp):
+        return _shown_names(node.body) + _shown_names(node.orelse)
+    if isinstance(node, ast.BoolOp):
+        return [n for value in node.values for n in _shown_names(value)]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return [node.func]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr == "join":
+            return [n for arg in [node.func.value, *node.args] for n in _shown_names(arg)]
+        if node.func.attr == "format":
+            return [n for arg in [node.func.value, *node.args] for n in _shown_names(arg)]
+    if isinstance(node, ast.List | ast.Tuple):
+        return [n for item in node.elts for n in _shown_names(item)]
+    if isinstance(node, ast.ListComp | ast.GeneratorExp):
+        return _shown_names(node.elt)
+    return []
 
-    What ``print`` and its kin are given, through :func:`_shown`; and a string given to a name
-    (``note = f"..."``, ``lines.append(f"...")``, ``note += "..."``) whose every use in the cell is
-    inside what such a call shows, directly or through other such names: a name used anywhere
-    else (a key, an argument) may not change, so its strings are never units.
-    """
+
+def _given(tree: ast.AST) -> dict[str, list[ast.expr]]:
+    """What each name of a cell is given: its assignments (``note = ...``, ``note += ...``,
+    ``lines.append(...)``), the items of a literal list or tuple a ``for`` (or a comprehension)
+    runs over, directly or through ``enumerate`` (``for label, b in (("...", board), ...)``: each
+    item's part for each name), or over such a literal kept in a name that is only ever run over
+    (:func:`_kept_literals`: ``for rule in plain_rules``, ``plain_rules.items()``, a dict's
+    keys), and for a function the cell defines, what its ``return`` statements return."""
     given: dict[str, list[ast.expr]] = {}
+    kept = _kept_literals(tree)
+
+    def loop(target: ast.expr, over: ast.expr) -> None:
+        over = _literal_items(over, kept)
+        if not isinstance(over, ast.List | ast.Tuple | ast.Set):
+            return
+        for item in over.elts:
+            if isinstance(target, ast.Name):
+                given.setdefault(target.id, []).append(item)
+            elif (isinstance(target, ast.Tuple | ast.List)
+                  and isinstance(item, ast.Tuple | ast.List)
+                  and len(item.elts) == len(target.elts)):
+                for name, part in zip(target.elts, item.elts, strict=True):
+                    if isinstance(name, ast.Name):
+                        given.setdefault(name.id, []).append(part)
+
+    def returns(body: list[ast.stmt]) -> Iterator[ast.expr]:
+        for statement in body:
+            for node in _walk_function(statement):
+                if isinstance(node, ast.Return) and node.value is not None:
+                    yield node.value
+
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
             for target in node.targets:
@@ -472,13 +542,103 @@ def _read_strings(tree: ast.AST) -> list[ast.expr]:
               and node.func.attr == "append" and isinstance(node.func.value, ast.Name)
               and len(node.args) == 1):
             given.setdefault(node.func.value.id, []).append(node.args[0])
+        elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+            loop(node.target, node.iter)
+            # for i, label in enumerate(("...", ...)): the items go to the second name
+            if (isinstance(node.iter, ast.Call) and _call_name(node.iter) == "enumerate"
+                    and len(node.iter.args) == 1 and isinstance(node.target, ast.Tuple)
+                    and len(node.target.elts) == 2):
+                loop(node.target.elts[1], node.iter.args[0])
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            given.setdefault(node.name, []).extend(returns(node.body))
+    return given
+
+
+_LOOPED = ("keys", "values", "items")
+
+
+def _kept_literals(tree: ast.AST) -> dict[str, ast.List | ast.Tuple | ast.Dict]:
+    """The names a cell gives one literal list, tuple or dict, once, and uses only to run a
+    ``for`` or a comprehension over (``for k in d``, ``d.keys()``, ``d.values()``,
+    ``d.items()``): never looked up, passed on or changed, so their items read the same
+    translated (a translation must keep a dict's keys apart)."""
+    stores: Counter[str] = Counter()
+    literal: dict[str, ast.List | ast.Tuple | ast.Dict] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] += 1
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.List | ast.Tuple | ast.Dict)):
+            literal[node.targets[0].id] = node.value
+    iterated: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+            over = node.iter
+            if (isinstance(over, ast.Call) and isinstance(over.func, ast.Attribute)
+                    and over.func.attr in _LOOPED and not over.args and not over.keywords):
+                over = over.func.value
+            if isinstance(over, ast.Name):
+                iterated.add(id(over))
+    loads: dict[str, list[ast.Name]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            loads.setdefault(node.id, []).append(node)
+    return {name: value for name, value in literal.items() if stores[name] == 1
+            and loads.get(name) and all(id(n) in iterated for n in loads[name])}
+
+
+def _literal_items(over: ast.expr, kept: dict[str, ast.List | ast.Tuple | ast.Dict]) -> ast.expr:
+    """What a ``for`` runs over, a kept literal (:func:`_kept_literals`) read through its name:
+    a list's or tuple's items, a dict's keys, values or (key, value) pairs."""
+    how = "keys"
+    if (isinstance(over, ast.Call) and isinstance(over.func, ast.Attribute)
+            and over.func.attr in _LOOPED and not over.args and not over.keywords):
+        how, over = over.func.attr, over.func.value
+    if not isinstance(over, ast.Name) or over.id not in kept:
+        return over
+    value = kept[over.id]
+    if not isinstance(value, ast.Dict):
+        return value if how == "keys" else over
+    keys = [k for k in value.keys if k is not None]
+    if len(keys) != len(value.keys):                # a ** in the dict: nothing is known
+        return over
+    if how == "keys":
+        return ast.List(elts=keys, ctx=ast.Load())
+    if how == "values":
+        return ast.List(elts=value.values, ctx=ast.Load())
+    return ast.List(elts=[ast.Tuple(elts=[k, v], ctx=ast.Load())
+                          for k, v in zip(keys, value.values, strict=True)], ctx=ast.Load())
+
+
+def _walk_function(node: ast.AST) -> Iterator[ast.AST]:
+    """``ast.walk`` of one statement of a function, not into the functions and lambdas it
+    defines (their ``return`` is theirs)."""
+    yield node
+    for child in ast.iter_child_nodes(node):
+        if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+                          | ast.ClassDef):
+            yield from _walk_function(child)
+
+
+def _read_strings(tree: ast.AST) -> list[ast.expr]:
+    """The string literals a cell shows a student (see the module's docstring).
+
+    What ``print`` and its kin are given, through :func:`_shown`; and what a name is given
+    (:func:`_given`: ``note = f"..."``, ``lines.append(f"...")``, ``note += "..."``, the items of
+    a literal list a ``for`` runs over, a cell's function's ``return`` values) when every use of
+    the name in the cell is where such a call shows it as it is (:func:`_shown_names`), directly
+    or through other such names: a name used anywhere else (a key, an index, an argument, a
+    comparison) may not change, so its strings are never units.
+    """
+    given = _given(tree)
     shown_args: list[ast.expr] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             if _call_name(node) in _STRING_CALLS:
                 shown_args += node.args
             shown_args += [k.value for k in node.keywords if k.arg in _STRING_KEYWORDS]
-    # a name is read when every load of it lies inside a shown argument or a read name's value
+    # a name is read when every load of it is shown by a shown argument or a read name's value
     loads: dict[str, list[ast.Name]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
@@ -488,8 +648,8 @@ def _read_strings(tree: ast.AST) -> list[ast.expr]:
                 and isinstance(n.func.value, ast.Name)}
     read: set[str] = set()
     while True:
-        inside = {id(n) for arg in shown_args for n in ast.walk(arg)}
-        inside |= {id(n) for name in read for value in given[name] for n in ast.walk(value)}
+        inside = {id(n) for arg in shown_args for n in _shown_names(arg)}
+        inside |= {id(n) for name in read for value in given[name] for n in _shown_names(value)}
         more = {name for name in given if name not in read and loads.get(name)
                 and all(id(n) in inside or id(n) in appended for n in loads[name])
                 and any(id(n) in inside for n in loads[name])}
@@ -543,17 +703,25 @@ def _string_unit(source: str, parts: list[tokenize.TokenInfo], starts: list[int]
     """A string literal (one or more adjacent tokens) as a unit, if it can be one (``bare``: it
     is in no brackets, so a translation split over lines is put in parentheses)."""
     pieces = []
+    prefixes = []
     for tok in parts:
         m = _STRING_TOKEN.match(tok.string)
         if m is None or len(m[2]) == 3:
             return None
         pieces.append((m[1].lower(), m[2], m[3]))
+        prefixes.append(m[1])
+    # an f-string glued to plain strings without braces (f"... {x:+.2f}" " standard errors")
+    # is one f-string: the plain pieces read the same in it
+    if {p[0] for p in pieces} == {"f", ""} and not any("{" in p[2] or "}" in p[2]
+                                                       for p in pieces if not p[0]):
+        pieces = [("f", quote, body) for _, quote, body in pieces]
+        prefixes = [next(p for p in prefixes if p)] * len(prefixes)
     if not pieces or len({p[0] for p in pieces}) != 1 or len({p[1] for p in pieces}) != 1:
         return None
     text = "".join(p[2] for p in pieces)
     if not _has_words(text):
         return None
-    prefix = _STRING_TOKEN.match(parts[0].string)[1]  # type: ignore[index]
+    prefix = prefixes[0]
     column = parts[1].start[1] if len(parts) > 1 else parts[0].start[1]
     return Unit(text, begin, end, "string", source[begin:end],
                 string=(prefix, pieces[0][1], column), bare=bare)
@@ -844,9 +1012,14 @@ def _translations(po: polib.POFile) -> dict[str, str]:
 # --------------------------------------------------------------------------- verbatim parts
 def verbatim(text: str) -> Counter[str]:
     """What a translation must keep: formulas (their ``\\text{}`` words aside), code spans,
-    links' targets, placeholders and numbers, each as many times."""
+    links' targets, placeholders and numbers, each as many times. A placeholder that shows a
+    literal keeps its code, quotes and format, not its words (``{'...':64s}``,
+    ``{added or '...'}``)."""
     kept: Counter[str] = Counter()
     rest = text
+    for m in _PADDED.finditer(rest):
+        kept[f"placeholder {{{m[1] or ''}{m[2]}...{m[2]}{m[4]}}}"] += 1
+    rest = _PADDED.sub(lambda m: f" {m[3]} ", rest)
     for pattern, tag in ((_CODE_SPAN, "code"), (_DISPLAY_MATH, "math"), (_INLINE_MATH, "math"),
                          (_LINK_TARGET, "link"), (_PLACEHOLDER, "placeholder")):
         for m in pattern.finditer(rest):

@@ -222,8 +222,9 @@ class DesignExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
         self.method = _Control(self, "search_method", options=list(PAGE_METHODS))
         self.run = _Button(self)
         self.message = _Text(lambda: self.last_error)
+        # the library says a design's summary and steps in the student's language already
         self.readout = _Text(lambda: "" if self._design is None else "<br>".join(
-            _escape(say_back(line)) for line in self._design.summary().split("\n")))
+            _escape(line) for line in self._design.summary().split("\n")))
         self.steps = _Text(self._steps_html)
 
     def _steps_html(self) -> str:
@@ -234,7 +235,7 @@ class DesignExplorer(_Offline, _Refusals, _FixedBoard, anywidget.AnyWidget):
         english = design.goal.quantity
         quantity = say_back(english)
         return (f"<b>{_escape(say('Steps'))}</b><ol>" + "".join(
-            f"<li>{_escape(say_back(s.action))}: {_escape(quantity)} {s.value:.4f}"
+            f"<li>{_escape(s.action)}: {_escape(quantity)} {s.value:.4f}"
             + _escape("" if english == "expected turns"
                       else say(", expected turns {mean}", mean=f"{s.mean:.4f}"))
             + "</li>" for s in design.steps) + "</ol>")
