@@ -353,10 +353,11 @@ def print_page(site: Path, parts: list[Chapter], title: str, name: str) -> Path:
 
 # ------------------------------------------------------------------------------ printing
 # Everything drawn: MathJax's typesetting and fonts, the board editors' boards, every explorer
-# (the site draws them one task after another, those in view first: a long print page had some
-# still undrawn when it was turned into stills, and drawn later with their controls), every
-# picture.
+# (the site draws each as the reader nears it, js/site/site.js: all of them are drawn here at once,
+# as printing from the browser does; a long print page had some still undrawn when it was turned
+# into stills, and drawn later with their controls), every picture.
 _SETTLED = """async () => {
+  if (window.ChutesSite) window.ChutesSite.drawAll();
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
     await MathJax.startup.promise;
   }

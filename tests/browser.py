@@ -11,6 +11,8 @@ widget benchmark (benchmarks/bench_widgets.py), so that they start, drive and st
   install``) with the flags this closed network needs, once per process: every use shares it, with
   browser contexts of its own, closed after the use (:func:`close_chromium` stops it);
 - :func:`settle` waits until a page has finished drawing (widgets, maths, pictures);
+- :func:`draw_every_explorer` draws every explorer, editor and calculator of a course website's
+  page at once (the page draws each as its reader nears it), for a test that reads them all;
 - :func:`axe_violations` runs the pinned axe-core (tests/js/package.json) on a page, and
   :func:`ace_violations` the second auditor, IBM's Equal Access engine (pinned there too);
 - :class:`Explorer` serves an explorer's front end on a page with no kernel (what the course
@@ -273,6 +275,20 @@ def settle(page: Any, *, quiet: int = 1500, limit: int = 90_000) -> int:
     return int(page.evaluate(_SETTLE, [quiet, limit]))
 
 
+# The course website draws an explorer, editor or calculator as its place nears the screen (js/site/
+# site.js, issue 52); this draws every one still waiting, at once: how many it drew (None: the
+# page has no site runtime).
+_DRAW_EVERY = "() => window.ChutesSite ? window.ChutesSite.drawAll() : null"
+
+
+def draw_every_explorer(page: Any) -> int | None:
+    """Draw every explorer, board editor and calculator of a course website's page that waits to
+    be drawn (the page draws each as the reader nears it), at once, as printing does; for a test
+    that audits or reads every one of them. How many it drew (None: not a page of the site)."""
+    page.wait_for_function("() => document.readyState !== 'loading'")
+    return page.evaluate(_DRAW_EVERY)
+
+
 def refuse_network(context: Any) -> list[str]:
     """Let ``context`` (a Playwright browser context) load only files, data and blobs: every
     other request is refused and its URL appended to the list returned."""
@@ -291,12 +307,15 @@ def refuse_network(context: Any) -> list[str]:
 
 
 def open_from_disk(chromium: Any, path: Path, *, width: int, height: int,
-                   timeout: float | None = None,
-                   errors: list[str] | None = None) -> tuple[Any, Any, list[str]]:
+                   timeout: float | None = None, errors: list[str] | None = None,
+                   draw_all: bool = True) -> tuple[Any, Any, list[str]]:
     """A page of a built website opened from disk (``file://``, as a reader who downloaded it)
     in a new context of that window size, every request off the disk refused:
     ``(context, page, refused)``; ``timeout`` (ms) for each of the page's waits; the page's
-    uncaught script errors, from its first load on, appended to ``errors`` when given."""
+    uncaught script errors, from its first load on, appended to ``errors`` when given. With
+    ``draw_all`` (the default) every explorer, editor and calculator of the page is drawn once it
+    has loaded (:func:`draw_every_explorer`), else only those the page draws itself (near the
+    screen)."""
     context = chromium.new_context(viewport={"width": width, "height": height})
     refused = refuse_network(context)
     page = context.new_page()
@@ -305,6 +324,8 @@ def open_from_disk(chromium: Any, path: Path, *, width: int, height: int,
     if timeout is not None:
         page.set_default_timeout(timeout)
     page.goto(path.as_uri())
+    if draw_all:
+        draw_every_explorer(page)
     return context, page, refused
 
 def serve_files(page: Any, host: str, files: dict[str, tuple[str, str]],

@@ -300,6 +300,7 @@ def reports(site):
             page.on("requestfailed", on_fail)
             page.on("pageerror", on_error)
             page.goto(path.as_uri(), wait_until="load")
+            browser.draw_every_explorer(page)
             report = page.evaluate(_PAGE_REPORT)
             report["axe"] = browser.axe_violations(page)
             if rel in SECOND_AUDIT:
@@ -692,6 +693,7 @@ def _live_explorer(site: Path, rel: str, explorer: str, kind: str) -> Iterator[t
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto((site / rel).as_uri())
+        browser.draw_every_explorer(page)
         root = page.locator(f".{explorer}")
         expect(root).to_have_count(1)
         yield page, root

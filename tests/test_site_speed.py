@@ -9,7 +9,11 @@ clock (how long it takes is `make bench`'s, benchmarks/bench_lighthouse.py):
 - each glyph of a page's formulas is in the page once (MathJax's local font cache repeated it in
   every formula: 580 KB of Lesson 11's 1.26 MB), and every formula still finds its glyphs;
 - a page's stylesheets come as one file, the same on every page (a dozen round trips before the
-  first words on a phone's network).
+  first words on a phone's network);
+- an explorer, board editor or calculator is drawn as its place nears the screen (js/site/site.js:
+  each draw was a long task and a layout of the whole page while the page loaded), says what it
+  is until then, draws when Tab reaches it, and every one is drawn when printing or when a test
+  asks (``browser.draw_every_explorer``).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -173,3 +178,142 @@ def test_no_formula_far_from_the_screen_is_measured_while_a_page_loads(site: Pat
     assert 0 < seen["first"] < seen["boxes"] / 4, seen
     assert seen["groups"] > 1, seen
     assert scrolling > 0
+
+
+# ------------------------------------------------------------------------------ drawn when near
+# What the page's places hold: each explorer, editor or calculator, where it is (its top, in
+# windows from the page's top) and whether it is drawn; a waiting one's words.
+_PLACES = """() => [...document.querySelectorAll(
+    '.chutes-explorer-mount, .chutes-calculator-mount, .chutes-board-editor-mount')].map(m => {
+  const box = m.getBoundingClientRect();
+  return {kind: m.dataset.explorer || m.className.split(' ')[0],
+          top: box.top / innerHeight, bottom: box.bottom / innerHeight,
+          waiting: m.classList.contains('chutes-waiting'),
+          drawn: !m.classList.contains('chutes-waiting')
+                 && !!m.querySelector(':scope > :not(.chutes-waiting-note)'),
+          role: m.getAttribute('role'), label: m.getAttribute('aria-label'),
+          words: m.textContent.trim()};
+})"""
+# The page idle: course.js's boxes all measured (it measures the far ones when idle), then two
+# idle periods of the browser's own, with the tasks between them run.
+_IDLE = """async () => {
+  while (!document.documentElement.hasAttribute('data-course-measured')) {
+    await new Promise(r => requestIdleCallback(r));
+  }
+  for (let i = 0; i < 2; i++) {
+    await new Promise(r => setTimeout(r, 0));
+    await new Promise(r => requestIdleCallback(r));
+  }
+}"""
+# The controls Tab reaches in a place, and the last one before it / the first after it on the page.
+_TABBABLE = """
+const TABBABLE = 'a[href], button, input, select, textarea, summary, [tabindex]';
+const reached = (el) => el.tabIndex >= 0 && !el.disabled && el.getClientRects().length > 0
+  && el.checkVisibility({visibilityProperty: true}) && !el.closest('[inert]');
+"""
+_AROUND = _TABBABLE + """
+const place = document.querySelectorAll(arguments[0])[arguments[1]];
+const all = [...document.querySelectorAll(TABBABLE)].filter(reached);
+const before = all.filter(e => e !== place && !place.contains(e)
+  && (e.compareDocumentPosition(place) & Node.DOCUMENT_POSITION_FOLLOWING)).pop();
+const after = all.find(e => e !== place && !place.contains(e)
+  && (place.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING));
+(arguments[2] === 'before' ? before : after).focus();
+return document.activeElement === (arguments[2] === 'before' ? before : after);
+"""
+_LANDED = _TABBABLE + """
+const place = document.querySelectorAll(arguments[0])[arguments[1]];
+const inside = [...place.querySelectorAll(TABBABLE)].filter(reached);
+const at = document.activeElement;
+return {inside: place.contains(at) && at !== place, first: at === inside[0],
+        last: at === inside[inside.length - 1], controls: inside.length,
+        drawn: !place.classList.contains('chutes-waiting'),
+        what: at ? at.outerHTML.slice(0, 80) : null};
+"""
+_PLACE = ".chutes-explorer-mount, .chutes-calculator-mount, .chutes-board-editor-mount"
+# A long lesson, the design lesson (an editor and the design explorer), and an exercise set with
+# an explorer and with calculators.
+NEAR_PAGES = ["lessons/11_long_run.html", "lessons/12_design_a_board.html",
+              "exercises/04_exercises_fundamental_matrix.html",
+              "exercises/12_exercises_design_a_board.html"]
+
+
+def _call(script: str) -> str:
+    return f"(args) => (function () {{ {script} }}).apply(null, args)"
+
+
+def _phone_page(chromium: Any, site: Path, rel: str, errors: list[str]) -> tuple[Any, Any, list[str]]:
+    """``rel`` opened from disk on a phone, drawing only what it draws itself, loaded and idle."""
+    context, page, refused = browser.open_from_disk(chromium, site / rel, width=WIDTH,
+                                                    height=HEIGHT, timeout=PAGE_TIMEOUT,
+                                                    errors=errors, draw_all=False)
+    page.evaluate(_IDLE)
+    return context, page, refused
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rel", NEAR_PAGES)
+def test_a_phone_draws_the_explorers_near_the_screen_and_the_others_as_it_reaches_them(
+        site: Path, rel: str) -> None:
+    """Issue 52: on a phone, once the page has loaded and is idle, the explorers, editors and
+    calculators on the screen or within a screen of it are drawn, and those farther down are not
+    (each draw was a long task and a layout of the whole page while the page loaded); each
+    waiting one says what it is (a named group with its line of words); scrolling to one draws
+    it; ``ChutesSite.drawAll()`` (what printing does) draws every one."""
+    errors: list[str] = []
+    with browser.chromium() as chromium:
+        context, page, refused = _phone_page(chromium, site, rel, errors)
+        places = page.evaluate(_PLACES)
+        assert places, rel
+        far = [p for p in places if p["top"] > 2.05]
+        near = [p for p in places if p["bottom"] > 0 and p["top"] < 1.95]
+        assert far, (rel, places)          # the page has an explorer below its first screens
+        # the page's one board editor (its skip link and address) is drawn wherever it is
+        assert all(p["waiting"] and not p["drawn"] for p in far
+                   if p["kind"] != "chutes-board-editor-mount"), (rel, places)
+        assert all(p["drawn"] for p in near), (rel, places)
+        for p in places:
+            if p["waiting"]:
+                assert p["role"] == "group" and p["label"] == p["words"], p
+                assert p["words"].endswith(": it is drawn as you reach it."), p
+        index = next(i for i, p in enumerate(places) if p["waiting"])
+        page.locator(_PLACE).nth(index).scroll_into_view_if_needed()
+        page.wait_for_function("([sel, i]) => !document.querySelectorAll(sel)[i]"
+                               ".classList.contains('chutes-waiting')", arg=[_PLACE, index])
+        scrolled = page.evaluate(_PLACES)
+        assert scrolled[index]["drawn"], scrolled
+        drawn = browser.draw_every_explorer(page)
+        after = page.evaluate(_PLACES)
+        context.close()
+    assert drawn == sum(1 for p in scrolled if p["waiting"])
+    assert all(p["drawn"] and p["role"] is None and p["label"] is None for p in after), after
+    assert not errors and not refused, (errors, refused)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rel", ["lessons/11_long_run.html",
+                                 "exercises/04_exercises_fundamental_matrix.html"])
+def test_tab_from_the_text_before_an_explorer_not_yet_drawn_lands_on_its_first_control(
+        site: Path, rel: str) -> None:
+    """A keyboard reader never meets an explorer left undrawn: Tab from the last control before
+    a waiting explorer lands on the explorer's first control (drawn then), Shift+Tab from the
+    first control after another on its last."""
+    errors: list[str] = []
+    with browser.chromium() as chromium:
+        context, page, refused = _phone_page(chromium, site, rel, errors)
+        places = page.evaluate(_PLACES)
+        index = next(i for i, p in enumerate(places) if p["waiting"])
+        assert page.evaluate(_call(_AROUND), [_PLACE, index, "before"])
+        page.keyboard.press("Tab")
+        forward = page.evaluate(_call(_LANDED), [_PLACE, index])
+        context.close()
+        context, page, _ = _phone_page(chromium, site, rel, errors)
+        assert page.evaluate(_PLACES)[index]["waiting"]
+        assert page.evaluate(_call(_AROUND), [_PLACE, index, "after"])
+        page.keyboard.press("Shift+Tab")
+        back = page.evaluate(_call(_LANDED), [_PLACE, index])
+        context.close()
+    assert forward["drawn"] and forward["inside"] and forward["first"], forward
+    assert forward["controls"] > 1, forward
+    assert back["drawn"] and back["inside"] and back["last"], back
+    assert not errors and not refused, (errors, refused)

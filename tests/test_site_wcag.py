@@ -61,6 +61,7 @@ _TYPESET = """async () => {
 
 def _open(page: Any, site: Path, rel: str) -> None:
     page.goto((site / rel).as_uri(), wait_until="load")
+    browser.draw_every_explorer(page)
     page.evaluate(_TYPESET)
 
 

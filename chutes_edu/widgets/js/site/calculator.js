@@ -292,6 +292,9 @@ export function mount(el, { presets = {}, open = "", exercise = "" } = {}) {
     }
   });
   fill();
-  run();
+  // The first tables in a task of their own: the calculator is drawn first, then computed and
+  // its tables laid out (a thousand rows: drawing both in one task was a task of a second on a
+  // phone; issue 52).
+  setTimeout(run, 0);
   return { run, element: box };
 }

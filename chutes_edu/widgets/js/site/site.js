@@ -16,11 +16,20 @@
  * - the board calculator (site/calculator.js) wherever an exercise page has a
  *   `.chutes-calculator-mount` (book/answers.py), opening the part named by `data-open`.
  *
- * Each is drawn in a task of its own, those on the screen or near it first, then the others in
- * the page's order, so that drawing them (some compute at once: the design explorer's search, a
- * board's expected turns) never holds the page up for all of them together, and what the reader
- * sees is drawn first. Before printing, any still waiting is drawn at once. A place whose front
- * end is not on the page (a class of no explorer of ours) is left as it is.
+ * Each is drawn when its place nears the screen (an IntersectionObserver that lasts, `NEAR`), in a
+ * task of its own, one a task, in the page's order, so that a page draws what its reader reaches
+ * and never holds up for all of them (each draw computes: the design explorer's search, a board's
+ * expected turns, then lays the page out again): while a page loads, only those within a screen of
+ * what the reader sees are drawn (issue 52). The page's one board editor (its skip link and `#board=` address are the
+ * page's) is drawn after those near the screen, wherever it is.
+ *
+ * Until it is drawn, a place says what it is: it is a named group (`role="group"`, its
+ * `aria-label`) holding one line of words, found by find-in-page and read by a screen reader, and a
+ * Tab stop: a keyboard that reaches it draws it at once and lands on its first control (its last,
+ * coming back with Shift+Tab), so that Tab from the text before an explorer lands in the
+ * explorer. Before printing, every place still waiting is drawn at once; so does
+ * `window.ChutesSite.drawAll()` (the tests that read every explorer of a page). A place whose
+ * front end is not on the page (a class of no explorer of ours) is left as it is.
  *
  * @module site
  */
@@ -29,10 +38,38 @@ import { CALCULATOR_GLOBAL, CALCULATOR_MOUNT, EDITOR_MOUNT, EXPLORER_MOUNT } fro
 
 export { CALCULATOR_MOUNT, EDITOR_MOUNT, EXPLORER_MOUNT };
 
-/** How far off the screen a place still counts as near it (drawn before the others). */
+/** How far off the screen a place still counts as near it: drawn as the reader nears it. */
 export const NEAR = "100% 0px";
+/** The class of a place still waiting to be drawn (it holds the line `WAITING_NOTE` then). */
+export const WAITING = "chutes-waiting";
+export const WAITING_NOTE = "chutes-waiting-note";
 
-/** @typedef {{place: HTMLElement, draw: () => void}} Job */
+/**
+ * What each place is, in the page's language, said by a place until it is drawn (the drawn
+ * explorer says it in its own words). The key: the anywidget class, or "calculator". Here, not in
+ * the front end's catalog (core/messages_<language>.js, 48 KB): this script is on every page.
+ * @type {Record<string, Record<string, string>>}
+ */
+const NAMES = {
+  en: {
+    BoardEditor: "Board editor", CoinFlipExplorer: "Coin-flip explorer",
+    BoardExplorer: "Board explorer", SimulationExplorer: "Simulation explorer",
+    RaceExplorer: "Race explorer", JumpExplorer: "Jump explorer",
+    PolicyExplorer: "Policy explorer", DesignExplorer: "Design explorer",
+    calculator: "Board calculator",
+    waiting: "{what}: it is drawn as you reach it.",
+  },
+  es: {
+    BoardEditor: "Editor de tableros", CoinFlipExplorer: "Explorador de la moneda",
+    BoardExplorer: "Explorador del tablero", SimulationExplorer: "Explorador de simulaciones",
+    RaceExplorer: "Explorador de carreras", JumpExplorer: "Explorador de saltos",
+    PolicyExplorer: "Explorador de políticas", DesignExplorer: "Explorador de diseños",
+    calculator: "Calculadora del tablero",
+    waiting: "{what}: se dibuja cuando llegas a él.",
+  },
+};
+
+/** @typedef {{place: HTMLElement, kind: string, draw: () => void, first?: boolean}} Job */
 
 /**
  * The `mount` a page's scripts published under `name`, if any.
@@ -48,6 +85,7 @@ function published(name) {
 const GLOBALS = {};
 for (const spec of Object.values(FRONT_ENDS)) GLOBALS[spec.class] = spec.global;
 const EDITOR_GLOBAL = FRONT_ENDS.board_editor.global;
+const EDITOR_CLASS = FRONT_ENDS.board_editor.class;
 
 /**
  * What the page asks to be drawn, in the page's order.
@@ -61,22 +99,24 @@ export function jobs() {
   editors.forEach((place) => {
     const mount = published(EDITOR_GLOBAL);
     if (!mount) return;
-    found.push({ place, draw: () => mount(place, {
+    // one editor on the page: a link opens its board, and a skip link leads to it
+    const sole = editors.length === 1;
+    found.push({ place, kind: EDITOR_CLASS, first: sole, draw: () => mount(place, {
       board: JSON.parse(place.dataset.board || "{}"), name: place.dataset.name || "", presets,
-      // one editor on the page: a link opens its board, and a skip link leads to it
-      syncHash: editors.length === 1, skipLink: editors.length === 1,
+      syncHash: sole, skipLink: sole,
     }) });
   });
   document.querySelectorAll(`.${EXPLORER_MOUNT}`).forEach((el) => {
     const place = /** @type {HTMLElement} */ (el);
-    const global = GLOBALS[place.dataset.explorer || ""];
+    const kind = place.dataset.explorer || "";
+    const global = GLOBALS[kind];
     const mount = global && global !== EDITOR_GLOBAL ? published(global) : undefined;
-    if (mount) found.push({ place, draw: () => mount(place, JSON.parse(place.dataset.state || "{}")) });
+    if (mount) found.push({ place, kind, draw: () => mount(place, JSON.parse(place.dataset.state || "{}")) });
   });
   document.querySelectorAll(`.${CALCULATOR_MOUNT}`).forEach((el) => {
     const place = /** @type {HTMLElement} */ (el);
     const mount = published(CALCULATOR_GLOBAL);
-    if (mount) found.push({ place, draw: () => mount(place, {
+    if (mount) found.push({ place, kind: "calculator", draw: () => mount(place, {
       presets, open: place.dataset.open || "", exercise: place.dataset.exercise || "" }) });
   });
   const order = (/** @type {Job} */ a, /** @type {Job} */ b) =>
@@ -85,44 +125,145 @@ export function jobs() {
 }
 
 /**
- * Draw every job, each in a task of its own: those near the screen first (as the browser's next
- * look at the layout finds them: no layout is forced here), then the rest in order.
+ * The words a waiting place says: what it is, in the page's language.
+ * @param {Job} job
+ */
+export function waitingWords(job) {
+  const lang = String(document.documentElement?.lang || "en").slice(0, 2).toLowerCase();
+  const names = NAMES[lang] ?? NAMES.en;
+  const what = names[job.kind] ?? NAMES.en[job.kind] ?? names.BoardExplorer;
+  return names.waiting.replace("{what}", what);
+}
+
+const TABBABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
+
+/**
+ * The controls in `root` that Tab reaches, in order.
+ * @param {HTMLElement} root
+ * @returns {HTMLElement[]}
+ */
+function tabbable(root) {
+  return /** @type {HTMLElement[]} */ ([...root.querySelectorAll(TABBABLE)]).filter((el) =>
+    el.tabIndex >= 0 && !(/** @type {any} */ (el).disabled) && el.getClientRects().length > 0
+    && (typeof el.checkVisibility !== "function" || el.checkVisibility({ visibilityProperty: true })));
+}
+
+/**
+ * Make a place say what it is until it is drawn: a named group with its line of words, a Tab
+ * stop that draws it (`onFocus`). Returns the way back to the empty place the front end draws in.
+ * @param {Job} job
+ * @param {(event: FocusEvent) => void} onFocus
+ * @returns {() => void}
+ */
+function holdPlace(job, onFocus) {
+  const { place } = job;
+  const words = waitingWords(job);
+  const note = document.createElement("p");
+  note.className = WAITING_NOTE;
+  note.textContent = words;
+  place.classList.add(WAITING);
+  place.setAttribute("role", "group");
+  place.setAttribute("aria-label", words);
+  place.setAttribute("tabindex", "0");
+  place.append(note);
+  place.addEventListener("focus", onFocus);
+  return () => {
+    place.removeEventListener("focus", onFocus);
+    note.remove();
+    for (const name of ["role", "aria-label", "tabindex"]) place.removeAttribute(name);
+    place.classList.remove(WAITING);
+  };
+}
+
+/**
+ * Draw each job as its place nears the screen, one a task (without an IntersectionObserver, all
+ * of them, one a task, in the page's order); the page's sole editor after those near the screen.
+ * Returns the way to draw every job still waiting, at once.
  * @param {Job[]} all
+ * @returns {() => number} draws every job still waiting; how many it drew
  */
 export function drawAll(all) {
-  const waiting = new Set(all);
+  /** @type {Map<Job, () => void>} the jobs waiting, each with the way back to its empty place */
+  const waiting = new Map();
+  /** @type {Set<Element>} the places near the screen */
+  const near = new Set();
+  /** @type {IntersectionObserver | null} */
+  let seen = null;
   /** @param {Job} job */
   const draw = (job) => {
-    if (waiting.delete(job)) job.draw();
+    const release = waiting.get(job);
+    if (!release) return;
+    waiting.delete(job);
+    seen?.unobserve(job.place);
+    release();
+    job.draw();
   };
-  window.addEventListener("beforeprint", () => all.forEach(draw));
-  /** @param {Job[]} queue */
-  const drawInTurn = (queue) => {
-    const next = queue.find((job) => waiting.has(job));
-    if (!next) return;
-    setTimeout(() => {
+  const drawEvery = () => {
+    const left = all.filter((job) => waiting.has(job));
+    for (const job of left) {
       try {
-        draw(next);
+        draw(job);
+      } catch (error) {
+        setTimeout(() => { throw error; }, 0);     // reported, and the others are drawn
+      }
+    }
+    return left.length;
+  };
+  for (const job of all) {
+    waiting.set(job, holdPlace(job, (event) => {
+      // a keyboard reached the place: draw it now and go on to its first control (its last,
+      // coming back from below)
+      const from = /** @type {Node | null} */ (event.relatedTarget);
+      draw(job);
+      const controls = tabbable(job.place);
+      const back = from && !job.place.contains(from)
+        && job.place.compareDocumentPosition(from) & Node.DOCUMENT_POSITION_FOLLOWING;
+      const to = back ? controls[controls.length - 1] : controls[0];
+      if (to) {
+        to.focus();
+      } else {
+        job.place.setAttribute("tabindex", "-1");
+        job.place.focus();
+      }
+    }));
+  }
+  window.addEventListener("beforeprint", drawEvery);
+  let planned = false;
+  /** The next job to draw: the first near the screen, else the page's sole editor. */
+  const next = () => all.find((job) => waiting.has(job) && (!seen || near.has(job.place)))
+    ?? all.find((job) => waiting.has(job) && job.first);
+  const plan = () => {
+    if (planned || !next()) return;
+    planned = true;
+    setTimeout(() => {
+      planned = false;
+      const job = next();
+      try {
+        if (job) draw(job);
       } finally {
-        drawInTurn(queue);      // the others are drawn even if one of them fails
+        plan();        // the others are drawn even if one of them fails
       }
     }, 0);
   };
-  if (typeof IntersectionObserver !== "function") {
-    drawInTurn(all);
-    return;
+  if (typeof IntersectionObserver === "function") {
+    seen = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (entry.isIntersecting) near.add(entry.target);
+        else near.delete(entry.target);
+      }
+      plan();
+    }, { rootMargin: NEAR });
+    for (const job of all) seen.observe(job.place);
+  } else {
+    plan();
   }
-  const seen = new IntersectionObserver((entries) => {
-    seen.disconnect();
-    const near = new Set(entries.filter((e) => e.isIntersecting).map((e) => e.target));
-    drawInTurn([...all.filter((job) => near.has(job.place)), ...all]);
-  }, { rootMargin: NEAR });
-  for (const job of all) seen.observe(job.place);
+  return drawEvery;
 }
 
 function start() {
   const all = jobs();
-  if (all.length) drawAll(all);
+  const drawEvery = all.length ? drawAll(all) : () => 0;
+  /** @type {any} */ (window).ChutesSite = Object.freeze({ drawAll: drawEvery });
 }
 
 if (document.readyState === "loading") {
