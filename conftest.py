@@ -59,10 +59,10 @@ _COST = {
     "tests/test_teacher_lab.py": 30,
     "tests/test_formgrader_scores.py": 20,
     # the website's pages, reflow and focus, and its PDFs (the site is built once for all workers)
-    "tests/test_site.py": 620,
-    "tests/test_site_wcag.py": 180,
+    "tests/test_site.py": 650,
+    "tests/test_site_wcag.py": 110,
     "tests/test_pdf.py": 210,
-    "tests/test_site_es.py": 90,
+    "tests/test_site_es.py": 45,
     "tests/test_explorers_es.py": 30,
     "tests/test_hub.py": 105,
     "tests/test_binder.py": 135,

@@ -278,12 +278,46 @@ def _alt_problem(image: dict) -> str | None:
     return None
 
 
+# The outermost elements past the window's right edge that no box of theirs clips or scrolls.
+_PAST_THE_EDGE = """async () => {
+  // the page reflows, and its scripts answer the new width: course.js, 150 ms after a change of
+  // width, looks again at which boxes scroll (data-course-measured until it has seen them all)
+  await new Promise(r => setTimeout(r, 300));
+  const course = document.querySelector('script[src*="_static/course.js"]');
+  while (course && !document.documentElement.hasAttribute('data-course-measured')) {
+    await new Promise(r => setTimeout(r, 50));
+  }
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const width = document.documentElement.clientWidth;
+  const found = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.right <= width + 0.5) continue;
+    let held = false;
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (getComputedStyle(up).overflowX !== 'visible') { held = true; break; }
+    }
+    const parent = el.parentElement;
+    if (held || (parent && parent !== document.body
+                 && parent.getBoundingClientRect().right > width + 0.5)) continue;
+    found.push(`${el.localName}.${el.getAttribute('class') || ''} ` +
+               `"${(el.textContent || '').trim().slice(0, 50)}"`);
+  }
+  return {width: document.documentElement.scrollWidth, found: found.slice(0, 4)};
+}"""
+
+
+# Reflow (WCAG 1.4.10) as a reader meets it: a window of 1280 px zoomed to 400%, 320 px wide.
+REFLOW = {"width": 320, "height": 700}
+WINDOW = {"width": 1280, "height": 900}
+
+
 @pytest.fixture(scope="module")
 def reports(site):
     """Every page, opened from disk with the network refused: what it shows."""
     results = {}
     with browser.chromium() as chromium:
-        context = chromium.new_context(viewport={"width": 1280, "height": 900})
+        context = chromium.new_context(viewport=WINDOW)
         offsite = browser.refuse_network(context)
         page = context.new_page()
         page.set_default_timeout(PAGE_TIMEOUT)
@@ -305,6 +339,9 @@ def reports(site):
             report["axe"] = browser.axe_violations(page)
             if rel in SECOND_AUDIT:
                 report["ace"] = browser.ace_violations(page)
+            page.set_viewport_size(REFLOW)
+            report["reflow"] = page.evaluate(_PAST_THE_EDGE)
+            page.set_viewport_size(WINDOW)
             report["missing"] = [u for u in missing if u.startswith("file:")]
             report["errors"] = errors
             if rel == "lessons/01_waiting_for_heads.html":
@@ -468,6 +505,15 @@ def test_every_page_shows_one_link_to_itself_in_the_other_language(reports):
         if report["languageLinks"] != wanted:
             bad[rel] = report["languageLinks"]
     assert not bad, f"no single visible link to the other language: {bad}"
+
+
+def test_no_page_is_wider_than_a_320px_window(reports):
+    """Reflow (WCAG 1.4.10): every page, its explorers drawn, narrowed to 320 px as a reader's
+    400% zoom narrows it, is no wider than the window."""
+    wide = {rel: v["reflow"] for rel, v in _each(reports).items()
+            if v["reflow"]["width"] > REFLOW["width"]}
+    assert not wide, "pages wider than 320 px:\n" + "\n".join(
+        f"{rel}: {r['width']} px: {r['found']}" for rel, r in wide.items())
 
 
 def test_the_keyboard_reaches_the_text_first(reports):

@@ -2,7 +2,7 @@
 
 The website built once for the site's tests (tests/conftest.py), opened from disk:
 
-- **Reflow** (1.4.10): at a 320 px wide window no page is wider than the window (every page).
+- **Reflow** (1.4.10): tests/test_site.py's audit of every page narrows its window to 320 px.
 - **Phones**: at 390 px every display formula, inline formula longer than its line, matrix, code
   cell and output on a few long pages either fits or scrolls inside its own box, which then shows a
   shadow on the side that has more, is a Tab stop and has a name (axe's scrollable-region-focusable);
@@ -63,43 +63,6 @@ def _open(page: Any, site: Path, rel: str) -> None:
     page.goto((site / rel).as_uri(), wait_until="load")
     browser.draw_every_explorer(page)
     page.evaluate(_TYPESET)
-
-
-# ------------------------------------------------------------------------------ reflow
-# The outermost elements past the window's right edge that no box of theirs clips or scrolls.
-_PAST_THE_EDGE = """() => {
-  const width = document.documentElement.clientWidth;
-  const found = [];
-  for (const el of document.querySelectorAll('body *')) {
-    const box = el.getBoundingClientRect();
-    if (box.width === 0 || box.right <= width + 0.5) continue;
-    let held = false;
-    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
-      if (getComputedStyle(up).overflowX !== 'visible') { held = true; break; }
-    }
-    const parent = el.parentElement;
-    if (held || (parent && parent !== document.body
-                 && parent.getBoundingClientRect().right > width + 0.5)) continue;
-    found.push(`${el.localName}.${el.getAttribute('class') || ''} ` +
-               `"${(el.textContent || '').trim().slice(0, 50)}"`);
-  }
-  return {width: document.documentElement.scrollWidth, found: found.slice(0, 4)};
-}"""
-
-
-def test_no_page_is_wider_than_a_320px_window(site: Path) -> None:
-    wide = {}
-    with browser.chromium() as chromium:
-        page = chromium.new_page(viewport={"width": 320, "height": 700})
-        page.set_default_timeout(PAGE_TIMEOUT)
-        for path in site_pages(site):
-            rel = path.relative_to(site).as_posix()
-            _open(page, site, rel)
-            result = page.evaluate(_PAST_THE_EDGE)
-            if result["width"] > 320:
-                wide[rel] = result
-    assert not wide, "pages wider than 320 px:\n" + "\n".join(
-        f"{rel}: {r['width']} px: {r['found']}" for rel, r in wide.items())
 
 
 # ------------------------------------------------------------------------------ phones
