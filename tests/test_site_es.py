@@ -31,6 +31,7 @@ import pytest
 from .conftest import site_missing, site_pages
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow      # every test reads the website built for the tests
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "book"))
 
