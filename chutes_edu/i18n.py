@@ -62,7 +62,8 @@ def _known(code: str) -> str:
     """``code`` as one of :data:`LANGUAGES` ("es_ES.UTF-8" and "ES" are "es"), or ValueError."""
     short = code.strip().replace("-", "_").split("_")[0].split(".")[0].lower()
     if short not in LANGUAGES:
-        raise ValueError(f"unknown language {code!r}; the course speaks {', '.join(LANGUAGES)}")
+        raise ValueError(say("unknown language {code}; the course speaks {languages}",
+                             code=repr(code), languages=", ".join(LANGUAGES)))
     return short
 
 

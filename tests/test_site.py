@@ -46,11 +46,12 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 PAGE_TIMEOUT = 180_000    # ms, a hang guard for a page, its maths and its widgets on a busy machine
 # The pages IBM's engine audits too (it takes seconds per long page, axe a fraction of one): the
 # front page, a lesson with a live board editor, an exercise set, its worked solutions, the
-# playground and the accessibility page.
+# playground and the accessibility page; a Spanish lesson and exercise set.
 SECOND_AUDIT = {"index.html", "lessons/02_board_as_equations.html",
                 "exercises/02_exercises_board_as_equations.html",
                 "solutions/02_solutions_board_as_equations.html", "playground.html",
-                "accessibility.html"}
+                "accessibility.html", "es/lessons/02_board_as_equations.html",
+                "es/exercises/02_exercises_board_as_equations.html"}
 # What a reader must never see: nbval's markers and nbgrader's solution and hidden-test markers.
 MARKERS = re.compile(r"nbval|BEGIN SOLUTION|END SOLUTION|BEGIN HIDDEN TESTS|END HIDDEN TESTS", re.I)
 # The course's internal names of its source documents (CONTRIBUTING.md: cite them by title).

@@ -405,3 +405,17 @@ def test_the_explorers_refusals_speak_spanish() -> None:
     assert english[3] == "jump source 13 is off the board (squares 0..12)", english
     assert spanish[3] == "el origen del salto 13 está fuera del tablero (casillas 0..12)", spanish
     _assert_said_in_spanish(english, spanish)
+
+
+def test_the_checks_and_the_language_refusals_speak_spanish() -> None:
+    """What a student meets who types an exercise's number wrong (``check("3,4", ...)``), names
+    an exercise that is not there, or asks for a language the course does not speak."""
+    from chutes_edu import check
+
+    refusals = [lambda: check("3,4", 1), lambda: check("3.99", 1),
+                lambda: i18n.set_language("fr")]
+    english, spanish = _in_both_languages(lambda: _refusals(refusals))
+    assert english[0] == "'3,4' is not an exercise number such as \"3.4\"", english
+    assert spanish[0] == "'3,4' no es un número de ejercicio como \"3.4\"", spanish
+    assert spanish[2] == "idioma desconocido 'fr'; el curso habla en, es", spanish
+    _assert_said_in_spanish(english, spanish)

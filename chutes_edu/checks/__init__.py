@@ -236,7 +236,8 @@ def has_answer_checks(exercise: str) -> bool:
     """
     match = _NUMBER.fullmatch(exercise) if isinstance(exercise, str) else None
     if match is None:
-        raise ValueError(f"{exercise!r} is not an exercise number such as \"3.4\"")
+        raise ValueError(_say('{exercise} is not an exercise number such as "3.4"',
+                              exercise=repr(exercise)))
     _load_all()
     lesson = int(match.group(1))
     return any(int(known.split(".")[0]) == lesson for known in _REGISTRY)
@@ -283,7 +284,8 @@ def _lookup(exercise: str) -> _Exercise:
     _load_all()
     if exercise not in _REGISTRY:
         known = ", ".join(exercise_ids())
-        raise ValueError(f"there is no exercise {exercise!r}; known exercises: {known}")
+        raise ValueError(_say("there is no exercise {exercise}; known exercises: {known}",
+                              exercise=repr(exercise), known=known))
     return _REGISTRY[exercise]
 
 
