@@ -58,10 +58,17 @@ _ENVIRONMENT = "CHUTES_EDU_LANGUAGE"
 _chosen: str | None = None
 
 
-def _known(code: str) -> str:
-    """``code`` as one of :data:`LANGUAGES` ("es_ES.UTF-8" and "ES" are "es"), or ValueError."""
+def _short(code: str) -> str | None:
+    """``code`` as one of :data:`LANGUAGES` ("es_ES.UTF-8" and "ES" are "es"), or None."""
     short = code.strip().replace("-", "_").split("_")[0].split(".")[0].lower()
-    if short not in LANGUAGES:
+    return short if short in LANGUAGES else None
+
+
+def _known(code: str) -> str:
+    """``code`` as one of :data:`LANGUAGES`, or ValueError (said in the language chosen so far:
+    :func:`language` never asks this, so saying it cannot come back here)."""
+    short = _short(code)
+    if short is None:
         raise ValueError(say("unknown language {code}; the course speaks {languages}",
                              code=repr(code), languages=", ".join(LANGUAGES)))
     return short
@@ -100,7 +107,7 @@ def _session_language(session: str) -> str | None:
         with path.open(encoding="utf-8") as f:
             metadata = json.load(f).get("metadata", {})
         code = metadata.get("chutes_edu", {}).get("language")
-        return _known(code) if isinstance(code, str) else None
+        return _short(code) if isinstance(code, str) else None
     except (OSError, ValueError, AttributeError):
         return None
 
@@ -116,16 +123,13 @@ def language() -> str:
     if _chosen is not None:
         return _chosen
     from_environment = os.environ.get(_ENVIRONMENT, "")
-    if from_environment:
-        try:
-            return _known(from_environment)
-        except ValueError:
-            pass
+    if from_environment and (found := _short(from_environment)) is not None:
+        return found
     session = os.environ.get("JPY_SESSION_NAME", "")
     if session:
-        found = _session_language(session)
-        if found is not None:
-            return found
+        said = _session_language(session)
+        if said is not None:
+            return said
     return SOURCE_LANGUAGE
 
 

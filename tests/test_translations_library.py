@@ -419,3 +419,13 @@ def test_the_checks_and_the_language_refusals_speak_spanish() -> None:
     assert spanish[0] == "'3,4' no es un número de ejercicio como \"3.4\"", spanish
     assert spanish[2] == "idioma desconocido 'fr'; el curso habla en, es", spanish
     _assert_said_in_spanish(english, spanish)
+
+
+def test_a_language_the_course_does_not_speak_in_the_environment_is_passed_over(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hub that sets CHUTES_EDU_LANGUAGE=fr: the library speaks English, and a refusal of a
+    language is said (no endless loop between choosing the language and saying the refusal)."""
+    monkeypatch.setenv("CHUTES_EDU_LANGUAGE", "fr")
+    assert i18n.language() == "en"
+    with pytest.raises(ValueError, match="unknown language 'xx'"):
+        i18n.set_language("xx")
