@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from nbval.plugin import IPyNbFile
@@ -116,10 +117,8 @@ def openblas_architecture(coretype: str | None) -> str | None:
     import json
     import subprocess
 
-    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
-    if coretype is None and "OPENBLAS_CORETYPE" in os.environ:
-        env["OPENBLAS_CORETYPE"] = os.environ["OPENBLAS_CORETYPE"]
-    elif coretype is not None:
+    env = dict(os.environ)
+    if coretype is not None:
         env["OPENBLAS_CORETYPE"] = coretype
     done = subprocess.run([sys.executable, "-c", _ARCHITECTURE], env=env, capture_output=True,
                           text=True, timeout=120, check=True)
@@ -142,11 +141,30 @@ def pytest_configure(config: pytest.Config) -> None:
     # the kernels this process starts (nbval's, nbclient's) take ports no other process takes
     kernel_ports.use_port_block(29000 + 1000 * kernel_ports.worker_index(), 1000)
     config.pluginmanager.register(_GroupsArrived(), "xdist-groups-arrived")
-    copies, same = _copies(_kernels(config))
-    if not hasattr(config, "workerinput"):     # the controller (or a run without xdist)
+    worker = getattr(config, "workerinput", None)
+    if worker is not None and _COPIES in worker:   # the controller asked OpenBLAS once for all
+        copies = list(worker[_COPIES])
+    else:                                      # the controller (or a run without xdist)
+        copies, same = _copies(_kernels(config))
         config.pluginmanager.register(_TimeByPart(copies, same), "time-by-part")
+        config.pluginmanager.register(_HandCopies(copies), "openblas-copies-to-workers")
     for kernel in copies:
         config.pluginmanager.register(_KernelCopies(kernel), f"openblas-kernel-{kernel}")
+
+
+_COPIES = "chutes_openblas_copies"
+
+
+class _HandCopies:
+    """Hands the controller's answer of :func:`_copies` to each xdist worker (each would
+    otherwise start two Pythons of its own to ask OpenBLAS again)."""
+
+    def __init__(self, copies: list[str]) -> None:
+        self.copies = copies
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:
+        node.workerinput[_COPIES] = list(self.copies)
 
 
 class _UnderKernel(IPyNbFile):
