@@ -57,6 +57,7 @@ import dataclasses
 import html
 import math
 import re
+import sys
 import tomllib
 from collections.abc import Sequence
 from fractions import Fraction
@@ -77,6 +78,9 @@ from chutes_edu.checks import (
 )
 from chutes_edu.i18n import SOURCE_LANGUAGE, gettext, language, messages, say
 from chutes_edu.variants import Numbers, variant
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+import translations  # tools/translations.py (tools/ is no package)
 
 __all__ = ["CALCULATED", "CALCULATOR_MOUNT", "EXAMPLES", "JUMP_GOALS", "SCRIPT", "STYLE",
            "add_answers", "answer_box", "calculator", "code_answer", "jump_goal",
@@ -364,23 +368,13 @@ def hint_message(words: str) -> str:
 
 
 @cache
-def usable_translations(path: Path) -> dict[str, str]:
-    """English -> translation of the catalog at ``path``: its entries translated, neither fuzzy
-    nor obsolete (what the site's build says; the rest stays English, and the translation tests
-    report it)."""
-    import polib
-
-    return {e.msgid: e.msgstr for e in polib.pofile(str(path))
-            if e.msgstr and not e.fuzzy and not e.obsolete}
-
-
 def hint_translations(code: str) -> dict[str, str]:
     """The usable translations of the hints' catalog ``locale/<code>/LC_MESSAGES/site_hints.po``;
     {} for English or a language without one."""
     path = _LOCALE / code / "LC_MESSAGES" / f"{HINTS_CATALOG}.po"
     if code == SOURCE_LANGUAGE or not path.is_file():
         return {}
-    return usable_translations(path)
+    return translations.usable_translations(path)
 
 
 def _said_hint(words: str) -> str | None:

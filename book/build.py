@@ -175,7 +175,7 @@ def book_words(language: str) -> dict[str, str]:
     path = ROOT / "locale" / language / "LC_MESSAGES" / f"{BOOK_CATALOG}.po"
     if not path.exists():
         raise SiteError(f"{path.relative_to(ROOT)} is missing: run `make translations`")
-    return answers.usable_translations(path)
+    return translations.usable_translations(path)
 
 
 def _source_root(args: argparse.Namespace) -> Path:
@@ -1045,7 +1045,7 @@ def ensure_node_modules() -> None:
         return
     npm = shutil.which("npm")
     if npm is None:
-        raise SiteError("npm is needed once to fetch MathJax "
+        raise SiteError("npm is needed once to fetch MathJax and PurgeCSS "
                         "(apt-get install npm), then `npm ci --prefix book`")
     subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--prefer-offline"],
                    cwd=BOOK, check=True)

@@ -82,6 +82,8 @@ from urllib.parse import unquote, urlsplit
 BOOK = Path(__file__).resolve().parent
 ROOT = BOOK.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+import translations  # noqa: E402  (tools/ is no package)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -109,13 +111,10 @@ def _read_words(language: str) -> dict[str, str]:
     """The usable translations of ``locale/<language>/LC_MESSAGES/book.po`` (none for English)."""
     if language == ENGLISH:
         return {}
-    import polib
-
     path = ROOT / "locale" / language / "LC_MESSAGES" / "book.po"
     if not path.exists():
         raise PdfError(f"{path.relative_to(ROOT)} is missing: run `make translations`")
-    return {e.msgid: e.msgstr for e in polib.pofile(str(path))
-            if e.msgstr and not e.fuzzy and not e.obsolete}
+    return translations.usable_translations(path)
 
 
 # The header and footer Chromium draws on every page: the document's title, and the page number.

@@ -1004,9 +1004,12 @@ def catalog(name: str, root: Path = ROOT) -> polib.POFile:
     return polib.pofile(str(path), wrapwidth=100) if path.exists() else _new_catalog(name)
 
 
-def _translations(po: polib.POFile) -> dict[str, str]:
-    """Usable translations: translated, not fuzzy, not obsolete."""
-    return {e.msgid: e.msgstr for e in po if e.msgstr and not e.fuzzy and not e.obsolete}
+def usable_translations(po: polib.POFile | Path) -> dict[str, str]:
+    """English -> translation of a catalog (or of the catalog at a path): its entries translated,
+    neither fuzzy nor obsolete. What the builds say (the website's, the PDF's, the notebooks'); the
+    rest stays English, and ``check`` reports it."""
+    entries = polib.pofile(str(po)) if isinstance(po, Path) else po
+    return {e.msgid: e.msgstr for e in entries if e.msgstr and not e.fuzzy and not e.obsolete}
 
 
 # --------------------------------------------------------------------------- verbatim parts
@@ -1168,7 +1171,7 @@ def translated_pages(root: Path = ROOT) -> dict[str, Any]:
     is executed.
     """
     pages = _page_sources(root)
-    said = {name: _translations(catalog(name, root)) for name in {s.catalog for s, _ in
+    said = {name: usable_translations(catalog(name, root)) for name in {s.catalog for s, _ in
                                                                  pages.values()}}
     generated = set(pages) | {_exercise_of(p) for p in pages if p.startswith("solutions/")}
     texts: dict[str, list[tuple[str, str]]] = {}
@@ -1313,7 +1316,7 @@ def _message_files(root: Path = ROOT) -> dict[Path, str]:
     match, and garble, any sentence with a " to " in it.
     """
     po = catalog(CODE_CATALOG, root)
-    said = dict(sorted(_translations(po).items()))
+    said = dict(sorted(usable_translations(po).items()))
     # the explorers' words (book/static/answers.js gets its own from the page: book/answers.py)
     js = {e.msgid for e in po if any((f.startswith("chutes_edu/") and f.endswith(".js"))
                                      or f in _SHARED_WITH_JS for f, _ in e.occurrences)}
