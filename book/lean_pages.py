@@ -17,6 +17,11 @@ What a page no longer makes its reader's browser fetch or do, and why:
 - **One stylesheet a page.** The theme's dozen stylesheets (and MathJax's) are one file, the same
   on every page (:func:`bundle_stylesheets`): each was one more round trip before a phone could
   show the page's first words. The explorers' own stays apart, loaded only where one is drawn.
+- **Only the rules a page can use.** That one stylesheet is cut (:func:`pruned_css`: PurgeCSS,
+  npm) to the rules whose classes, ids and elements occur in a page or a script of the site: the
+  theme's bundle was 565 KB (95 KB compressed, all of it fetched before a page shows a word), most
+  of it Font Awesome's classes for 2,000 icons the site does not draw with them and Bootstrap
+  components the theme never shows. The course's own stylesheets are kept whole.
 - **No measuring of every box at load.** The theme's script measured every code box, output and
   table while the page loaded and after each explorer was drawn, to make those that scroll Tab
   stops; ``course.js`` does it, as each box nears the screen (:func:`without_theme_scroll_stops`).
@@ -31,11 +36,15 @@ What a page no longer makes its reader's browser fetch or do, and why:
   a page that shows one fetched the whole font (the solid one: 156 KB). Each font is cut down
   (fontTools' subsetter) to the characters the site's stylesheets draw with it
   (:func:`font_characters`), the same file names kept, so that no stylesheet changes.
+- **Pictures as the reader nears them**: a plot's ``<img>`` is ``loading="lazy"`` (a lesson's
+  plots were most of its bytes, fetched before its first words on a phone's network).
 - **An explorer's code only with the explorer**: each front end is a script of its own
   (``site-<name>.js``, built by tools/build_front_end.mjs), and a page loads those of the places
   it has (:func:`site_scripts`: its explorers, board editor, calculator, and the board maths of a
   box whose answer is jumps), with the small runtime ``site.js`` that draws them, and the
-  explorers' stylesheet only where one is drawn. A page that shows none loads none of them.
+  explorers' stylesheet only where one is drawn. A page that shows none loads none of them. The
+  runtime fetches the front ends' scripts (its ``data-front-ends``) once it runs, when the page
+  is parsed: in the page's head, they took a slow network's bandwidth before the first words.
 """
 
 from __future__ import annotations
@@ -48,6 +57,7 @@ import re
 import shutil
 import subprocess
 import zlib
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -316,9 +326,17 @@ def _with_site_scripts(page: str, name: str, versions: dict[str, str]) -> str:
     at = found.start() if found else page.find("</head>")
     page = page[:at] + _SITE_SCRIPTS.sub("", page[at:])
     up = "../" * name.count("/")
-    tags = "".join(f'<script defer src="{up}_static/{file}'
-                   f'{"?v=" + versions[file] if file in versions else ""}"></script>\n'
-                   for file in wanted)
+
+    def address(file: str) -> str:
+        return f'{up}_static/{file}{"?v=" + versions[file] if file in versions else ""}'
+
+    # the front ends' scripts, fetched by the runtime once it runs (not by the page's head)
+    fetched = [file for file in wanted if file not in (RUNTIME, MATHS)]
+    tags = "".join(
+        f'<script defer src="{address(file)}"'
+        + (f' data-front-ends="{" ".join(address(f) for f in fetched)}"' if file == RUNTIME
+           else "") + "></script>\n"
+        for file in wanted if file not in fetched)
     page = page[:at] + tags + page[at:]
     if RUNTIME not in wanted:
         page = _SITE_CSS.sub("", page)
@@ -337,7 +355,19 @@ def lean_page(page: str, name: str, icons: dict[tuple[str, str], tuple[int, int,
         page = _SEARCH_SCRIPTS.sub("", page)
     page = _with_site_scripts(page, name, versions or {})
     page = _ICON.sub(lambda m: _inline_icon(m, icons), page)
-    return _deferred(page)
+    return _lazy_pictures(_deferred(page))
+
+
+# A picture of the page's content (a plot a notebook drew: Sphinx's _images/), not a logo.
+_PICTURE = re.compile(r'(?P<tag><img\b(?![^>]*\bloading=)(?=[^>]*\bsrc="[^"]*_images/)[^>]*?)'
+                      r'(?P<end>\s*/?>)')
+
+
+def _lazy_pictures(page: str) -> str:
+    """Every picture of the page's content fetched as the reader nears it (``loading="lazy"``),
+    not with the page: a lesson's plots were most of its bytes, fetched before a phone showed its
+    first words. (Printing fetches them all first: the browser's own print, and book/pdf.py.)"""
+    return _PICTURE.sub(r'\g<tag> loading="lazy" decoding="async"\g<end>', page)
 
 
 MIN_SCALE = 0.7   # a display formula's letters at least this size of the text's (a phone)
@@ -485,12 +515,15 @@ def stylesheet_text(sheet: Path, static: Path) -> str:
     return _IMPORT_OR_URL.sub(either, _CHARSET.sub("", _SOURCE_MAP.sub("", css)))
 
 
-def bundle_stylesheets(pages: dict[str, str], static: Path) -> dict[str, str]:
+def bundle_stylesheets(pages: dict[str, str], static: Path,
+                       prune: Callable[[list[str]], list[str]] | None = None) -> dict[str, str]:
     """Each page's local stylesheets (but :data:`KEEP_APART`'s) as one stylesheet in ``static``,
     in their order, and MathJax's (:data:`MATH_CSS`) with them on every page, so that every page
     loads the same one (a browser fetches it once for the site). The theme gives a page a dozen
     stylesheets, each one more round trip before the page can show anything: on a phone's slow
-    network that was most of the 3 s before its first words.
+    network that was most of the 3 s before its first words. The bundle's first line names the
+    stylesheets it holds; the course's own (:data:`OWN_STYLESHEETS`) are marked to be kept whole
+    by ``prune``.
 
     Parameters
     ----------
@@ -499,6 +532,8 @@ def bundle_stylesheets(pages: dict[str, str], static: Path) -> dict[str, str]:
     static : Path
         The site's ``_static`` folder; the bundles are written there
         (``styles-<checksum>.css``).
+    prune : callable, optional
+        Given the bundles' texts, the same without the rules no page uses (:func:`pruned_css`).
 
     Returns
     -------
@@ -506,26 +541,32 @@ def bundle_stylesheets(pages: dict[str, str], static: Path) -> dict[str, str]:
         The same pages, each linking its bundle where its first stylesheet was.
     """
     site = static.parent.resolve()
-    made: dict[tuple[Path, ...], str] = {}
-    out = {}
+    found: dict[str, list[tuple[re.Match[str], Path]]] = {}
+    bundles: dict[tuple[Path, ...], str] = {}      # each bundle's stylesheets and its text
     for name, page in pages.items():
         head_end = page.find("</head>")
         folder = (site / name).parent
         sheets = [(m, _local_file(m["href"], folder)) for m in _STYLESHEET.finditer(page, 0,
                                                                                    head_end)]
-        bundled = [(m, path) for m, path in sheets
-                   if path is not None and path.exists() and path.name not in KEEP_APART]
+        found[name] = [(m, path) for m, path in sheets
+                       if path is not None and path.exists() and path.name not in KEEP_APART]
+        files = _bundled_files(found[name], static)
+        if files and files not in bundles:
+            bundles[files] = _bundle_text(files, static)
+    texts = list(bundles.values())
+    if prune is not None and texts:
+        texts = prune(texts)
+    made = {}
+    for files, text in zip(bundles, texts, strict=True):
+        made[files] = f"styles-{zlib.crc32(text.encode()):08x}.css"
+        (static / made[files]).write_text(text, encoding="utf-8")
+    out = {}
+    for name, page in pages.items():
+        bundled = found[name]
         if not bundled:
             out[name] = page
             continue
-        files = tuple(path for _, path in bundled)
-        math = (static / MATH_CSS).resolve()
-        if math.exists() and math not in files:
-            files = (*files, math)
-        if files not in made:
-            text = "\n".join(stylesheet_text(path, static) for path in files)
-            made[files] = f"styles-{zlib.crc32(text.encode()):08x}.css"
-            (static / made[files]).write_text(text, encoding="utf-8")
+        files = _bundled_files(bundled, static)
         up = "../" * name.count("/")
         first = bundled[0][0]
         tag = f'<link rel="stylesheet" type="text/css" href="{up}_static/{made[files]}" />\n'
@@ -535,6 +576,68 @@ def bundle_stylesheets(pages: dict[str, str], static: Path) -> dict[str, str]:
             at = match.end()
         out[name] = "".join(pieces) + page[at:]
     return out
+
+
+OWN_STYLESHEETS = {"course.css", "answers.css", MATH_CSS}   # the course's: kept whole
+_KEEP_WHOLE = ("/* purgecss start ignore */", "/* purgecss end ignore */")
+
+
+def _bundled_files(bundled: list[tuple[re.Match[str], Path]], static: Path) -> tuple[Path, ...]:
+    files = tuple(path for _, path in bundled)
+    math = (static / MATH_CSS).resolve()
+    if files and math.exists() and math not in files:
+        files = (*files, math)
+    return files
+
+
+def _bundle_text(files: tuple[Path, ...], static: Path) -> str:
+    names = ", ".join(Path(os.path.relpath(path, static)).as_posix() for path in files)
+    texts = [f"{_KEEP_WHOLE[0]}\n{stylesheet_text(path, static)}\n{_KEEP_WHOLE[1]}"
+             if path.name in OWN_STYLESHEETS else stylesheet_text(path, static) for path in files]
+    return "\n".join([f"/* {BUNDLE_NOTE}: {names} */", *texts])
+
+
+BUNDLE_NOTE = "one stylesheet for every page, made of"
+
+
+def pruned_css(stylesheets: list[str], content: list[tuple[str, str]], node_modules: Path
+               ) -> list[str]:
+    """Each of ``stylesheets`` without the rules that no page or script of the site can use
+    (``book/prune_css.mjs``: PurgeCSS, one Node process for them all).
+
+    A rule is kept when every class, id and element its selector names occurs in ``content``
+    (the site's pages and the scripts it serves: a script may add a class), and so is every rule
+    between PurgeCSS's ``start ignore`` and ``end ignore`` comments (the course's own
+    stylesheets, :func:`bundle_stylesheets`). The bundled theme was 565 KB (95 KB compressed,
+    every byte of it fetched before a page shows anything), most of it Font Awesome's icon classes
+    (the icons are inline SVG) and Bootstrap components the theme never shows.
+
+    Parameters
+    ----------
+    stylesheets : list of str
+        CSS texts.
+    content : list of (str, str)
+        Each page's or script's text and its kind (``"html"`` or ``"js"``).
+    node_modules : Path
+        ``book/node_modules``, holding the ``purgecss`` package.
+
+    Returns
+    -------
+    list of str
+        The stylesheets pruned, in order.
+    """
+    node = shutil.which("node")
+    if node is None:
+        raise LeanError("Node.js is needed to prune the stylesheet (apt-get install nodejs)")
+    request = json.dumps({"content": [{"raw": text, "extension": kind} for text, kind in content],
+                          "css": stylesheets})
+    done = subprocess.run([node, str(Path(__file__).with_name("prune_css.mjs"))],
+                          input=request, capture_output=True, text=True, check=False,
+                          cwd=node_modules.parent)
+    if done.returncode != 0:
+        raise LeanError(f"pruning the stylesheet failed: {done.stderr[-2000:]}")
+    pruned: list[str] = json.loads(done.stdout)["css"]
+    return pruned
 
 
 _THEME_SCRIPT = "pydata-sphinx-theme.js"
@@ -596,7 +699,11 @@ def lean_site(out: Path, node_modules: Path) -> None:
     names = [path.relative_to(out).as_posix() for path in files]
     leaned = [lean_page(page, name, icons, versions)
               for name, page in zip(names, pages, strict=True)]
-    bundled = bundle_stylesheets(dict(zip(names, leaned, strict=True)), static)
+    scripts = [(path.read_text(encoding="utf-8", errors="replace"), "js")
+               for path in sorted(static.rglob("*.js"))]
+    content = [*((page, "html") for page in leaned), *scripts]
+    bundled = bundle_stylesheets(dict(zip(names, leaned, strict=True)), static,
+                                 lambda sheets: pruned_css(sheets, content, node_modules))
     for path, name in zip(files, names, strict=True):
         path.write_text(bundled[name], encoding="utf-8")
     # the icons still drawn by the fonts: an <i class="fa-..."> that had no SVG

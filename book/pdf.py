@@ -267,12 +267,15 @@ def _rewrite_chapter(article: Any, chapter: Chapter, site: Path, included: dict[
             tag[attr] = os.path.relpath(target_path, print_dir).replace(os.sep, "/")
 
 
+FRONT_ENDS = "data-front-ends"   # the website's runtime fetches these scripts (book/lean_pages.py)
+
+
 def _head_assets(soup: Any, source: Any, here: Path, print_dir: Path) -> None:
     """Add to ``soup``'s head each script and stylesheet of ``source``'s head (a page in folder
     ``here``) that it lacks: a page loads only what it uses (book/lean_pages.py), and the print
     page holds the chapters of several. Each is put before the first of ``source``'s that
-    follow it which the head has already, so that their order holds: an explorer's script
-    (``site-<name>.js``) registers it before the runtime (``site.js``) draws the page's."""
+    follow it which the head has already, so that their order holds; the front ends' scripts
+    that the runtime (``site.js``) fetches (its ``data-front-ends``) are those of every page."""
     def key(ref: str, folder: Path) -> str:
         target = (folder / unquote(urlsplit(ref).path)).resolve()
         return os.path.relpath(target, print_dir).replace(os.sep, "/")
@@ -289,11 +292,19 @@ def _head_assets(soup: Any, source: Any, here: Path, print_dir: Path) -> None:
             for t in head.find_all(["script", "link"]) if t.get("src") or t.get("href")}
     tags = [(tag, key(ref, here)) for tag in theirs.find_all(["script", "link"])
             if (ref := ref_of(tag)) is not None]
+    def front_ends(tag: Any) -> list[str]:    # the scripts the runtime fetches, from here
+        return [key(ref, here) for ref in str(tag.get(FRONT_ENDS) or "").split()]
+
     for i, (tag, where) in enumerate(tags):
         if where in have:
+            if tag.get(FRONT_ENDS) is not None:      # the runtime: its scripts and this page's
+                kept = str(have[where].get(FRONT_ENDS) or "").split()
+                have[where][FRONT_ENDS] = " ".join(dict.fromkeys([*kept, *front_ends(tag)]))
             continue
         clone = copy.copy(tag)
         clone["src" if tag.name == "script" else "href"] = where
+        if tag.get(FRONT_ENDS) is not None:
+            clone[FRONT_ENDS] = " ".join(front_ends(tag))
         later = next((have[w] for t, w in tags[i + 1:] if w in have and t.name == tag.name),
                      None)
         if later is not None:
@@ -354,9 +365,11 @@ def print_page(site: Path, parts: list[Chapter], title: str, name: str) -> Path:
 # Everything drawn: MathJax's typesetting and fonts, the board editors' boards, every explorer
 # (the site draws each as the reader nears it, js/site/site.js: all of them are drawn here at once,
 # as printing from the browser does; a long print page had some still undrawn when it was turned
-# into stills, and drawn later with their controls), every picture.
+# into stills, and drawn later with their controls), every picture (the site's load as the reader
+# nears them: all of them now).
 _SETTLED = """async () => {
-  if (window.ChutesSite) window.ChutesSite.drawAll();
+  if (window.ChutesSite) await window.ChutesSite.drawAll();
+  for (const picture of document.querySelectorAll('img[loading="lazy"]')) picture.loading = 'eager';
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
     await MathJax.startup.promise;
   }

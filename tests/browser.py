@@ -279,13 +279,24 @@ def settle(page: Any, *, quiet: int = 1500, limit: int = 90_000) -> int:
 # site.js, issue 52); this draws every one still waiting, at once: how many it drew (None: the
 # page has no site runtime).
 _DRAW_EVERY = "() => window.ChutesSite ? window.ChutesSite.drawAll() : null"
+# Its pictures too: the site fetches each as the reader nears it (loading="lazy").
+_EVERY_PICTURE = """async () => {
+  const lazy = [...document.querySelectorAll('img[loading="lazy"]')];
+  lazy.forEach((picture) => { picture.loading = 'eager'; });
+  await Promise.all(lazy.map((picture) => picture.complete ? null : new Promise((done) => {
+    picture.addEventListener('load', done, {once: true});
+    picture.addEventListener('error', done, {once: true});
+  })));
+}"""
 
 
 def draw_every_explorer(page: Any) -> int | None:
     """Draw every explorer, board editor and calculator of a course website's page that waits to
-    be drawn (the page draws each as the reader nears it), at once, as printing does; for a test
-    that audits or reads every one of them. How many it drew (None: not a page of the site)."""
+    be drawn (the page draws each as the reader nears it), at once, and fetch every picture it
+    fetches as the reader nears it, as printing does; for a test that audits or reads every one
+    of them. How many it drew (None: not a page of the site)."""
     page.wait_for_function("() => document.readyState !== 'loading'")
+    page.evaluate(_EVERY_PICTURE)
     return page.evaluate(_DRAW_EVERY)
 
 

@@ -181,12 +181,32 @@ const places = {
 let start = null;
 const listeners = {};
 globalThis.addEventListener = (name, f) => { listeners[name] = f; };
+// "fetching": the page names the front ends' scripts (the runtime's data-front-ends), which
+// publish their mounts only once fetched and run
+const fetching = process.argv[2] === "fetching";
+const fetched = [];
+if (fetching) for (const name of ["ChutesBoardEditor", "ChutesCoinExplorer", "ChutesCalculator"]) {
+  delete window[name];
+}
+const publishes = {"editor.js": ["ChutesBoardEditor", "editor"],
+                   "coin.js": ["ChutesCoinExplorer", "coin"],
+                   "calculator.js": ["ChutesCalculator", "calculator"]};
 globalThis.document = {
   readyState: "loading",
   addEventListener: (name, f) => { if (name === "DOMContentLoaded") start = f; },
   querySelectorAll: (selector) => places[selector] ?? [],
   createElement: () => ({}),
   documentElement: {lang: process.argv[3] ?? "en"},
+  currentScript: fetching ? {getAttribute: () => "../_static/editor.js coin.js  calculator.js"}
+    : null,
+  head: {append(script) {
+    fetched.push([script.src, fetched.map(([src]) => src), drawn.length]);
+    setTimeout(() => {
+      const [name, kind] = publishes[script.src.split("/").pop()];
+      window[name] = mount(kind);
+      script.onload();
+    }, 0);
+  }},
 };
 for (const list of Object.values(places)) for (const p of list) p.classList.owner = p;
 if (process.argv[2] === "observer") {
@@ -213,9 +233,10 @@ for (let task = 0; task < 8; task++) {
 }
 const waiting = Object.values(places).flat().map(said);
 const idle = drawn.length;
-const all = window.ChutesSite.drawAll();
+const all = await window.ChutesSite.drawAll();
 console.log(JSON.stringify({waited, atOnce, perTask, drawn, waiting, idle, all,
-  printing: typeof listeners.beforeprint, left: Object.values(places).flat().map(said)}));
+  printing: typeof listeners.beforeprint, left: Object.values(places).flat().map(said),
+  fetched}));
 """
 
 
@@ -237,13 +258,28 @@ def test_the_site_runtime_holds_no_explorer_and_draws_each_place_in_a_task_of_it
     assert site_script().startswith("(()=>{")
     found = _run_runtime()
     assert found["waited"] and found["atOnce"] == 0 and found["printing"] == "function"
-    assert found["perTask"][:4] == [1, 2, 3, 3]
+    # one a task (the first once the front ends' scripts have run: a task or so after parsing)
+    drawing = [n for n in found["perTask"] if n]
+    assert drawing[:4] == [1, 2, 3, 3] and found["perTask"][:2] != [0, 0]
     presets = {"a board": {}}
     assert found["drawn"] == [
         ["editor", 0, {"board": {"size": 30}, "name": "mine", "presets": presets,
                        "syncHash": True, "skipLink": True}],
         ["coin", 2, {"p": 0.25}],
         ["calculator", 3, {"presets": presets, "open": "length", "exercise": "6.1"}]]
+
+
+@needs_node
+def test_the_site_runtime_fetches_the_front_ends_scripts_in_order_then_draws() -> None:
+    """The front ends' scripts a page names (the runtime's ``data-front-ends``) are fetched by
+    the runtime, one after the other in their order (the named boards before what uses them),
+    and nothing is drawn before they have all run; then every place is drawn as before."""
+    found = _run_runtime("fetching")
+    assert found["fetched"] == [["../_static/editor.js", [], 0],
+                                ["coin.js", ["../_static/editor.js"], 0],
+                                ["calculator.js", ["../_static/editor.js", "coin.js"], 0]]
+    assert [kind for kind, _, _ in found["drawn"]] == ["editor", "coin", "calculator"]
+    assert found["all"] == 0
 
 
 @needs_node

@@ -822,8 +822,8 @@ def test_lesson_eight_holds_a_live_race_explorer(site):
 
 def test_each_front_end_is_a_script_of_its_own_as_built(site: Path) -> None:
     """The site loads each front end (an explorer, the editor, the calculator) as a classic script
-    of its own, as esbuild built it (chutes_edu/widgets/static/site-<name>.js), after the named
-    boards (data) and before the runtime that draws them (site.js)."""
+    of its own, as esbuild built it (chutes_edu/widgets/static/site-<name>.js), fetched by the
+    runtime that draws them (site.js, its ``data-front-ends``) after the named boards (data)."""
     from chutes_edu.widgets._front_end import STATIC
 
     static = site / "_static"
@@ -832,8 +832,12 @@ def test_each_front_end_is_a_script_of_its_own_as_built(site: Path) -> None:
     assert (static / "board_presets.js").read_text(encoding="utf-8").startswith(
         "window.ChutesBoardPresets = {")
     page = (site / "lessons" / "02_board_as_equations.html").read_text(encoding="utf-8")
-    assert (page.index("board_presets.js") < page.index("_static/site-board_editor.js")
-            < page.index("_static/site.js"))
+    runtime = re.search(r'<script defer src="\.\./_static/site\.js\?v=[0-9a-f]+" '
+                        r'data-front-ends="([^"]+)"></script>', page)
+    assert runtime, "the runtime does not name the front ends' scripts"
+    assert [ref.split("?")[0] for ref in runtime[1].split()][:2] == [
+        "../_static/board_presets.js", "../_static/site-board_editor.js"]
+    assert "board_presets.js" not in page.replace(runtime[0], "")
     assert not (static / "board_editor_site.js").exists()
 
 def test_lesson_ten_holds_a_live_policy_explorer(site):

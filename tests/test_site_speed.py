@@ -127,9 +127,42 @@ def test_a_pages_stylesheets_become_one_file(tmp_path: Path) -> None:
     assert re.findall(r'<link [^>]*href="([^"]+)"', pages["b.html"])[0] == f"_static/{bundle}"
     assert sorted(p.name for p in static.glob("styles-*.css")) == [bundle]
     css = (static / bundle).read_text()
-    assert css.split("\n") == ['div{background:url("file.png")}', 'a{src:url("vendor/f.woff2")}',
-                               "", 'p{background:url("data:image/svg+xml,(x)")}',
-                               "mjx-container{}"]
+    keep, kept = lean_pages._KEEP_WHOLE
+    assert css.split("\n") == [
+        f"/* {lean_pages.BUNDLE_NOTE}: styles/theme.css, course.css, {lean_pages.MATH_CSS} */",
+        'div{background:url("file.png")}', 'a{src:url("vendor/f.woff2")}', "",
+        keep, 'p{background:url("data:image/svg+xml,(x)")}', kept,
+        keep, "mjx-container{}", kept]
+
+
+@pytest.mark.slow   # book/node_modules: installed by the website's build, which the slow tier runs
+def test_the_stylesheet_keeps_the_rules_a_page_or_script_can_use_and_the_courses_own(
+        tmp_path: Path) -> None:
+    if not (BOOK / "node_modules" / "purgecss").exists():
+        pytest.skip("book/node_modules is missing: `make site` (or `npm ci --prefix book`)")
+    static = tmp_path / "_static"
+    static.mkdir()
+    (static / "theme.css").write_text(
+        ".used{color:red}.unused{color:blue}.shown-by-script{color:green}"
+        "@keyframes spin{to{rotate:1turn}}@keyframes unused-spin{to{rotate:1turn}}"
+        ".used{animation:spin 1s}div .nowhere{color:red}"
+        "html[data-theme=dark] .used{color:white}")
+    (static / "course.css").write_text(".course-only-later{color:red}")
+    page = ('<html data-theme="light"><head><link rel="stylesheet" href="_static/theme.css" />'
+            '<link rel="stylesheet" href="_static/course.css" /></head>'
+            '<body><div class="used"></div></body></html>')
+    script = "el.classList.add('shown-by-script'); root.dataset.theme = 'dark';"
+    pages = lean_pages.bundle_stylesheets(
+        {"a.html": page}, static,
+        lambda sheets: lean_pages.pruned_css(sheets, [(page, "html"), (script, "js")],
+                                             BOOK / "node_modules"))
+    bundle = re.findall(r'href="_static/(styles-[0-9a-f]+\.css)"', pages["a.html"])
+    css = (static / bundle[0]).read_text()
+    for kept in (".used{color:red}", ".shown-by-script", "@keyframes spin",
+                 "html[data-theme=dark] .used", ".course-only-later"):
+        assert kept in css
+    for cut in (".unused", "unused-spin", ".nowhere"):
+        assert cut not in css
 
 
 # ------------------------------------------------------------------------------ the built site
@@ -149,11 +182,13 @@ def test_a_pages_glyphs_are_not_repeated_and_its_stylesheets_are_one(site: Path)
         head = text[:text.index("</head>")]
         sheets = re.findall(r'<link\b[^>]*rel="stylesheet"[^>]*href="[^"]*?([^"/]+)"', head)
         sheets += re.findall(r'<link\b[^>]*href="[^"]*?([^"/]+)"[^>]*rel="stylesheet"', head)
-        bundles |= {s for s in sheets if s.startswith("styles-")}
+        # one per website: the English one and each translation (its own _static/, its own cut)
+        language = name.split("/")[0] if (site / name.split("/")[0] / "_static").is_dir() else ""
+        bundles |= {(language, s) for s in sheets if s.startswith("styles-")}
         assert [s for s in sheets if not s.startswith(("styles-", "site.css"))] == [], name
         for svg in re.findall(r'<mjx-container[^>]*display="true"[^>]*><svg [^>]*>', text):
             assert "min-width: min(" in svg, (name, svg[:200])
-    assert len(bundles) == 1, bundles
+    assert len(bundles) == len({language for language, _ in bundles}), bundles
 
 
 @pytest.mark.slow
@@ -317,3 +352,72 @@ def test_tab_from_the_text_before_an_explorer_not_yet_drawn_lands_on_its_first_c
     assert forward["controls"] > 1, forward
     assert back["drawn"] and back["inside"] and back["last"], back
     assert not errors and not refused, (errors, refused)
+
+
+# Each style rule of a stylesheet's text (inside @media, @supports and @layer too), by selector.
+_SELECTORS = """(css) => {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  const found = new Set();
+  const walk = (rules) => { for (const rule of rules) {
+    if (rule.selectorText !== undefined) {   // each selector of a list (a cut takes some)
+      let depth = 0, at = 0;
+      const text = rule.selectorText;
+      for (let i = 0; i <= text.length; i++) {
+        const c = text[i];
+        if (c === '(' || c === '[') depth++;
+        else if (c === ')' || c === ']') depth--;
+        else if ((c === ',' && depth === 0) || i === text.length) {
+          found.add(text.slice(at, i).trim());
+          at = i + 1;
+        }
+      }
+    }
+    if (rule.cssRules) walk(rule.cssRules);
+  } };
+  walk(sheet.cssRules);
+  return [...found];
+}"""
+# The selectors (the pseudo-elements and the states a reader's hand sets left out: they match the
+# element itself) that match some element of the page; one that the page cannot parse is skipped.
+_MATCHING = """(selectors) => selectors.filter((selector) => {
+  const bare = selector.replace(/::?(before|after|marker|placeholder|selection|backdrop|-webkit-[\\w-]+|-moz-[\\w-]+|file-selector-button)\\b/g, '')
+    .replace(/:(hover|focus|focus-visible|focus-within|active|visited|target|checked|disabled)\\b/g, '');
+  try { return document.querySelector(bare || '*') !== null; } catch (e) { return false; }
+})"""
+# A lesson with explorers, the design lesson (an editor), exercise sets with calculators and answer
+# boxes, the playground, the search page, the index and a Spanish exercise set.
+PRUNED_PAGES = ["lessons/08_races.html", "lessons/12_design_a_board.html",
+                "exercises/01_exercises_waiting_for_heads.html",
+                "exercises/12_exercises_design_a_board.html", "playground.html", "search.html",
+                "genindex.html", "es/exercises/06_exercises_game_length.html"]
+
+
+@pytest.mark.slow
+def test_no_rule_cut_from_the_stylesheet_styles_anything_a_page_shows(site: Path) -> None:
+    """Issue 52: the website's one stylesheet is cut to the rules its pages and scripts can use
+    (book/prune_css.mjs, PurgeCSS); no rule that the cut left out matches an element of a page
+    with every explorer, editor, calculator and answer box drawn, in either colour theme. (The
+    cut keeps a rule whose classes are in a script, as a class a script adds; a class a script
+    builds from pieces would be missed, and this test is what finds it.)"""
+    static = site / "_static"
+    [bundle] = static.glob("styles-*.css")
+    pruned = bundle.read_text(encoding="utf-8")
+    note = re.match(r"/\* " + re.escape(lean_pages.BUNDLE_NOTE) + r": (.*?) \*/", pruned)
+    assert note, "the stylesheet does not say what it is made of"
+    whole = lean_pages._bundle_text(tuple((static / name).resolve()
+                                          for name in note[1].split(", ")), static)
+    with browser.chromium() as chromium:
+        context = chromium.new_context()
+        page = context.new_page()
+        cut = sorted(set(page.evaluate(_SELECTORS, whole)) - set(page.evaluate(_SELECTORS, pruned)))
+        context.close()
+        assert len(cut) > 1000, "the stylesheet was not cut"    # Font Awesome's icons alone
+        for rel in PRUNED_PAGES:
+            context, page, _ = browser.open_from_disk(chromium, site / rel, width=WIDTH,
+                                                      height=HEIGHT, timeout=PAGE_TIMEOUT)
+            for theme in ("light", "dark"):
+                page.evaluate("(theme) => { document.documentElement.dataset.theme = theme; }",
+                              theme)
+                assert page.evaluate(_MATCHING, cut) == [], (rel, theme)
+            context.close()

@@ -38,8 +38,12 @@ def _local(ref: str) -> str | None:
     return unquote(parts.path)
 
 
+_FRONT_ENDS = re.compile(r'\bdata-front-ends="([^"]*)"')
+
+
 def _page_refs(page: Path) -> list[tuple[str, Path]]:
-    """(tag, file) of each local script, stylesheet, icon and picture ``page`` loads."""
+    """(tag, file) of each local script, stylesheet, icon and picture ``page`` loads, the scripts
+    that the website's runtime fetches (its ``data-front-ends``) just after the runtime."""
     out = []
     for match in _REF.finditer(page.read_text(encoding="utf-8")):
         tag, path = match[1].lower(), _local(match[2])
@@ -48,6 +52,9 @@ def _page_refs(page: Path) -> list[tuple[str, Path]]:
         if tag == "link" and not re.search(r'rel="(stylesheet|icon|preload)"', match[0]):
             continue
         out.append((tag, (page.parent / path).resolve()))
+        for fetched in (_FRONT_ENDS.search(match[0]) or [None, ""])[1].split():
+            if (local := _local(fetched)) is not None:
+                out.append(("script", (page.parent / local).resolve()))
     return out
 
 
@@ -134,14 +141,36 @@ def test_a_lean_page_loads_its_scripts_deferred_where_the_theme_named_the_runtim
                                 "lessons/08_races.html", {}, {"site-race_explorer.js": "abc"})
     head = lean[:lean.index("</head>")]
     assert re.findall(r'<script[^>]*src="([^"]+)"', head) == [
-        "../_static/site-race_explorer.js?v=abc", "../_static/site.js", "../_static/course.js?v=4"]
+        "../_static/site.js", "../_static/course.js?v=4"]
     assert all(" defer " in tag for tag in re.findall(r"<script[^>]*>", head))
+    # the runtime fetches the explorer's script when it runs, not the page's head
+    assert re.findall(r'<script[^>]*data-front-ends="([^"]+)"', head) == [
+        "../_static/site-race_explorer.js?v=abc"]
     assert "site.css" in head
     bare = lean_pages.lean_page(_SITE_PAGE.format("<p>no explorer</p>"), "index.html", {})
     assert "_static/site" not in bare and "board_presets" not in bare
 
 
+def test_a_plots_picture_is_fetched_as_the_reader_nears_it_and_a_logo_with_the_page() -> None:
+    page = _SITE_PAGE.format('<img alt="A plot" src="../_images/ab12.png" />'
+                             '<img alt="Binder logo" src="../_static/images/logo_binder.svg">'
+                             '<img loading="eager" alt="Kept" src="../_images/cd34.png" />')
+    lean = lean_pages.lean_page(page, "lessons/01_waiting_for_heads.html", {})
+    assert re.findall(r"<img[^>]*>", lean) == [
+        '<img alt="A plot" src="../_images/ab12.png" loading="lazy" decoding="async" />',
+        '<img alt="Binder logo" src="../_static/images/logo_binder.svg">',
+        '<img loading="eager" alt="Kept" src="../_images/cd34.png" />']
+
+
 # ------------------------------------------------------------------------------ the built site
+@pytest.mark.slow
+def test_every_plot_on_a_page_is_fetched_as_the_reader_nears_it(site: Path) -> None:
+    eager = {page.relative_to(site).as_posix(): tags for page in site_pages(site)
+             if (tags := [t for t in re.findall(r"<img\b[^>]*>", page.read_text(encoding="utf-8"))
+                          if "_images/" in t and 'loading="lazy"' not in t])}
+    assert not eager, eager
+
+
 @pytest.mark.slow
 def test_no_page_loads_mathjax_font_awesome_or_the_search_index_but_search(site: Path) -> None:
     loaded: dict[str, list[str]] = {}
@@ -238,9 +267,9 @@ def test_a_page_and_what_it_loads_weigh_at_most_the_budget(site: Path) -> None:
 @pytest.mark.slow
 def test_each_page_loads_the_code_of_the_explorers_it_shows_and_no_other(site: Path) -> None:
     """Read from each built page: the explorers it shows (their places), the scripts it loads.
-    Each shown front end's script is loaded, once, with the runtime after them; no script of a
-    front end it does not show; a page that shows none loads no explorer code and no explorer
-    styles (the index, the glossary, a solutions page)."""
+    Each shown front end's script is loaded, once, by the runtime (its ``data-front-ends``); no
+    script of a front end it does not show; a page that shows none loads no explorer code and no
+    explorer styles (the index, the glossary, a solutions page)."""
     from chutes_edu.widgets._front_end import front_ends
 
     scripts = {front.widget_class: f"site-{front.name}.js" for front in front_ends().values()}
@@ -260,7 +289,7 @@ def test_each_page_loads_the_code_of_the_explorers_it_shows_and_no_other(site: P
         runtime = ["site.js"] if shown else []
         if sorted(drawn) != sorted(shown) or len(set(site_js)) != len(site_js) or \
                 [n for n in site_js if n == "site.js"] != runtime or \
-                (shown and site_js[-1] != "site.js") or \
+                (shown and [n for n in site_js if n != "site-maths.js"][0] != "site.js") or \
                 (not shown and "site.css" in {p.name for _, p in _page_refs(page)}):
             wrong[page.relative_to(site).as_posix()] = (sorted(shown), site_js)
     assert not wrong, wrong

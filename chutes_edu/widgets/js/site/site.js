@@ -7,7 +7,12 @@
  * calculator's), and a page loads only the scripts of what it shows (book/lean_pages.py), so that
  * a phone fetches and compiles the code of one explorer, not of eight.
  *
- * Once the page is parsed (the deferred scripts have run), it draws:
+ * The page names the front ends' scripts it needs in this script's `data-front-ends` (their
+ * addresses, in order: book/lean_pages.py), and this script fetches them once it runs (deferred:
+ * the page is parsed and on its way to the screen), not the page's head: a phone on a slow network
+ * spent the bandwidth on them before the page's first words (issue 52).
+ *
+ * Once the page is parsed and those scripts have run, it draws:
  * - a board editor wherever a page has a `.chutes-board-editor-mount` (its board and name in
  *   `data-board` and `data-name`), with the named boards to reset to from
  *   `window.ChutesBoardPresets` (book/build.py writes them as data into board_presets.js);
@@ -28,8 +33,9 @@
  * Tab stop: a keyboard that reaches it draws it at once and lands on its first control (its last,
  * coming back with Shift+Tab), so that Tab from the text before an explorer lands in the
  * explorer. Before printing, every place still waiting is drawn at once; so does
- * `window.ChutesSite.drawAll()` (the tests that read every explorer of a page). A place whose
- * front end is not on the page (a class of no explorer of ours) is left as it is.
+ * `window.ChutesSite.drawAll()` (the tests that read every explorer of a page, the PDF), once the
+ * front ends' scripts have run: a promise of how many it drew. A place whose front end is not on
+ * the page (a class of no explorer of ours) is left as it is.
  *
  * @module site
  */
@@ -260,14 +266,40 @@ export function drawAll(all) {
   return drawEvery;
 }
 
-function start() {
-  const all = jobs();
-  const drawEvery = all.length ? drawAll(all) : () => 0;
-  /** @type {any} */ (window).ChutesSite = Object.freeze({ drawAll: drawEvery });
+/**
+ * Fetch and run the scripts at `addresses`, in their order (each waits for the one before: a
+ * front end may use what the named boards' script set); resolves when all have run or failed (a
+ * place whose script failed is left as it is).
+ * @param {string[]} addresses
+ * @returns {Promise<void>}
+ */
+export function runScripts(addresses) {
+  return addresses.reduce((before, address) => before.then(() => new Promise((done) => {
+    const script = document.createElement("script");
+    script.src = address;
+    script.onload = () => done(undefined);
+    script.onerror = () => done(undefined);
+    document.head.append(script);
+  })), Promise.resolve());
 }
 
-if (document.readyState === "loading") {
-  document.addEventListener("DOMContentLoaded", start);
-} else {
-  start();
+/** The front ends' scripts this page names (this script's `data-front-ends`), read as it runs. */
+const FRONT_END_SCRIPTS = (document.currentScript?.getAttribute("data-front-ends") ?? "")
+  .split(/\s+/).filter(Boolean);
+
+/** @type {() => number} */
+let drawEvery = () => 0;
+
+function start() {
+  const all = jobs();
+  if (all.length) drawEvery = drawAll(all);
 }
+
+const parsed = new Promise((done) => {
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", done);
+  else done(undefined);
+});
+const started = Promise.all([parsed, runScripts(FRONT_END_SCRIPTS)]).then(start);
+/** @type {any} */ (window).ChutesSite = Object.freeze({
+  drawAll: () => started.then(() => drawEvery()),
+});
