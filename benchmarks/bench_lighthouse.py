@@ -103,9 +103,10 @@ def lighthouse() -> Path:
 
 def site_pages(site: Path) -> list[str]:
     """Every page of ``site`` (its path, e.g. ``lessons/01_waiting_for_heads.html``), in order:
-    the front page first; not the print pages of ``make pdf`` (``_print/``)."""
+    the front page first; not the print pages of ``make pdf`` (``_print/``) nor the theme's
+    templates among its files (``_static/webpack-macros.html``, in a translation's too)."""
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html")
-                   if not p.relative_to(site).parts[0].startswith("_"))
+                   if not any(part.startswith("_") for part in p.relative_to(site).parts))
     return sorted(pages, key=lambda p: (p != "index.html", p))
 
 

@@ -310,3 +310,17 @@ def test_the_icon_fonts_are_cut_to_the_icons_the_site_draws_with_them(site: Path
         assert font.stat().st_size < 10 * 1024, font
     solid = TTFont(site / "_static" / lean_pages.FONTS / "fa-solid-900.woff2").getBestCmap()
     assert {0xF0F3, 0xF105, 0xF05A} <= set(solid)
+
+
+def test_the_benchmark_measures_the_pages_not_the_themes_templates(tmp_path: Path) -> None:
+    """benchmarks/bench_lighthouse.py measures every page of both languages, the front page
+    first, and neither the print pages nor the theme's templates in a translation's _static/."""
+    sys.path.insert(0, str(BOOK.parent / "benchmarks"))
+    import bench_lighthouse
+
+    for name in ("index.html", "lessons/a.html", "es/index.html", "_print/course.html",
+                 "_static/webpack-macros.html", "es/_static/webpack-macros.html"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("<html></html>")
+    assert bench_lighthouse.site_pages(tmp_path) == ["index.html", "es/index.html",
+                                                     "lessons/a.html"]
