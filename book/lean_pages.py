@@ -541,16 +541,17 @@ def bundle_stylesheets(pages: dict[str, str], static: Path,
         The same pages, each linking its bundle where its first stylesheet was.
     """
     site = static.parent.resolve()
-    found: dict[str, list[tuple[re.Match[str], Path]]] = {}
+    found: dict[str, tuple[list[tuple[re.Match[str], Path]], tuple[Path, ...]]] = {}
     bundles: dict[tuple[Path, ...], str] = {}      # each bundle's stylesheets and its text
     for name, page in pages.items():
         head_end = page.find("</head>")
         folder = (site / name).parent
         sheets = [(m, _local_file(m["href"], folder)) for m in _STYLESHEET.finditer(page, 0,
                                                                                    head_end)]
-        found[name] = [(m, path) for m, path in sheets
-                       if path is not None and path.exists() and path.name not in KEEP_APART]
-        files = _bundled_files(found[name], static)
+        bundled = [(m, path) for m, path in sheets
+                   if path is not None and path.exists() and path.name not in KEEP_APART]
+        files = _bundled_files(bundled, static)
+        found[name] = (bundled, files)
         if files and files not in bundles:
             bundles[files] = _bundle_text(files, static)
     texts = list(bundles.values())
@@ -562,11 +563,10 @@ def bundle_stylesheets(pages: dict[str, str], static: Path,
         (static / made[files]).write_text(text, encoding="utf-8")
     out = {}
     for name, page in pages.items():
-        bundled = found[name]
+        bundled, files = found[name]
         if not bundled:
             out[name] = page
             continue
-        files = _bundled_files(bundled, static)
         up = "../" * name.count("/")
         first = bundled[0][0]
         tag = f'<link rel="stylesheet" type="text/css" href="{up}_static/{made[files]}" />\n'

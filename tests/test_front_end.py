@@ -272,8 +272,8 @@ def test_the_site_runtime_holds_no_explorer_and_draws_each_place_in_a_task_of_it
 @needs_node
 def test_the_site_runtime_fetches_the_front_ends_scripts_in_order_then_draws() -> None:
     """The front ends' scripts a page names (the runtime's ``data-front-ends``) are fetched by
-    the runtime, one after the other in their order (the named boards before what uses them),
-    and nothing is drawn before they have all run; then every place is drawn as before."""
+    the runtime, in their order (run in it: ``async = false``), and nothing is drawn before they
+    have all run; then every place is drawn as before."""
     found = _run_runtime("fetching")
     assert found["fetched"] == [["../_static/editor.js", [], 0],
                                 ["coin.js", ["../_static/editor.js"], 0],

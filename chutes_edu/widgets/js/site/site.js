@@ -267,20 +267,21 @@ export function drawAll(all) {
 }
 
 /**
- * Fetch and run the scripts at `addresses`, in their order (each waits for the one before: a
- * front end may use what the named boards' script set); resolves when all have run or failed (a
- * place whose script failed is left as it is).
+ * Fetch the scripts at `addresses` side by side and run them in their order (`async = false`, as
+ * the browser runs the scripts a page names); resolves when all have run or failed (a place whose
+ * script failed is left as it is).
  * @param {string[]} addresses
  * @returns {Promise<void>}
  */
 export function runScripts(addresses) {
-  return addresses.reduce((before, address) => before.then(() => new Promise((done) => {
+  return Promise.all(addresses.map((address) => new Promise((done) => {
     const script = document.createElement("script");
+    script.async = false;
     script.src = address;
     script.onload = () => done(undefined);
     script.onerror = () => done(undefined);
     document.head.append(script);
-  })), Promise.resolve());
+  }))).then(() => undefined);
 }
 
 /** The front ends' scripts this page names (this script's `data-front-ends`), read as it runs. */
