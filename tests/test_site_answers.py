@@ -315,6 +315,12 @@ def test_answers_typed_from_the_keyboard_read_right_and_not_yet(site):
 
 
 # ----------------------------------------------------------------------------- issue 50
+# what the page keeps (answers.js's STORE), and whether answers.js ran
+_KEPT = """() => ({stored: JSON.parse(localStorage.getItem("chutes-edu-answers-v1") || "{}"),
+                   readyState: document.readyState, answers: typeof window.ChutesAnswers,
+                   store: window.ChutesAnswers && window.ChutesAnswers.STORE})"""
+
+
 def test_the_calculator_gives_what_a_box_needs_and_progress_survives_a_reload(site):
     """In Chromium, from disk, from the keyboard: exercise 6.1's calculator set to the house rule
     (its controls named, its tables in named regions), its P(T > n.long) typed into the box is
@@ -344,9 +350,17 @@ def test_the_calculator_gives_what_a_box_needs_and_progress_survives_a_reload(si
         violations = browser.axe_violations(page)
         assert not violations, browser.describe_violations(violations)
 
+        # the page kept it (the store answers.js names), before the reload
+        kept = page.evaluate(_KEPT)
+        assert kept["store"] == "chutes-edu-answers-v1", kept
+        assert kept["stored"].get("6.1") == {"text": over, "right": True}, kept
         page.reload()
         field = page.get_by_role("textbox", name="answer to exercise 6.1", exact=True)
-        expect(field).to_have_value(over)
+        try:
+            expect(field).to_have_value(over)
+        except AssertionError as failed:  # say what the reloaded page had (CI saw this once)
+            raise AssertionError(f"{failed}\nafter the reload: {page.evaluate(_KEPT)}; "
+                                 f"page errors: {errors}") from None
         expect(page.locator('.answer-box[data-exercise="6.1"] [role="status"]')).to_have_text(
             "✔ 6.1 right")
 
