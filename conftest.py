@@ -139,7 +139,8 @@ def _copies(kernels: list[str]) -> tuple[list[str], list[str]]:
 
 def pytest_configure(config: pytest.Config) -> None:
     # the kernels this process starts (nbval's, nbclient's) take ports no other process takes
-    kernel_ports.use_port_block(29000 + 1000 * kernel_ports.worker_index(), 1000)
+    first = kernel_ports.WORKER_KERNELS_FROM + 1000 * kernel_ports.worker_index()
+    kernel_ports.use_port_block(first, 1000)
     config.pluginmanager.register(_GroupsArrived(), "xdist-groups-arrived")
     worker = getattr(config, "workerinput", None)
     if worker is not None and _COPIES in worker:   # the controller asked OpenBLAS once for all

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import kernel_ports
 from .support import ROOT, node_tools
 
 CHROMIUM = "/usr/bin/chromium"
@@ -141,10 +142,22 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
     process.wait()
 
 
+# `voila`, its kernels taking their ports from a block (its first two arguments: first, count)
+_VOILA_IN_BLOCK = """import sys
+from tests.kernel_ports import use_port_block
+use_port_block(int(sys.argv.pop(1)), int(sys.argv.pop(1)))
+sys.argv[0] = "voila"
+from voila.app import main
+sys.exit(main())
+"""
+
+
 @contextmanager
 def voila(target: Path, *, timeout: float = START_TIMEOUT,
           extra: tuple[str, ...] = ()) -> Iterator[VoilaURL]:
     """Serve ``target`` with Voila on 127.0.0.1; yield its base URL; stop it and its kernels.
+    Voila listens on, and its kernels take their ports from, a block of this worker's that no
+    other process takes (:func:`tests.kernel_ports.voila_block`).
 
     Parameters
     ----------
@@ -161,12 +174,17 @@ def voila(target: Path, *, timeout: float = START_TIMEOUT,
         raise RuntimeError("voila is not installed")
     target = Path(target).resolve()
     cwd = target if target.is_dir() else target.parent
-    port = free_port()
     paths = [str(ROOT), os.environ.get("PYTHONPATH", "")]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p),
            "OPENBLAS_NUM_THREADS": "1"}
+    block = kernel_ports.voila_block() if Path(command).parent == Path(sys.executable).parent else None
+    if block is None:
+        port, start = free_port(), [command]
+    else:   # Voila on the block's first port, its kernels on the rest (tests/kernel_ports.py)
+        port = block[0]
+        start = [sys.executable, "-c", _VOILA_IN_BLOCK, str(block[0] + 1), str(block[1] - 1)]
     # A kernel that a test stops (VoilaURL.stop_kernels) stays stopped: no restart.
-    args = [command, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+    args = [*start, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
             "--KernelManager.autorestart=False", *extra]
     if target.is_file():
         args.append(target.name)

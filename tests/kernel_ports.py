@@ -9,8 +9,9 @@ servers'. :func:`use_port_block` makes one process's kernels take their ports fr
 own below Linux's ephemeral range (32768 and up), which neither ``connect`` nor port 0 hands out.
 
 The blocks, none overlapping: a pytest worker's own kernels ``29000 + 1000 w`` (worker ``gw<w>``),
-a test hub's servers and their kernels ``10000 + 4000 s + 100 u`` (the hub's port slot ``s``,
-user id ``u``; tests/hub_ports.py).
+the Voilas a worker starts ``26000 + 1000 w``, in blocks of 250 (:func:`voila_block`: a Voila's
+own port, then its kernels'), a test hub's servers and their kernels ``10000 + 4000 s + 100 u``
+(the hub's port slot ``s``, user id ``u``; tests/hub_ports.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ import os
 import socket
 
 EPHEMERAL_FROM = 32768
+WORKER_KERNELS_FROM = 29000   # + 1000 w: worker gw<w>'s own kernels (conftest.py)
+VOILAS_FROM = 26000           # + 1000 w: the Voilas worker gw<w> starts, VOILA_BLOCK ports each
+VOILA_BLOCK = 250
+_voilas_started = [0]
 
 
 def worker_index() -> int:
@@ -56,3 +61,27 @@ def use_port_block(first: int, count: int) -> bool:
 
     LocalPortCache.find_available_port = find_available_port  # type: ignore[method-assign]
     return True
+
+
+def voila_block() -> tuple[int, int] | None:
+    """``(first, count)``: ports for the next Voila this process starts, its own port ``first``
+    and its kernels' the rest, or None when this worker has no block (more than three workers).
+
+    The worker's 1,000 ports are used in turn, a block of ``VOILA_BLOCK`` each time, so a Voila
+    just stopped leaves its ports to rest; a block whose first port something holds is passed
+    over. (Voila chose its port by port 0, which another process could be handed before Voila
+    bound it, and its kernels theirs the same way: see this module's docstring.)"""
+    first = VOILAS_FROM + 1000 * worker_index()
+    if first + 1000 > WORKER_KERNELS_FROM:
+        return None
+    blocks = 1000 // VOILA_BLOCK
+    for _ in range(blocks):
+        start = first + VOILA_BLOCK * (_voilas_started[0] % blocks)
+        _voilas_started[0] += 1
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", start))
+            except OSError:
+                continue
+        return start, VOILA_BLOCK
+    return None

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import socket
+import time
+from pathlib import Path
 
+import pytest
 from jupyter_client.connect import LocalPortCache
 
-from tests import kernel_ports
+from tests import browser, kernel_ports
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_this_workers_kernels_take_ports_from_its_own_block_below_the_ephemeral_range() -> None:
@@ -41,3 +47,43 @@ def test_a_port_something_else_holds_is_passed_over() -> None:
 
 def test_a_block_that_would_reach_the_ephemeral_range_is_refused() -> None:
     assert kernel_ports.use_port_block(kernel_ports.EPHEMERAL_FROM - 10, 20) is False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(browser.voila_command() is None, reason="voila is not installed")
+def test_voila_and_its_kernels_take_ports_from_a_block_of_their_own(tmp_path: Path) -> None:
+    """The flake of tests/test_accessibility.py: Voila chose its port, and its kernels theirs, by
+    port 0, which can hand the same port to another process before the first binds it."""
+    import requests
+
+    notebook = tmp_path / "tiny.ipynb"
+    notebook.write_text(json.dumps({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [],
+                                               "execution_count": None, "source": "1 + 1"}],
+                                    "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    first = kernel_ports.VOILAS_FROM + 1000 * kernel_ports.worker_index()
+    with browser.voila(notebook) as url:
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        assert first <= port < first + 1000 and port % kernel_ports.VOILA_BLOCK == 0, port
+        assert requests.get(url, timeout=120).status_code == 200    # the notebook runs on a kernel
+        deadline, files = time.monotonic() + 60, []
+        while not files and time.monotonic() < deadline:
+            files = [arg for pid in _children(url.pid)
+                     for arg in (Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0"))
+                     if arg.endswith(b".json") and b"kernel-" in arg]
+            time.sleep(0.2)
+        assert files, "Voila started no kernel"
+        info = json.loads(Path(files[0].decode()).read_text())
+        ports = [v for k, v in info.items() if k.endswith("_port")]
+        assert len(ports) == 5 and all(port < p < port + kernel_ports.VOILA_BLOCK for p in ports), (
+            port, ports)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(proc.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
