@@ -104,9 +104,9 @@ class VoilaURL(str):
 
     pid: int
 
-    def stop_kernels(self) -> int:
-        """End every kernel this Voila started; how many."""
-        stopped = 0
+    def kernels(self) -> list[int]:
+        """The process ids of the kernels this Voila started and that still run."""
+        found = []
         for proc in Path("/proc").iterdir():
             if not proc.name.isdigit():
                 continue
@@ -116,11 +116,18 @@ class VoilaURL(str):
             except (OSError, ValueError, IndexError):
                 continue
             if parent == self.pid and b"ipykernel" in command:
-                try:
-                    os.kill(int(proc.name), signal.SIGTERM)
-                    stopped += 1
-                except ProcessLookupError:
-                    pass
+                found.append(int(proc.name))
+        return found
+
+    def stop_kernels(self) -> int:
+        """End every kernel this Voila started; how many."""
+        stopped = 0
+        for pid in self.kernels():
+            try:
+                os.kill(pid, signal.SIGTERM)
+                stopped += 1
+            except ProcessLookupError:
+                pass
         return stopped
 
 

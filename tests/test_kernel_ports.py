@@ -12,11 +12,9 @@ from jupyter_client.connect import LocalPortCache
 
 from tests import browser, kernel_ports
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 def test_this_workers_kernels_take_ports_from_its_own_block_below_the_ephemeral_range() -> None:
-    first = 29000 + 1000 * kernel_ports.worker_index()
+    first = kernel_ports.WORKER_KERNELS_FROM + 1000 * kernel_ports.worker_index()
     cache = LocalPortCache.instance()
     ports = [cache.find_available_port("127.0.0.1") for _ in range(5)]
     try:
@@ -28,7 +26,7 @@ def test_this_workers_kernels_take_ports_from_its_own_block_below_the_ephemeral_
 
 
 def test_a_port_something_else_holds_is_passed_over() -> None:
-    first = 29000 + 1000 * kernel_ports.worker_index()
+    first = kernel_ports.WORKER_KERNELS_FROM + 1000 * kernel_ports.worker_index()
     cache = LocalPortCache.instance()
     ahead = cache.find_available_port("127.0.0.1")
     cache.return_port(ahead)
@@ -65,10 +63,10 @@ def test_voila_and_its_kernels_take_ports_from_a_block_of_their_own(tmp_path: Pa
         port = int(url.rstrip("/").rsplit(":", 1)[1])
         assert first <= port < first + 1000 and port % kernel_ports.VOILA_BLOCK == 0, port
         assert requests.get(url, timeout=120).status_code == 200    # the notebook runs on a kernel
-        deadline, files = time.monotonic() + 60, []
+        deadline, files = time.monotonic() + 60, list[bytes]()
         while not files and time.monotonic() < deadline:
-            files = [arg for pid in _children(url.pid)
-                     for arg in (Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0"))
+            files = [arg for pid in url.kernels()
+                     for arg in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
                      if arg.endswith(b".json") and b"kernel-" in arg]
             time.sleep(0.2)
         assert files, "Voila started no kernel"
@@ -77,13 +75,3 @@ def test_voila_and_its_kernels_take_ports_from_a_block_of_their_own(tmp_path: Pa
         assert len(ports) == 5 and all(port < p < port + kernel_ports.VOILA_BLOCK for p in ports), (
             port, ports)
 
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for proc in Path("/proc").iterdir():
-        try:
-            if proc.name.isdigit() and int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(proc.name))
-        except (OSError, ValueError, IndexError):
-            continue
-    return found
