@@ -309,7 +309,7 @@ class _TimeByPart:
         if "browser" in report.keywords:
             return "browser tests (Chromium)"
         if "slow" in report.keywords:
-            return "hub, nbgrader round, student environment"
+            return "other slow tests: hub, nbgrader, sweeps, ..."
         return "everything else"
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
