@@ -225,8 +225,8 @@ test: test-start hub-caches test-site lint $(TEST_NPM)
 		echo; echo "make test, stage by stage (wall seconds):"; cat $(STAGE_LOG); exit $$status
 
 # While you work: everything but the notebooks, the browser, server and build tests, the other BLAS
-# kernels and the costly sweeps (tests/conftest.py's SLOW): about 1,200 tests, 75 s on 2 idle cores
-# (CONTRIBUTING.md, "Running the tests"). `make test` before you push.
+# kernels and the costly sweeps (tests/conftest.py's SLOW); its size and time measured: CONTRIBUTING.md,
+# "Running the tests". `make test` before you push.
 test-fast: $(STAMP) $(TEST_NPM) $(FRONT_NPM)
 	$(PY) -m pytest $(PARALLEL) -m "not slow"
 
