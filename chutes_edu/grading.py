@@ -75,6 +75,7 @@ the end ``("result", ok, message)``.
 
 from __future__ import annotations
 
+import atexit
 import builtins
 import io
 import json
@@ -1048,7 +1049,7 @@ class _Judge:
     """A grading process for every notebook one nbgrader run grades: a ``python -I`` that never
     runs student code (it reads records as data), started once (about 1.4 s) rather than once per
     notebook, like the validate grader (:class:`_Server`); started again after a record stopped
-    it."""
+    it, and stopped when the process that grades exits."""
 
     def __init__(self, python: str | None) -> None:
         import tempfile
@@ -1058,6 +1059,7 @@ class _Judge:
         self.proc = subprocess.Popen(command, env=env, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.errors)
         self._buffer = b""
+        self._stderr_text = ""
         if not self.line(_JUDGE_START):
             self.stop()
             raise GradingError(f"the grading step did not start: {self.error_text()}")
@@ -1090,12 +1092,22 @@ class _Judge:
         return line.decode()
 
     def error_text(self) -> str:
-        self.errors.seek(0)
-        return self.errors.read().decode(errors="replace").strip()[-2000:]
+        """The end of what the judge wrote on stderr (still there once it is stopped)."""
+        if not self.errors.closed:
+            self.errors.seek(0)
+            self._stderr_text = self.errors.read().decode(errors="replace").strip()[-2000:]
+        return self._stderr_text
 
     def stop(self) -> None:
+        """Stop the process, reap it and close its pipes and its stderr file."""
+        import contextlib
+
         self.proc.kill()
         self.proc.wait()
+        self.error_text()
+        for stream in (self.proc.stdin, self.proc.stdout, self.errors):
+            with contextlib.suppress(OSError):   # a pipe it broke: closed all the same
+                stream.close()  # type: ignore[union-attr]  # Popen's pipes exist: PIPE above
 
 
 _JUDGES: dict[str | None, _Judge] = {}
@@ -1104,6 +1116,8 @@ _JUDGES: dict[str | None, _Judge] = {}
 def _judge_for(python: str | None) -> _Judge:
     found = _JUDGES.get(python)
     if found is None or found.proc.poll() is not None:
+        if found is not None:                # it stopped by itself: reap it, close its pipes
+            found.stop()
         found = _JUDGES[python] = _Judge(python)
     return found
 
@@ -1112,6 +1126,9 @@ def _stop_judges() -> None:
     """Stop every judge this process started (the next notebook starts a fresh one)."""
     while _JUDGES:
         _JUDGES.popitem()[1].stop()
+
+
+atexit.register(_stop_judges)     # no judge outlives the process that grades (nbgrader, formgrader)
 
 
 def _verdicts(entries: list[dict[str, Any]], python: str | None, student: str | None,

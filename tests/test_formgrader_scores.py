@@ -28,7 +28,9 @@ from tests.test_formgrader_server import Teacher, _teacher_config, running_serve
 from tests.test_gradebook import DUE, HOUR, SET, _course, _graded
 
 requests = pytest.importorskip("requests")
-pytestmark = pytest.mark.slow
+# the class is built with nbgrader's add_submission (test_gradebook's _graded), which trips
+# SQLAlchemy's autoflush warnings, harmless, as in tests/test_gradebook.py
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")]
 
 EXTENSION = "chutes_teacher.penalised_scores"
 

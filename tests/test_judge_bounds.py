@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 import logging
 import resource
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -247,6 +249,22 @@ def test_a_judge_that_does_not_answer_in_time_is_cut() -> None:
     assert _outcomes(nb) == [
         f"{exercise}: not judged: took too long (this notebook's 1 s for judging were used up)"
         for exercise in ("1.2", "1.1")]
+
+
+def test_no_judge_outlives_the_process_that_grades() -> None:
+    """An ``nbgrader autograde`` or a formgrader server that judged notebooks stops its judges as
+    it exits: each is reaped, its pipes closed (Python's development mode reports a child still
+    running, or a pipe never closed, as a ResourceWarning; a make test run showed both)."""
+    code = ("from chutes_edu import grading\n"
+            "from tests.test_judge_bounds import _notebook, _right_records\n"
+            "grading.decide_notebook(_notebook(_right_records()[:1]))\n"
+            "print(*(judge.proc.pid for judge in grading._JUDGES.values()))\n")
+    done = subprocess.run([sys.executable, "-X", "dev", "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    (pid,) = map(int, done.stdout.split())
+    assert "ResourceWarning" not in done.stderr, done.stderr[-3000:]
+    assert not Path(f"/proc/{pid}").exists()          # reaped: neither running nor a zombie
 
 
 def test_the_judge_is_named_by_the_size_check_too() -> None:
