@@ -261,8 +261,26 @@ class _Server:
         self.proc.stdin.flush()
 
     def stop(self) -> None:
-        self.proc.kill()
-        self.proc.wait()
+        _end(self.proc)
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    """Kill and reap a grading process and close our ends of its pipes (one it broke is closed
+    all the same)."""
+    import contextlib
+
+    proc.kill()
+    proc.wait()
+    for pipe in (proc.stdin, proc.stdout):
+        if pipe is not None:
+            with contextlib.suppress(OSError):
+                pipe.close()
+
+
+def _stop_server(holder: types.ModuleType) -> None:
+    server = getattr(holder, "server", None)
+    if server is not None:
+        server.stop()
 
 
 def _is_data(answer: Any) -> bool:
@@ -272,10 +290,13 @@ def _is_data(answer: Any) -> bool:
 
 def _server() -> _Server:
     holder = sys.modules.get(_HOLDER)
-    if holder is None:
+    if holder is None:                   # once per kernel: each grade() loads this module afresh
         holder = sys.modules[_HOLDER] = types.ModuleType(_HOLDER)
+        atexit.register(_stop_server, holder)     # the grader ends with the kernel, reaped
     server = getattr(holder, "server", None)
     if server is None or server.proc.poll() is not None:
+        if server is not None:           # it stopped by itself: reap it, close its pipes
+            server.stop()
         server = _Server()
         holder.server = server  # type: ignore[attr-defined]  # a plain module as a namespace
     return server
@@ -1099,15 +1120,10 @@ class _Judge:
         return self._stderr_text
 
     def stop(self) -> None:
-        """Stop the process, reap it and close its pipes and its stderr file."""
-        import contextlib
-
-        self.proc.kill()
-        self.proc.wait()
+        """Stop the process, reap it, close its pipes; keep what it wrote on stderr."""
+        _end(self.proc)
         self.error_text()
-        for stream in (self.proc.stdin, self.proc.stdout, self.errors):
-            with contextlib.suppress(OSError):   # a pipe it broke: closed all the same
-                stream.close()  # type: ignore[union-attr]  # Popen's pipes exist: PIPE above
+        self.errors.close()
 
 
 _JUDGES: dict[str | None, _Judge] = {}
@@ -1119,6 +1135,8 @@ def _judge_for(python: str | None) -> _Judge:
         if found is not None:                # it stopped by itself: reap it, close its pipes
             found.stop()
         found = _JUDGES[python] = _Judge(python)
+        atexit.unregister(_stop_judges)      # (once: the dictionary empties and fills again)
+        atexit.register(_stop_judges)        # no judge outlives the process that grades
     return found
 
 
@@ -1126,9 +1144,6 @@ def _stop_judges() -> None:
     """Stop every judge this process started (the next notebook starts a fresh one)."""
     while _JUDGES:
         _JUDGES.popitem()[1].stop()
-
-
-atexit.register(_stop_judges)     # no judge outlives the process that grades (nbgrader, formgrader)
 
 
 def _verdicts(entries: list[dict[str, Any]], python: str | None, student: str | None,

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import runpy
+import subprocess
+import sys
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -71,6 +74,26 @@ def test_redefining_check_grader_or_library_in_the_kernel_changes_nothing(
     monkeypatch.setattr(chutes_edu.grading, "grade", lambda *a: None)
     assert "not right yet" in _verdict("2.1", 1.0)
     assert "not right yet" in _verdict("2.1", 1)
+
+
+def test_the_grader_process_ends_with_the_kernel() -> None:
+    """A kernel that graded answers (each ``graded`` loads this module afresh) stops its grader
+    process as it exits: reaped, its pipes closed (Python's development mode reports a child still
+    running, or a pipe never closed, as a ResourceWarning), with one exit hook however many."""
+    code = ("import atexit, runpy, sys\n"
+            "from fractions import Fraction\n"
+            "hooks = []\n"
+            "for _ in range(3):\n"
+            "    runpy.run_module('chutes_edu.grading')['grade']('1.1', Fraction(18, 5))\n"
+            "    hooks.append(atexit._ncallbacks())\n"
+            "print(sys.modules['_chutes_edu_grading_server'].server.proc.pid, *hooks)\n")
+    done = subprocess.run([sys.executable, "-X", "dev", "-c", code], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    pid, *hooks = map(int, done.stdout.split())
+    assert hooks[0] == hooks[-1], hooks
+    assert "ResourceWarning" not in done.stderr, done.stderr[-3000:]
+    assert not Path(f"/proc/{pid}").exists()          # reaped: neither running nor a zombie
 
 
 def test_graded_is_silent_outside_nbgrader(monkeypatch: pytest.MonkeyPatch) -> None:
