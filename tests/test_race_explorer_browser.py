@@ -202,3 +202,45 @@ def test_with_no_kernel_every_control_works_from_the_keyboard():
         page.screenshot(path=str(ARTIFACTS / "browser_race_explorer_mount.png"), full_page=True)
     assert not errors, errors
     assert not [u for u in refused if "favicon" not in u], refused
+
+
+# Each word of the bar chart as drawn (its text and its box on the page), and the chart's box.
+_CHART_WORDS = """() => {
+  const svg = document.querySelector(".chutes-race-explorer svg.chutes-race-chart");
+  const box = (e) => { const r = e.getBoundingClientRect();
+                       return [r.left, r.top, r.right, r.bottom]; };
+  return {chart: box(svg), words: [...svg.querySelectorAll("text")]
+    .filter((t) => t.textContent.trim()).map((t) => [t.textContent, ...box(t)])};
+}"""
+
+
+def test_no_two_words_of_the_chart_overlap():
+    """With every seat on square 0 each bar stands near the fair share 1/k, where the dashed
+    line's label once sat on the last bars' values ("0.171" under "fair share 1/6"). For six
+    players down to two, every word of the chart is inside it and no two overlap."""
+    from playwright.sync_api import expect
+
+    refused: list[str] = []
+    errors: list[str] = []
+    with browser.chromium() as chromium:
+        page = EXPLORER.open(chromium, {"board_json": BOARD, "board_name": MILTON_BRADLEY_1943.name,
+                                        "positions": [0] * 6}, refused=refused, errors=errors,
+                             viewport=(1100, 900))
+        readout = page.locator(f"{EXPLORER.root} .chutes-readout")
+        players = page.locator(f"{EXPLORER.root} .chutes-players input")
+        for k in range(6, 1, -1):
+            expect(readout).to_contain_text(f"seat {k} (square 0): {_chances([0] * k)[k - 1]}")
+            drawn = page.evaluate(_CHART_WORDS)
+            words = drawn["words"]
+            assert f"fair share 1/{k}" in [text for text, *_ in words], words
+            left, top, right, bottom = drawn["chart"]
+            outside = [w for w in words if w[1] < left or w[2] < top or w[3] > right or w[4] > bottom]
+            assert not outside, (k, outside)
+            clashes = [(a[0], b[0]) for i, a in enumerate(words) for b in words[i + 1:]
+                       if min(a[3], b[3]) - max(a[1], b[1]) > 0.5
+                       and min(a[4], b[4]) - max(a[2], b[2]) > 0.5]
+            assert not clashes, (k, clashes)
+            players.focus()
+            players.press("ArrowLeft")
+    assert not errors, errors
+    assert not [u for u in refused if "favicon" not in u], refused

@@ -2,8 +2,9 @@
 /**
  * Each seat's chance of winning a race as an SVG bar chart in the page: what
  * chutes_edu.plot_win_probabilities draws (one bar per seat in the seats' token colours and
- * hatches, its value above it, the fair share 1/k as a dashed line), with its text alternative in
- * the library's words (the picture's `aria-label`, renewed with every drawing).
+ * hatches, its value above it, the fair share 1/k as a dashed line named in the legend below the
+ * axes, where no bar's value can cover it), with its text alternative in the library's words
+ * (the picture's `aria-label`, renewed with every drawing).
  *
  * @module race_chart
  */
@@ -12,10 +13,12 @@ import { fixed } from "../../ui/controls.js";
 import { translator } from "../../core/i18n.js";
 
 const WIDTH = 448;
-const HEIGHT = 320;
+const HEIGHT = 336;
 const BOX = { left: 60, right: 432, top: 34, bottom: 250 };
 /** The seats' colours (the library's TOKEN_COLORS, Okabe and Ito). */
 export const SEAT_COLOURS = ["#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#F0E442", "#999999"];
+/** The fair share's dashed line, in the axes and in the legend. */
+const FAIR_LINE = { stroke: "#4d4d4d", "stroke-width": 1.2, "stroke-dasharray": "6 4" };
 const ENGLISH = translator("en");
 
 /** The library's sentence for the picture (plot_win_probabilities' alt text), in the language
@@ -47,14 +50,18 @@ export function createRaceChart({ id, t = ENGLISH }) {
   const grid = s("g", { class: "chutes-chart-grid" });
   const yTicks = s("g", { class: "chutes-chart-ticks", "text-anchor": "end" });
   const bars = s("g", { class: "chutes-race-bars" });
-  const fair = s("line", { x1: BOX.left, x2: BOX.right, stroke: "#4d4d4d", "stroke-width": 1.2,
-    "stroke-dasharray": "6 4" });
-  const fairLabel = s("text", { x: BOX.right - 4, "text-anchor": "end", class: "chutes-race-fair" });
+  const fair = s("line", { x1: BOX.left, x2: BOX.right, ...FAIR_LINE });
+  const legendY = BOX.bottom + 62;
+  const fairLabel = s("text", { x: 104, y: legendY + 4, class: "chutes-race-fair" });
+  const legend = s("g", { class: "chutes-chart-legend" }, [
+    s("line", { x1: 70, x2: 98, y1: legendY, y2: legendY, ...FAIR_LINE }),
+    fairLabel,
+  ]);
   svg.append(
     s("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, fill: "#ffffff" }),
     s("text", { x: (BOX.left + BOX.right) / 2, y: 20, class: "chutes-chart-title",
       "text-anchor": "middle", text: t("Who wins? (seat 1 moves first)") }),
-    grid, bars, fair, fairLabel,
+    grid, bars, fair,
     s("rect", { x: BOX.left, y: BOX.top, width: BOX.right - BOX.left,
       height: BOX.bottom - BOX.top, fill: "none", stroke: "#333333", "stroke-width": 1 }),
     yTicks,
@@ -62,6 +69,7 @@ export function createRaceChart({ id, t = ENGLISH }) {
       text: t("seat (order of play)") }),
     s("text", { transform: `translate(16 ${(BOX.top + BOX.bottom) / 2}) rotate(-90)`,
       "text-anchor": "middle", text: t("probability of winning") }),
+    legend,
   );
   let topKey = -1;
 
@@ -100,7 +108,6 @@ export function createRaceChart({ id, t = ENGLISH }) {
     const fy = yOf(1 / k).toFixed(1);
     attr(fair, "y1", fy);
     attr(fair, "y2", fy);
-    attr(fairLabel, "y", (Number(fy) - 4).toFixed(1));
     fairLabel.textContent = t("fair share 1/{k}", { k });
     const words = describeRace(wins, t);
     attr(svg, "aria-label", words);
