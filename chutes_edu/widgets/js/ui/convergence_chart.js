@@ -21,6 +21,7 @@
  * @module convergence_chart
  */
 import { attr, s } from "./dom.js";
+import { legendEntry } from "./legend.js";
 import { fixed, grouped } from "./controls.js";
 import { translator } from "../core/i18n.js";
 
@@ -104,19 +105,15 @@ export function yRange({ n, at, mean, half, exact, capped }, frame) {
 function legendParts(/** @type {ChartOptions} */ { exactLabel, capLabel, t = ENGLISH }) {
   const legendY = BOX.bottom + 58;
   const legend = s("g", { class: "chutes-chart-legend" }, [
-    s("line", { x1: 70, x2: 98, y1: legendY, y2: legendY, stroke: COLOURS.mean, "stroke-width": 1.6 }),
-    s("text", { x: 104, y: legendY + 4, text: t("running mean") }),
-    s("rect", { x: 270, y: legendY - 6, width: 28, height: 12, fill: COLOURS.band, "fill-opacity": 0.35 }),
-    s("text", { x: 304, y: legendY + 4, text: t("95% confidence band") }),
-    s("line", { x1: 70, x2: 98, y1: legendY + 22, y2: legendY + 22, stroke: COLOURS.exact,
-      "stroke-width": 1.4, "stroke-dasharray": "6 4" }),
-    s("text", { x: 104, y: legendY + 26, text: exactLabel }),
+    ...legendEntry({ x: 70, y: legendY, words: t("running mean"),
+      line: { stroke: COLOURS.mean, "stroke-width": 1.6 } }),
+    ...legendEntry({ x: 270, y: legendY, words: t("95% confidence band"),
+      fill: { fill: COLOURS.band, "fill-opacity": 0.35 } }),
+    ...legendEntry({ x: 70, y: legendY + 22, words: exactLabel,
+      line: { stroke: COLOURS.exact, "stroke-width": 1.4, "stroke-dasharray": "6 4" } }),
   ]);
-  const cappedKey = s("g", {}, [
-    s("line", { x1: 270, x2: 298, y1: legendY + 22, y2: legendY + 22, stroke: COLOURS.capped,
-      "stroke-width": 1.6, "stroke-dasharray": "8 3 2 3" }),
-    s("text", { x: 304, y: legendY + 26, text: capLabel ?? "" }),
-  ]);
+  const cappedKey = s("g", {}, legendEntry({ x: 270, y: legendY + 22, words: capLabel ?? "",
+    line: { stroke: COLOURS.capped, "stroke-width": 1.6, "stroke-dasharray": "8 3 2 3" } }));
   if (capLabel) legend.append(cappedKey);
   return { legend, cappedKey };
 }

@@ -9,6 +9,7 @@
  * @module race_chart
  */
 import { attr, s } from "../../ui/dom.js";
+import { legendEntry } from "../../ui/legend.js";
 import { fixed } from "../../ui/controls.js";
 import { translator } from "../../core/i18n.js";
 
@@ -52,11 +53,9 @@ export function createRaceChart({ id, t = ENGLISH }) {
   const bars = s("g", { class: "chutes-race-bars" });
   const fair = s("line", { x1: BOX.left, x2: BOX.right, ...FAIR_LINE });
   const legendY = BOX.bottom + 62;
-  const fairLabel = s("text", { x: 104, y: legendY + 4, class: "chutes-race-fair" });
-  const legend = s("g", { class: "chutes-chart-legend" }, [
-    s("line", { x1: 70, x2: 98, y1: legendY, y2: legendY, ...FAIR_LINE }),
-    fairLabel,
-  ]);
+  const [fairSample, fairLabel] = legendEntry({ x: 70, y: legendY, line: FAIR_LINE,
+    wordsAttributes: { class: "chutes-race-fair" } });
+  const legend = s("g", { class: "chutes-chart-legend" }, [fairSample, fairLabel]);
   svg.append(
     s("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, fill: "#ffffff" }),
     s("text", { x: (BOX.left + BOX.right) / 2, y: 20, class: "chutes-chart-title",
