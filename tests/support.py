@@ -74,6 +74,23 @@ def nbgrader(*args: str, cwd: Path, env: dict[str, str] | None = None,
                           capture_output=True, text=True, timeout=timeout, check=False)
 
 
+def exits_tidily(code: str) -> list[int]:
+    """Run ``code`` in a child Python in development mode and check that it left nothing behind.
+
+    ``code`` starts a process of its own and prints that process's pid, then any other integers.
+    The child must exit with 0, print no ResourceWarning (development mode reports a child process
+    still running, or a pipe never closed, as one) and leave its process reaped: neither running
+    nor a zombie. Returns the integers printed after the pid.
+    """
+    done = subprocess.run([sys.executable, "-X", "dev", "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    pid, *others = map(int, done.stdout.split())
+    assert "ResourceWarning" not in done.stderr, done.stderr[-3000:]
+    assert not Path(f"/proc/{pid}").exists(), f"process {pid} outlived the process that started it"
+    return others
+
+
 # nbgrader stamps each new gradebook with its schema's version, which it asks a new process for
 # (`alembic heads`: about 2 CPU-seconds, as much as the rest of a small test). Each process makes one
 # empty gradebook per course id, nbgrader's own way, and copies it wherever a test needs a new one.

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import runpy
-import subprocess
-import sys
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -18,6 +15,7 @@ import chutes_edu.grading
 import chutes_edu.markov
 from chutes_edu.checks import graded
 from chutes_edu.grading import grade
+from tests.support import exits_tidily
 
 # this test imports chutes_edu.grading itself, which notebooks never do
 pytestmark = pytest.mark.filterwarnings("ignore:.*found in sys.modules:RuntimeWarning")
@@ -87,13 +85,8 @@ def test_the_grader_process_ends_with_the_kernel() -> None:
             "    runpy.run_module('chutes_edu.grading')['grade']('1.1', Fraction(18, 5))\n"
             "    hooks.append(atexit._ncallbacks())\n"
             "print(sys.modules['_chutes_edu_grading_server'].server.proc.pid, *hooks)\n")
-    done = subprocess.run([sys.executable, "-X", "dev", "-c", code], capture_output=True,
-                          text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    pid, *hooks = map(int, done.stdout.split())
+    hooks = exits_tidily(code)
     assert hooks[0] == hooks[-1], hooks
-    assert "ResourceWarning" not in done.stderr, done.stderr[-3000:]
-    assert not Path(f"/proc/{pid}").exists()          # reaped: neither running nor a zombie
 
 
 def test_graded_is_silent_outside_nbgrader(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,8 +18,6 @@ from __future__ import annotations
 import json
 import logging
 import resource
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -44,6 +42,7 @@ from chutes_edu.grading import (
     decide_notebook,
     judge,
 )
+from tests.support import exits_tidily
 from tests.test_grading import _my_transition_matrix
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -259,12 +258,7 @@ def test_no_judge_outlives_the_process_that_grades() -> None:
             "from tests.test_judge_bounds import _notebook, _right_records\n"
             "grading.decide_notebook(_notebook(_right_records()[:1]))\n"
             "print(*(judge.proc.pid for judge in grading._JUDGES.values()))\n")
-    done = subprocess.run([sys.executable, "-X", "dev", "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    (pid,) = map(int, done.stdout.split())
-    assert "ResourceWarning" not in done.stderr, done.stderr[-3000:]
-    assert not Path(f"/proc/{pid}").exists()          # reaped: neither running nor a zombie
+    assert exits_tidily(code) == []
 
 
 def test_the_judge_is_named_by_the_size_check_too() -> None:

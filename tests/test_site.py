@@ -751,7 +751,8 @@ def _live_explorer(site: Path, rel: str, explorer: str, kind: str) -> Iterator[t
         # an explorer taller than the window is captured scrolled in pieces, the page's sticky
         # header over it: a window as tall as the explorer takes it whole
         height = root.evaluate("e => Math.ceil(e.getBoundingClientRect().height)")
-        page.set_viewport_size({"width": 1280, "height": max(1000, height + 100)})
+        window = page.viewport_size
+        page.set_viewport_size({**window, "height": max(window["height"], height + 100)})
         root.screenshot(path=str(ARTIFACTS / picture.replace("-", "_")))
     assert not errors and not offsite, (errors, offsite)
 
