@@ -30,7 +30,9 @@ the grader make cgroups, else ``RLIMIT_AS`` and ``RLIMIT_NPROC``), CPU seconds p
 ``Execute.timeout``) and one per notebook (:attr:`SandboxedExecute.notebook_timeout`: once it is
 used up, the cells left are not run and score nothing; a kernel that does not answer is killed).
 Nothing it starts outlives it: bubblewrap's ``--die-with-parent`` and the PID namespace end every
-process of the sandbox with the kernel, and the cgroup is emptied and removed.
+process of the sandbox with the kernel, and the cgroup is emptied and removed. A grader killed
+outright (SIGKILL, the out-of-memory killer) cannot remove its sandbox's folder and cgroups; they
+are named after its process, and the next grader on the machine removes those whose grader is gone.
 
 Its output is capped (:class:`OutputBudget`): at :data:`OUTPUT_PER_CELL` bytes per cell and
 :data:`OUTPUT_PER_NOTEBOOK` per notebook (the answer records the hidden tests make, and the probes
@@ -64,6 +66,7 @@ import resource
 import shutil
 import signal
 import site
+import stat
 import subprocess
 import sys
 import tempfile
@@ -127,6 +130,12 @@ _ERROR_LINES = 60
 _COUNTED = frozenset({"stream", "display_data", "execute_result", "error", "update_display_data",
                       "comm_open", "comm_msg"})
 _EXTENSION = "chutes_output_cap"
+# A sandbox's folder and cgroups are named after the grading process that made them (its PID
+# namespace and its pid in it), so that a grader killed outright (SIGKILL, the out-of-memory
+# killer), which cannot remove them, leaves them to the next grader to remove (_sweep).
+_PREFIX = "chutes-sandbox-"
+_STALE = re.compile(rf"^{_PREFIX}(\d+)-(\d+)-\w+$")
+_swept = False
 
 
 def _content_size(value: object, depth: int = 0) -> int:
@@ -407,7 +416,7 @@ def _cgroups(limits: Limits) -> list[Path]:
     """Make a cgroup v1 ``memory`` and ``pids`` group with the limits, or none if either fails."""
     if not limits.use_cgroups:
         return []
-    name = f"chutes-sandbox-{uuid.uuid4().hex[:12]}"
+    name = f"{_owner()}{uuid.uuid4().hex[:12]}"
     made: list[Path] = []
     try:
         memory = _CGROUP_V1 / "memory" / name
@@ -425,6 +434,74 @@ def _cgroups(limits: Limits) -> list[Path]:
         _remove_cgroups(made)
         return []
     return made
+
+
+def _pid_namespace() -> str:
+    """This process's PID namespace (its inode), or ``x`` where /proc does not say."""
+    try:
+        return re.sub(r"\D", "", os.readlink("/proc/self/ns/pid")) or "x"
+    except OSError:
+        return "x"
+
+
+def _owner() -> str:
+    """The start of the name of a sandbox's folder or cgroup: the prefix, then the grading
+    process's PID namespace and pid (a pid means nothing in another namespace; ``x``, never
+    swept, where the namespace is unknown)."""
+    return f"{_PREFIX}{_pid_namespace()}-{os.getpid()}-"
+
+
+def _gone(pid: int) -> bool:
+    """Whether no process ``pid`` is running (one of another user's still counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def _stale(path: Path) -> bool:
+    """Whether ``path`` is a sandbox's folder or cgroup whose grader is gone: named by
+    :data:`_STALE` after a process of this PID namespace that is not running, a real folder (not
+    a link) of this user."""
+    match = _STALE.match(path.name)
+    if match is None or match.group(1) != _pid_namespace() or not _gone(int(match.group(2))):
+        return False
+    try:
+        info = path.lstat()
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid()
+
+
+def _sweep(tmp: Path, cgroups: Path) -> list[Path]:
+    """Remove the folders under ``tmp`` and the cgroups under ``cgroups`` (v1 ``memory`` and
+    ``pids``) left by graders that were killed outright; returns what was removed. A folder of a
+    grader still running or of another PID namespace, another user's, or a link named like one is
+    left alone."""
+    removed: list[Path] = []
+    for folder, remove in [(tmp, lambda p: shutil.rmtree(p, ignore_errors=True)),
+                           (cgroups / "memory", lambda p: _remove_cgroups([p])),
+                           (cgroups / "pids", lambda p: _remove_cgroups([p]))]:
+        try:
+            found = sorted(folder.glob(f"{_PREFIX}*"))
+        except OSError:
+            continue
+        for path in filter(_stale, found):
+            remove(path)
+            if not path.exists():
+                removed.append(path)
+    return removed
+
+
+def _sweep_once() -> None:
+    """:func:`_sweep` the machine's temporary folder and cgroups, once per grading process."""
+    global _swept
+    if not _swept:
+        _swept = True
+        _sweep(Path(tempfile.gettempdir()), _CGROUP_V1)
 
 
 def _remove_cgroups(groups: Iterable[Path]) -> None:
@@ -562,7 +639,8 @@ class Sandbox:
                         f"the Python that grades ({path}) holds the course folder ({guarded}): a "
                         "sandboxed kernel would see the course. Grade with a Python installed "
                         "outside the course folder.")
-        root = Path(tempfile.mkdtemp(prefix="chutes-sandbox-"))
+        _sweep_once()
+        root = Path(tempfile.mkdtemp(prefix=_owner()))
         work, run = root / "work", root / "run"
         left_out: list[str] = []
         try:

@@ -546,8 +546,11 @@ def test_the_student_library_has_no_answer_checks(tmp_path: Path) -> None:
     assert (copy / "checks" / "lesson01.py").exists() is False
 
 
-def test_the_sandbox_dies_with_the_grader(tmp_path: Path) -> None:
-    """Kill the grading process outright: nothing its sandbox started survives it."""
+def test_the_sandbox_dies_with_the_grader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kill the grading process outright: nothing its sandbox started survives it, and the next
+    grader removes the sandbox's folder it left."""
+    import chutes_teacher.sandbox as sandbox_module
+
     if sandbox_problem("bwrap"):
         pytest.skip(f"no sandbox here: {sandbox_problem('bwrap')}")
     marker = f"chutes-sandbox-orphan-{os.getpid()}"
@@ -577,14 +580,64 @@ SandboxedExecute(timeout=900).preprocess(nb, {{"metadata": {{"path": {str(tmp_pa
         while _marked(marker) and time.monotonic() - killed < 60:
             time.sleep(0.1)
         assert _marked(marker) == []
+        # a grader killed outright cannot remove its sandbox's folder: the next grader does
+        left = list(Path(tempfile.gettempdir()).glob(f"chutes-sandbox-*-{grader.pid}-*"))
+        assert [(root / "work" / script.name).exists() for root in left] == [True]
+        monkeypatch.setattr(sandbox_module, "_swept", False)
+        Sandbox.create("bwrap", None, {"PATH": "/usr/bin"}, Limits(use_cgroups=False)).close()
+        assert not left[0].exists()
     finally:
         grader.kill()
         _kill_marked(marker)
-        # a grader killed outright cannot remove its sandbox's folder (its copy of this folder)
-        for root in Path(tempfile.gettempdir()).glob("chutes-sandbox-*"):
-            copied = root / "work" / script.name
-            if copied.is_file() and marker in copied.read_text(errors="replace"):
-                shutil.rmtree(root, ignore_errors=True)
+        for root in Path(tempfile.gettempdir()).glob(f"chutes-sandbox-*-{grader.pid}-*"):
+            shutil.rmtree(root, ignore_errors=True)
+
+
+def test_only_the_folders_of_graders_that_are_gone_are_swept(tmp_path: Path) -> None:
+    """Attack the sweep: of the folders (and cgroups) named like a sandbox's, it removes only this
+    user's real folders whose grader is gone, never a running grader's, one named in another PID
+    namespace (where that pid means another process), another user's, or what a link named like
+    one points to."""
+    from chutes_teacher.sandbox import _pid_namespace, _sweep
+
+    ns, gone = _pid_namespace(), _a_gone_pid()
+    assert ns.isdigit()
+    running = subprocess.Popen(["sleep", "60"])
+    tmp, cgroups = tmp_path / "tmp", tmp_path / "cgroup"
+    target = tmp_path / "precious"
+    target.mkdir()
+    (target / "work.ipynb").write_text("{}")
+    (cgroups / "pids").mkdir(parents=True)
+    dead = f"chutes-sandbox-{ns}-{gone}-"
+    stale = [tmp / f"{dead}0a1b2c", cgroups / "memory" / f"{dead}3d4e", cgroups / "pids" / f"{dead}3d4e"]
+    kept = [tmp / f"chutes-sandbox-{ns}-{os.getpid()}-5f6a", tmp / f"chutes-sandbox-{ns}-{running.pid}-7b8c",
+            tmp / f"{dead}others", tmp / f"chutes-sandbox-{int(ns) + 1}-{gone}-9d0e",
+            tmp / f"chutes-sandbox-x-{gone}-1f2a", tmp / f"chutes-sandbox-{gone}-3b4c",
+            tmp / "chutes-sandbox-5d6e7f8a", tmp / f"{dead}notaname-"]
+    try:
+        for folder in stale + kept:
+            folder.mkdir(parents=True)
+            if folder.parent == tmp:
+                (folder / "work").mkdir()
+        os.chown(tmp / f"{dead}others", 65534, 65534)     # nobody's
+        (tmp / f"{dead}link").symlink_to(target)
+        (tmp / f"{dead}file").write_text("a file")
+        removed = _sweep(tmp, cgroups)
+        assert sorted(removed) == sorted(stale)
+        assert [folder.name for folder in kept if not folder.is_dir()] == []
+        assert (target / "work.ipynb").exists() and (tmp / f"{dead}link").is_symlink()
+        assert (tmp / f"{dead}file").is_file()
+        assert _sweep(tmp, tmp_path / "no-cgroups") == []
+    finally:
+        running.kill()
+        running.wait()
+
+
+def _a_gone_pid() -> int:
+    """The pid of a process that has ended and been reaped."""
+    done = subprocess.Popen(["true"])
+    done.wait()
+    return done.pid
 
 
 def test_the_kernel_environment_is_the_allowlist() -> None:
