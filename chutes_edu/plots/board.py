@@ -92,6 +92,24 @@ def square_center(square: int, size: int) -> tuple[float, float]:
     return col + 0.5, row + 0.5
 
 
+def _shared_offsets(k: int) -> list[tuple[float, float]]:
+    """Where ``k`` tokens that share a numbered square sit, from its centre, in seat order.
+
+    Below the square's number (the top 0.34 of the cell), in one row of up to three, else in two
+    rows, the second centred under the first; the race explorer's board places them so too
+    (``sharedOffsets`` in ``widgets/js/explorers/race_explorer/board.js``, its y downwards).
+    """
+    columns = k if k <= 3 else math.ceil(k / 2)
+    step = 0.44 if columns == 2 else 0.33
+    rows = [-0.17] if k <= 3 else [-0.005, -0.335]
+    places = []
+    for i in range(k):
+        row = i // columns
+        in_row = min(k, columns) if row == 0 else k - columns
+        places.append(((i - row * columns - (in_row - 1) / 2) * step, rows[row]))
+    return places
+
+
 def _square_values(values: Any, size: int) -> np.ndarray:
     """Values for squares 0..size (NaN where none was given)."""
     v = np.asarray(values, dtype=float).ravel()
@@ -328,7 +346,10 @@ class _BoardPainter:
             k, j = counts[sq], seen.get(sq, 0)
             seen[sq] = j + 1
             x, y = self.centers[sq]
-            if k > 1:                                  # share the cell: spread on a small circle
+            if k > 1 and sq > 0:                       # share the cell: in rows below its number
+                dx, dy = _shared_offsets(k)[j]
+                x, y = x + dx, y + dy
+            elif k > 1:                                # the start has no number: a small circle
                 angle = 2 * math.pi * j / k + math.pi / 2
                 x, y = x + 0.25 * math.cos(angle), y - 0.05 + 0.25 * math.sin(angle)
             if i < len(self.tokens):
@@ -379,6 +400,7 @@ def draw_board(board: Board, values: Any = None, *, ax: Axes | None = None,
         Where to draw; a new figure if None.
     tokens : sequence of int, optional
         The square of each player; one marker per player, differing in shape and colour.
+        Players who share a square sit side by side below its number, player 1 first.
     cmap : str, default "viridis"
         A sequential colour map for ``values``.
     label : str, default ""

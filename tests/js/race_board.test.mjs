@@ -51,7 +51,7 @@ describe("known answers and properties", () => {
     }
   });
 
-  test("tokens sharing a square are apart, inside its cell, seat 1 at the top", () => {
+  test("tokens sharing a square are apart and inside its cell, seat 1 first", () => {
     for (const size of [10, 100, 400]) {
       for (let k = 2; k <= 6; k += 1) {
         for (const square of [0, 1, size]) {
@@ -68,7 +68,20 @@ describe("known answers and properties", () => {
               assert.ok(gap >= 0.25, `k=${k}: seats ${a + 1} and ${b + 1} ${gap} apart`);
             }
           }
-          assert.ok(places[0].y < cy && Math.abs(places[0].x - cx) < 1e-12);
+          if (square === 0) {                    // no number: on a circle, seat 1 at the top
+            assert.ok(places[0].y < cy && Math.abs(places[0].x - cx) < 1e-12);
+            continue;
+          }
+          for (const [i, { x, y, r }] of places.entries()) {
+            assert.ok(y - r > cy - 0.5 + 0.34, `k=${k} on ${square}: seat ${i + 1} covers its number`);
+            for (let b = i + 1; b < k; b += 1) {
+              const gap = Math.hypot(x - places[b].x, y - places[b].y);
+              assert.ok(gap > r + places[b].r, `k=${k}: seats ${i + 1} and ${b + 1} touch`);
+            }
+          }
+          const reading = places.map(({ x, y }, i) => ({ x, y, i }))
+            .sort((p, q) => p.y - q.y || p.x - q.x).map(({ i }) => i);
+          assert.deepEqual(reading, [...places.keys()], `k=${k}: not in reading order`);
         }
       }
     }

@@ -5,8 +5,8 @@
  * board is the board editor's SVG board (ui/board_picture.js: the cells, the square numbers, the
  * jumps as draw_board draws them, the traps), its cells in draw_board's two light shades; each
  * token a disc in its seat's colour (the library's TOKEN_COLORS, as the bars) with the seat's
- * number on it, so the tokens differ without colour. Tokens that share a square are spread on a
- * small circle in the cell, seat 1 at the top, as draw_board spreads them.
+ * number on it, so the tokens differ without colour. Tokens that share a square sit in rows
+ * below its number, seat 1 first, as draw_board places them.
  *
  * The picture's text alternative is the library's (draw_board's description: the board, its
  * jumps, then "player i on square s" for each token), its `aria-label`, renewed with every
@@ -26,7 +26,10 @@ const CELL_SHADES = ["#f4f1e8", "#e6e0cc"];
 /** A token's radius, alone on its square or sharing it, in squares (its number is 1.3 times
  * as high). */
 const ALONE_RADIUS = 0.22;
-const SHARED_RADIUS = 0.17;
+const SHARED_RADIUS = 0.16;
+/** How far down its cell a square's number reaches, in squares (ui/board_picture.js draws it at
+ * most 0.34 high, at the top): tokens that share the square stay below it. */
+const NUMBER_BAND = 0.34;
 
 /**
  * The library's words for a board with tokens on it (draw_board's description with
@@ -47,8 +50,10 @@ export function describeRaceBoard(board, { name = "", tokens = [] } = {}, t = tr
 /**
  * Where each token is drawn, in the editor picture's coordinates (core/geometry.js `centre`),
  * and its radius: alone, a little below and right of its square's centre (clear of the square's
- * number, top left); when k tokens share a square, evenly on a small circle about the centre,
- * the first at the top (draw_board's `set_tokens`, with the picture's y downwards).
+ * number, top left); when k tokens share a numbered square, in reading order in the cell below
+ * the number (`sharedOffsets`, which draw_board's `set_tokens` also uses, with the picture's y
+ * downwards); when they share the start, which has no number, evenly on a small circle about its
+ * centre, the first at the top.
  * @param {number[]} tokens The seats' squares, in seat order.
  * @param {number} size The board's final square.
  * @returns {Array<{x: number, y: number, r: number}>}
@@ -65,10 +70,33 @@ export function tokenPlaces(tokens, size) {
     seen.set(square, j + 1);
     const [x, y] = centre(square, size);
     if (k === 1) return { x: x + 0.05, y: y + 0.1, r: ALONE_RADIUS };
+    if (square > 0) {
+      const [dx, dy] = sharedOffsets(k)[j];
+      return { x: x + dx, y: y + dy, r: SHARED_RADIUS };
+    }
     const spread = k > 4 ? 0.27 : 0.25;        // six tokens fit the start's narrower cell
     const angle = (2 * Math.PI * j) / k + Math.PI / 2;
     return { x: x + spread * Math.cos(angle), y: y + 0.05 - spread * Math.sin(angle),
       r: SHARED_RADIUS };
+  });
+}
+
+/**
+ * Where k tokens that share a numbered square sit, from its centre, in reading order, y
+ * downwards: in the part of the cell below the number (NUMBER_BAND), in one row of up to three,
+ * else in two rows (the second centred under the first), no two touching.
+ * @param {number} k How many tokens share the square (2 or more).
+ * @returns {Array<[number, number]>}
+ */
+export function sharedOffsets(k) {
+  const columns = k <= 3 ? k : Math.ceil(k / 2);
+  const step = columns === 2 ? 0.44 : 0.33;
+  const middle = NUMBER_BAND / 2;     // of the cell below the number: (-0.5 + NUMBER_BAND + 0.5) / 2
+  const rows = k <= 3 ? [middle] : [middle - 0.165, middle + 0.165];
+  return Array.from({ length: k }, (_, i) => {
+    const row = Math.floor(i / columns);
+    const inRow = row === 0 ? Math.min(k, columns) : k - columns;
+    return [(i - row * columns - (inRow - 1) / 2) * step, rows[row]];
   });
 }
 
