@@ -55,7 +55,7 @@ MIN_TESTS = {
     "i18n": 9,
     "jump_math": 8,
     "policy_math": 10,
-    "race_board": 4,
+    "race_board": 5,
     "race_math": 7,
     "simulation_math": 7,
     "support": 8,

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { centre, START_WIDTH } from "../../chutes_edu/widgets/js/core/geometry.js";
-import { describeRaceBoard, tokenPlaces } from "../../chutes_edu/widgets/js/explorers/race_explorer/board.js";
+import { describeRaceBoard, sharedOffsets, tokenPlaces } from
+  "../../chutes_edu/widgets/js/explorers/race_explorer/board.js";
 import { loadFixtures } from "./support.mjs";
 
 const { fixtures, skip } = loadFixtures("race_board");
@@ -29,6 +30,20 @@ describe("the library's words", { skip }, () => {
       counts.add(item.tokens.length);
     }
     assert.deepEqual([...counts].sort(), [0, 1, 2, 3, 4, 5, 6]);
+  });
+});
+
+describe("draw_board's places", { skip }, () => {
+  test("tokens that share a numbered square sit where draw_board puts them", () => {
+    assert.deepEqual(Object.keys(fixtures.shared), ["2", "3", "4", "5", "6"]);
+    for (const [k, places] of Object.entries(fixtures.shared)) {
+      const page = sharedOffsets(Number(k));
+      assert.equal(page.length, places.length);
+      for (const [i, [dx, dy]] of places.entries()) {     // the library's y is upwards
+        assert.ok(Math.abs(page[i][0] - dx) < 1e-12 && Math.abs(page[i][1] + dy) < 1e-12,
+          `k=${k}, seat ${i + 1}: page ${page[i]}, library ${[dx, dy]}`);
+      }
+    }
   });
 });
 

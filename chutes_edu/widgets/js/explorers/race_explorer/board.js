@@ -51,8 +51,8 @@ export function describeRaceBoard(board, { name = "", tokens = [] } = {}, t = tr
  * Where each token is drawn, in the editor picture's coordinates (core/geometry.js `centre`),
  * and its radius: alone, a little below and right of its square's centre (clear of the square's
  * number, top left); when k tokens share a numbered square, in reading order in the cell below
- * the number (`sharedOffsets`, which draw_board's `set_tokens` also uses, with the picture's y
- * downwards); when they share the start, which has no number, evenly on a small circle about its
+ * the number (`sharedOffsets`: where draw_board's `set_tokens` puts them, with the picture's y
+ * downwards; tests/js/race_board.test.mjs holds them equal); when they share the start, which has no number, evenly on a small circle about its
  * centre, the first at the top.
  * @param {number[]} tokens The seats' squares, in seat order.
  * @param {number} size The board's final square.
