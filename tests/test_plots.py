@@ -136,11 +136,12 @@ def test_tokens_one_distinct_marker_per_player():
         draw_board(MILTON_BRADLEY_1943, ax=_axes(), tokens=[101])
 
 
+@pytest.mark.parametrize("square", [48, 0])
 @pytest.mark.parametrize("k", [2, 3, 4, 5, 6])
-def test_tokens_that_share_a_square_leave_its_number_and_each_other_clear(k):
+def test_tokens_that_share_a_square_leave_its_number_and_each_other_clear(k, square):
     """As the lesson draws it (draw_board's own figure): two to six tokens on one square sit
-    below its number, in seat order, none over another."""
-    ax = draw_board(NOORDENBOS_2023, tokens=[48] * k)
+    below its number (on the start, above the word "start"), in seat order, none over another."""
+    ax = draw_board(NOORDENBOS_2023, tokens=[square] * k)
     ax.figure.canvas.draw()                             # the constrained layout's places
     renderer = ax.figure.canvas.get_renderer()
     boxes = [line.get_window_extent(renderer) for line in ax.lines
@@ -149,9 +150,12 @@ def test_tokens_that_share_a_square_leave_its_number_and_each_other_clear(k):
     for a in range(k):
         for b in range(a + 1, k):
             assert not boxes[a].overlaps(boxes[b]), (a + 1, b + 1)
-    numbers = next(c for c in ax.collections if c.get_gid() == "numbers")
-    number = numbers.get_paths()[48 - 1].get_extents(ax.transData)
-    assert not [i + 1 for i, box in enumerate(boxes) if box.overlaps(number)]
+    if square:
+        numbers = next(c for c in ax.collections if c.get_gid() == "numbers")
+        words = numbers.get_paths()[square - 1].get_extents(ax.transData)
+    else:
+        words = next(text for text in ax.texts if text.get_text() == "start").get_window_extent(renderer)
+    assert not [i + 1 for i, box in enumerate(boxes) if box.overlaps(words)]
     rows = sorted({round(box.y0) for box in boxes}, reverse=True)
     order = sorted(range(k), key=lambda i: (rows.index(round(boxes[i].y0)), boxes[i].x0))
     assert order == list(range(k))                      # reading order: seat 1 top left

@@ -93,11 +93,12 @@ def square_center(square: int, size: int) -> tuple[float, float]:
 
 
 def _shared_offsets(k: int) -> list[tuple[float, float]]:
-    """Where ``k`` tokens that share a numbered square sit, from its centre, in seat order.
+    """Where ``k`` tokens that share a square sit, from its centre, in seat order.
 
     Below the square's number (the top 0.34 of the cell), in one row of up to three, else in two
     rows, the second centred under the first; the race explorer's board places them so too
-    (``sharedOffsets`` in ``widgets/js/explorers/race_explorer/board.js``, its y downwards).
+    (``sharedOffsets`` in ``widgets/js/explorers/race_explorer/board.js``, its y downwards). The
+    start has no number here: :meth:`_BoardPainter.set_tokens` centres the rows in its place.
     """
     columns = k if k <= 3 else math.ceil(k / 2)
     step = 0.44 if columns == 2 else 0.33
@@ -346,12 +347,9 @@ class _BoardPainter:
             k, j = counts[sq], seen.get(sq, 0)
             seen[sq] = j + 1
             x, y = self.centers[sq]
-            if k > 1 and sq > 0:                       # share the cell: in rows below its number
+            if k > 1:                                  # share the cell: in rows below its number
                 dx, dy = _shared_offsets(k)[j]
-                x, y = x + dx, y + dy
-            elif k > 1:                                # the start has no number: a small circle
-                angle = 2 * math.pi * j / k + math.pi / 2
-                x, y = x + 0.25 * math.cos(angle), y - 0.05 + 0.25 * math.sin(angle)
+                x, y = x + dx, y + dy + (0.17 if sq == 0 else 0.0)   # the start: no number
             if i < len(self.tokens):
                 self.tokens[i].set_data([x], [y])
             else:

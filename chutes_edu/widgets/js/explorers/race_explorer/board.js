@@ -5,8 +5,8 @@
  * board is the board editor's SVG board (ui/board_picture.js: the cells, the square numbers, the
  * jumps as draw_board draws them, the traps), its cells in draw_board's two light shades; each
  * token a disc in its seat's colour (the library's TOKEN_COLORS, as the bars) with the seat's
- * number on it, so the tokens differ without colour. Tokens that share a square sit in rows
- * below its number, seat 1 first, as draw_board places them.
+ * number on it, so the tokens differ without colour. Tokens that share a square (the start
+ * among them) sit in rows below its number, seat 1 first, as draw_board places them.
  *
  * The picture's text alternative is the library's (draw_board's description: the board, its
  * jumps, then "player i on square s" for each token), its `aria-label`, renewed with every
@@ -17,7 +17,7 @@
 import { describeBoardIn } from "../../ui/picture_words.js";
 import { translator } from "../../core/i18n.js";
 import { attr, h, s } from "../../ui/dom.js";
-import { centre, place } from "../../core/geometry.js";
+import { START_WIDTH, centre, place } from "../../core/geometry.js";
 import { createPicture } from "../../ui/board_picture.js";
 import { SEAT_COLOURS } from "./chart.js";
 
@@ -50,10 +50,10 @@ export function describeRaceBoard(board, { name = "", tokens = [] } = {}, t = tr
 /**
  * Where each token is drawn, in the editor picture's coordinates (core/geometry.js `centre`),
  * and its radius: alone, a little below and right of its square's centre (clear of the square's
- * number, top left); when k tokens share a numbered square, in reading order in the cell below
- * the number (`sharedOffsets`: where draw_board's `set_tokens` puts them, with the picture's y
- * downwards; tests/js/race_board.test.mjs holds them equal); when they share the start, which has no number, evenly on a small circle about its
- * centre, the first at the top.
+ * number, top left); when k tokens share a square, in reading order in the cell below the
+ * number (`sharedOffsets`: where draw_board's `set_tokens` puts them, with the picture's y
+ * downwards; tests/js/race_board.test.mjs holds them equal), closer and smaller in the start's
+ * narrower cell.
  * @param {number[]} tokens The seats' squares, in seat order.
  * @param {number} size The board's final square.
  * @returns {Array<{x: number, y: number, r: number}>}
@@ -70,27 +70,23 @@ export function tokenPlaces(tokens, size) {
     seen.set(square, j + 1);
     const [x, y] = centre(square, size);
     if (k === 1) return { x: x + 0.05, y: y + 0.1, r: ALONE_RADIUS };
-    if (square > 0) {
-      const [dx, dy] = sharedOffsets(k)[j];
-      return { x: x + dx, y: y + dy, r: SHARED_RADIUS };
-    }
-    const spread = k > 4 ? 0.27 : 0.25;        // six tokens fit the start's narrower cell
-    const angle = (2 * Math.PI * j) / k + Math.PI / 2;
-    return { x: x + spread * Math.cos(angle), y: y + 0.05 - spread * Math.sin(angle),
-      r: SHARED_RADIUS };
+    const width = square === 0 ? START_WIDTH : 1;
+    const [dx, dy] = sharedOffsets(k, width)[j];
+    return { x: x + dx, y: y + dy, r: SHARED_RADIUS * width };
   });
 }
 
 /**
- * Where k tokens that share a numbered square sit, from its centre, in reading order, y
- * downwards: in the part of the cell below the number (NUMBER_BAND), in one row of up to three,
- * else in two rows (the second centred under the first), no two touching.
+ * Where k tokens that share a square sit, from its centre, in reading order, y downwards: in
+ * the part of the cell below the number (NUMBER_BAND), in one row of up to three, else in two
+ * rows (the second centred under the first), no two touching (tokens SHARED_RADIUS * width).
  * @param {number} k How many tokens share the square (2 or more).
+ * @param {number} [width] The cell's width, in squares (the start's is START_WIDTH).
  * @returns {Array<[number, number]>}
  */
-export function sharedOffsets(k) {
+export function sharedOffsets(k, width = 1) {
   const columns = k <= 3 ? k : Math.ceil(k / 2);
-  const step = columns === 2 ? 0.44 : 0.33;
+  const step = (columns === 2 ? 0.44 : 0.33) * width;
   const middle = NUMBER_BAND / 2;     // of the cell below the number: (-0.5 + NUMBER_BAND + 0.5) / 2
   const rows = k <= 3 ? [middle] : [middle - 0.165, middle + 0.165];
   return Array.from({ length: k }, (_, i) => {
