@@ -250,6 +250,11 @@ def test_with_no_kernel_every_control_works_from_the_keyboard():
         expect(after).to_be_focused()
         page.keyboard.press("ArrowRight")
         expect(board_picture).to_have_attribute("aria-label", _contains("after 11 turns: "))
+        expect(after).to_have_attribute("aria-valuetext", "11 turns")
+        page.keyboard.press("Home")
+        page.keyboard.press("ArrowRight")
+        expect(board_picture).to_have_attribute("aria-label", _contains("after 1 turn: "))
+        expect(after).to_have_attribute("aria-valuetext", "1 turn")          # not "1 turns"
         # a preset from the keyboard: the Noordenbos board, its rules in the controls
         root.get_by_label("board", exact=True).select_option(NOORDENBOS_2023.name)
         expect(readout).to_contain_text(f"{_turns(NOORDENBOS_2023):.4f}")

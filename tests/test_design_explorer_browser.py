@@ -74,9 +74,12 @@ def test_the_explorer_searches_in_the_page_and_python_follows_in_voila(voila_url
         goal.press("ArrowDown")                                  # the shortest game
         expect(plan).to_contain_text("the shortest expected game")
         jumps = root.get_by_role("slider", name="most jumps to add")
+        expect(jumps).to_have_attribute("aria-valuetext", "2 jumps")
         jumps.focus()
         jumps.press("ArrowLeft")
         expect(mirror).to_contain_text("goal = short; most jumps = 1", timeout=SEARCH_TIMEOUT)
+        expect(jumps).to_have_attribute("aria-valuetext", "1 jump")        # not "1 jumps"
+        expect(root.locator(".chutes-design-jumps .chutes-slider-value")).to_have_text("1 jump")
         root.get_by_role("button", name="Design").press("Enter")
         expect(root.locator(".chutes-design-result")).to_contain_text(
             f"added jumps: {added}", timeout=SEARCH_TIMEOUT)

@@ -67,6 +67,10 @@ def test_the_explorer_answers_the_keyboard_in_voila(voila_url):
         cap = root.get_by_role("slider", name="cap on a game's length (0: no cap)")
         assert cap.get_attribute("aria-valuetext") == "0 turns"
         cap.focus()
+        cap.press("ArrowRight")
+        expect(cap).to_have_attribute("aria-valuetext", "1 turn")          # not "1 turns"
+        cap.press("ArrowLeft")
+        expect(cap).to_have_attribute("aria-valuetext", "0 turns")
         cap.press("PageUp")
         capped = int(cap.input_value())
         assert capped > 0

@@ -39,9 +39,11 @@ export function fixed(/** @type {number} */ x, /** @type {number} */ digits) {
 }
 
 /**
- * A labelled native slider. `onInput(value)` is called as it moves.
+ * A labelled native slider. `onInput(value)` is called as it moves. Its value is shown, and said
+ * (`aria-valuetext`), with its `unit`: a word, or a function of the value for a word that
+ * changes with it (`(k) => (k === 1 ? one : many)`, for "1 jump" and "2 jumps", not "1 jumps").
  * @param {{id: string, label: string, min: number, max: number, step: number,
- *          decimals: number, unit?: string, className?: string,
+ *          decimals: number, unit?: string | ((value: number) => string), className?: string,
  *          onInput: (value: number) => void}} options
  */
 export function slider({ id, label, min, max, step, decimals, unit = "", className = "",
@@ -50,7 +52,10 @@ export function slider({ id, label, min, max, step, decimals, unit = "", classNa
   const shown = h("span", { class: "chutes-slider-value", "aria-hidden": "true" });
   const box = h("div", { class: `chutes-slider ${className}`.trim() },
     [h("label", { for: id, text: label }), input, shown]);
-  const words = (/** @type {number} */ v) => (unit ? `${fixed(v, decimals)} ${unit}` : fixed(v, decimals));
+  const words = (/** @type {number} */ v) => {
+    const word = typeof unit === "function" ? unit(v) : unit;
+    return word ? `${fixed(v, decimals)} ${word}` : fixed(v, decimals);
+  };
   const set = (/** @type {number} */ value) => {
     if (Number(input.value) !== value) input.value = String(value);
     const said = words(value);

@@ -307,7 +307,8 @@ function viewControls(/** @type {Explorer} */ ex) {
     onChange: (value) => save(ex, { heat_map: value }) });
   heatChoice.options(heatWords(t).choices);
   const after = slider({ id: `${id}-after`, label: t("k, the turns played"), min: 0,
-    max: AFTER_MAX, step: 1, decimals: 0, unit: t("turns"), className: "chutes-after",
+    max: AFTER_MAX, step: 1, decimals: 0, unit: (k) => (k === 1 ? t("turn") : t("turns")),
+    className: "chutes-after",
     onInput: (k) => save(ex, { turns_played: k }) });
   return { exact, exactBox, heatChoice, after };
 }

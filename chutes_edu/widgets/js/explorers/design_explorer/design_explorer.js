@@ -180,7 +180,8 @@ function controls(id, model, ownMean, t) {
     step: /** @type {any} */ ("any"), className: "chutes-design-tolerance",
     onCommit: (typed) => number("goal_tolerance", typed, tolerance) });
   const jumps = slider({ id: `${id}-jumps`, label: t("most jumps to add"), min: 1, max: MOST_JUMPS,
-    step: 1, decimals: 0, unit: t("jumps"), className: "chutes-design-jumps",
+    step: 1, decimals: 0, unit: (k) => (k === 1 ? t("jump") : t("jumps")),
+    className: "chutes-design-jumps",
     onInput: (k) => save({ most_jumps: k }) });
   const radios = PAGE_METHODS.map((method) => {
     const input = /** @type {HTMLInputElement} */ (h("input", { type: "radio",

@@ -252,7 +252,8 @@ function controls(/** @type {Simulation} */ sim) {
   const progressBox = h("div", { class: "chutes-progress" },
     [h("label", { for: `${id}-progress`, text: t("played") }), progress]);
   const cap = slider({ id: `${id}-cap`, label: t("cap on a game's length (0: no cap)"), min: 0,
-    max: MAX_CAP, step: 1, decimals: 0, unit: t("turns"), className: "chutes-cap",
+    max: MAX_CAP, step: 1, decimals: 0, unit: (k) => (k === 1 ? t("turn") : t("turns")),
+    className: "chutes-cap",
     onInput: (v) => save(sim, "turn_cap", v) });
   runButton.addEventListener("click", () => {
     if (!commitGames(n.input.value)) return;
