@@ -73,20 +73,13 @@ describe("known answers and properties", () => {
           const places = tokenPlaces(Array(k).fill(square), size);
           const [cx, cy] = centre(square, size);
           const half = square === 0 ? START_WIDTH / 2 : 0.5;
-          for (const { x, y, r } of places) {
+          for (const [i, { x, y, r }] of places.entries()) {     // the start is numbered 0
             assert.ok(Math.abs(x - cx) + r <= half && Math.abs(y - cy) + r <= 0.5,
               `k=${k} on ${square}: a token outside its cell`);
-          }
-          for (let a = 0; a < k; a += 1) {
-            for (let b = a + 1; b < k; b += 1) {
-              const gap = Math.hypot(places[a].x - places[b].x, places[a].y - places[b].y);
-              assert.ok(gap >= 0.25, `k=${k}: seats ${a + 1} and ${b + 1} ${gap} apart`);
-            }
-          }
-          for (const [i, { x, y, r }] of places.entries()) {     // the start is numbered 0
             assert.ok(y - r > cy - 0.5 + 0.34, `k=${k} on ${square}: seat ${i + 1} covers its number`);
             for (let b = i + 1; b < k; b += 1) {
               const gap = Math.hypot(x - places[b].x, y - places[b].y);
+              assert.ok(gap >= 0.25, `k=${k}: seats ${i + 1} and ${b + 1} ${gap} apart`);
               assert.ok(gap > r + places[b].r, `k=${k}: seats ${i + 1} and ${b + 1} touch`);
             }
           }
